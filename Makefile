@@ -1,0 +1,38 @@
+# The two commands the README promises: `make demo` and `make test`.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: demo test venv servers lint unit bench clean
+
+$(BIN)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check --upgrade pip
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[dev]'
+	touch $@
+
+venv: $(BIN)/.installed
+
+servers:
+	bash scripts/install-test-servers.sh
+
+## demo: scan the bundled example catalogs and print the report
+demo: venv
+	-$(BIN)/toolwitness scan examples/catalogs
+
+lint: venv
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/mypy src
+
+unit: venv
+	$(BIN)/pytest -q
+
+## test: create the venv, install dev deps and the real test servers, lint, run every test
+test: venv servers lint
+	$(BIN)/pytest -q
+
+bench: venv
+	$(BIN)/python benchmarks/bench_catalog.py
+
+clean:
+	rm -rf $(VENV) .cache .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""Acquisition: turn files, configs, live servers and packages into `ServerSurface`s."""

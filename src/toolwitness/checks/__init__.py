@@ -1,0 +1,1 @@
+"""Metadata checks. Each module registers its checks with `registry.register`."""

@@ -1,0 +1,3 @@
+"""Imports every check module so each registers itself. Add new check modules here."""
+
+from toolwitness.checks import meta  # noqa: F401

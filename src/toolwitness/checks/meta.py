@@ -1,0 +1,55 @@
+"""META checks: what the scan itself can and cannot vouch for."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from toolwitness.checks.interface import CheckContext, server_check
+from toolwitness.findings import Finding
+from toolwitness.model import ServerSurface
+from toolwitness.textnorm import excerpt
+
+_VALID_NAME = re.compile(r"[A-Za-z0-9_.\-]{1,128}")
+
+
+@server_check("meta.surface", ["TW-META-001", "TW-META-002"])
+def surface_completeness(surface: ServerSurface, ctx: CheckContext) -> Iterator[Finding]:
+    if surface.is_empty():
+        yield ctx.rules.finding(
+            "TW-META-001",
+            tool=None,
+            location="tools",
+            message="the server exposes no tools, prompts or resources; nothing was verified",
+        )
+    for note in surface.notes:
+        if "nextCursor" in note:
+            yield ctx.rules.finding("TW-META-002", tool=None, location="tools", message=note)
+
+
+@server_check("meta.tool-shape", ["TW-META-003", "TW-META-004", "TW-META-006"])
+def tool_shape(surface: ServerSurface, ctx: CheckContext) -> Iterator[Finding]:
+    for i, tool in enumerate(surface.tools):
+        base = f"tools[{i}]"
+        if not (tool.description or "").strip():
+            yield ctx.rules.finding(
+                "TW-META-003",
+                tool=tool.name,
+                location=f"{base}.description",
+                message="the tool has no description",
+            )
+        if tool.input_schema.get("type") != "object":
+            yield ctx.rules.finding(
+                "TW-META-004",
+                tool=tool.name,
+                location=f"{base}.inputSchema.type",
+                message=f"inputSchema type is {tool.input_schema.get('type')!r}, not 'object'",
+            )
+        if not _VALID_NAME.fullmatch(tool.name):
+            yield ctx.rules.finding(
+                "TW-META-006",
+                tool=tool.name,
+                location=f"{base}.name",
+                message="the name is outside [A-Za-z0-9_.-]{1,128}",
+                evidence=excerpt(tool.name),
+            )

@@ -1,0 +1,213 @@
+"""The `toolwitness` command: parse arguments, call the library, render, exit with the code."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+
+from toolwitness.acquire.catalog import load_catalog_targets
+from toolwitness.acquire.limits import MIB, InputLimits
+from toolwitness.errors import EXIT_INPUT, EXIT_INTERNAL, ToolwitnessError, UsageError
+from toolwitness.findings import Severity
+from toolwitness.integrity.canonical import SurfaceDigests, digest_surface
+from toolwitness.pipeline import GRADES, ScanOptions, exit_code, scan
+from toolwitness.report.interface import OutputFormat, ReportOptions, formatter_for
+from toolwitness.rules import load_registry
+from toolwitness.textnorm import escape_display
+
+app = typer.Typer(
+    name="toolwitness",
+    help="Verify MCP servers: every finding names a concrete witness.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+
+
+def _die(message: str, code: int) -> NoReturn:
+    sys.stderr.write(f"toolwitness: {escape_display(message)}\n")
+    raise typer.Exit(code)
+
+
+@contextmanager
+def _guard(debug: bool = False) -> Iterator[None]:
+    """Every error leaves as a one-line message and its exit code, never a traceback."""
+    try:
+        yield
+    except ToolwitnessError as exc:
+        _die(exc.message, exc.exit_code)
+    except KeyboardInterrupt:
+        _die("interrupted", EXIT_INTERNAL)
+    except (typer.Exit, typer.Abort):
+        raise
+    except Exception as exc:
+        if debug:
+            raise
+        _die(f"internal error: {type(exc).__name__}: {exc} (rerun with --debug)", EXIT_INTERNAL)
+
+
+def _emit(text: str, output: Path | None) -> None:
+    if output is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write {output}: {exc.strerror}") from None
+
+
+FormatOpt = Annotated[OutputFormat, typer.Option("--format", "-f", help="Report format.")]
+OutputOpt = Annotated[Path | None, typer.Option("--output", "-o", help="Write the report here.")]
+MaxTools = Annotated[int, typer.Option(help="Reject a catalog with more tools than this.", min=1)]
+MaxMib = Annotated[int, typer.Option(help="Reject input files larger than this many MiB.", min=1)]
+DebugOpt = Annotated[bool, typer.Option(help="Show tracebacks for internal errors.")]
+
+
+def _limits(max_tools: int, max_file_mib: int) -> InputLimits:
+    return InputLimits(max_tools=max_tools, max_file_bytes=max_file_mib * MIB)
+
+
+@app.command("scan")
+def scan_command(
+    targets: Annotated[list[Path], typer.Argument(help="Catalog files or directories of them.")],
+    fmt: FormatOpt = OutputFormat.TERMINAL,
+    output: OutputOpt = None,
+    redact: Annotated[bool, typer.Option(help="Mask evidence text in the report.")] = False,
+    fail_on: Annotated[
+        Severity | None, typer.Option(help="Exit 1 if a finding is at or above this severity.")
+    ] = None,
+    min_grade: Annotated[
+        str | None, typer.Option(help="Exit 1 if a server grades below this (A-F).")
+    ] = None,
+    rules: Annotated[
+        list[Path] | None, typer.Option("--rules", help="Extra rule pack (YAML).")
+    ] = None,
+    max_tools: MaxTools = 5000,
+    max_file_mib: MaxMib = 10,
+    debug: DebugOpt = False,
+) -> None:
+    """Scan tool catalogs and report findings with their witnesses."""
+    with _guard(debug):
+        if min_grade is not None and min_grade.upper() not in GRADES:
+            raise UsageError(f"--min-grade must be one of {', '.join(GRADES)}")
+        options = ScanOptions(
+            limits=_limits(max_tools, max_file_mib), rule_packs=tuple(rules or ())
+        )
+        result = scan(list(targets), options)
+        color = output is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
+        report = formatter_for(fmt, ReportOptions(redact=redact, color=color)).format(result)
+        _emit(report, output)
+        code = exit_code(
+            result, fail_on=fail_on, min_grade=min_grade.upper() if min_grade else None
+        )
+        raise typer.Exit(code)
+
+
+@app.command("fingerprint")
+def fingerprint_command(
+    targets: Annotated[list[Path], typer.Argument(help="Catalog files or directories.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    max_tools: MaxTools = 5000,
+    max_file_mib: MaxMib = 10,
+) -> None:
+    """Print canonical digests: per server, per tool and per field."""
+    with _guard():
+        surfaces = load_catalog_targets(list(targets), _limits(max_tools, max_file_mib))
+        docs = [fingerprint_document(s.id, digest_surface(s)) for s in surfaces]
+        if as_json:
+            _emit(json.dumps(docs, indent=2, ensure_ascii=True) + "\n", None)
+            return
+        lines = []
+        for surface, doc in zip(surfaces, docs, strict=True):
+            digests = digest_surface(surface)
+            lines.append(f"{escape_display(surface.id)}  {doc['surface_digest']}")
+            for tool in digests.tools:
+                lines.append(f"  {escape_display(tool.name)}  {tool.digest}")
+                lines.extend(f"    {field:<13} {value}" for field, value in tool.fields.items())
+        _emit("\n".join(lines) + "\n", None)
+
+
+def fingerprint_document(server_id: str, digests: SurfaceDigests) -> dict[str, object]:
+    return {
+        "server": server_id,
+        "surface_digest": digests.surface,
+        "tools": [{"name": t.name, "digest": t.digest, "fields": t.fields} for t in digests.tools],
+    }
+
+
+@app.command("rules")
+def rules_command(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    rules: Annotated[
+        list[Path] | None, typer.Option("--rules", help="Extra rule pack (YAML).")
+    ] = None,
+) -> None:
+    """List every rule: id, severity, confidence, title."""
+    with _guard():
+        registry = load_registry(list(rules or ()))
+        if as_json:
+            doc = [r.model_dump(mode="json", exclude={"patterns"}) for r in registry.all()]
+            _emit(json.dumps(doc, indent=2, ensure_ascii=True) + "\n", None)
+            return
+        lines = [
+            f"{r.id:<12} {r.severity.value:<8} {r.confidence.value:<9} {escape_display(r.title)}"
+            for r in registry.all()
+        ]
+        _emit("\n".join(lines) + "\n", None)
+
+
+@app.command("explain")
+def explain_command(
+    rule_id: Annotated[str, typer.Argument(help="A rule id such as TW-INJ-001.")],
+    rules: Annotated[
+        list[Path] | None, typer.Option("--rules", help="Extra rule pack (YAML).")
+    ] = None,
+) -> None:
+    """Explain one rule: why it matters, what triggers it benignly, what to do."""
+    with _guard():
+        registry = load_registry(list(rules or ()))
+        if rule_id.upper() not in registry:
+            raise UsageError(f"no rule {rule_id!r}; `toolwitness rules` lists them")
+        r = registry.get(rule_id.upper())
+        text = [
+            f"{r.id} — {r.title}",
+            f"severity: {r.severity.value}   confidence: {r.confidence.value}   family: {r.family}",
+            "",
+            "Why it matters:",
+            "  " + r.rationale.strip(),
+            "",
+            "Benign triggers:",
+            "  " + r.benign_triggers.strip(),
+            "",
+            "What to do:",
+            "  " + r.remediation.strip(),
+        ]
+        if r.references:
+            text += ["", "References:", *("  " + ref for ref in r.references)]
+        _emit(escape_display_lines(text), None)
+
+
+def escape_display_lines(lines: list[str]) -> str:
+    return "\n".join(escape_display(line) for line in lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; returns the exit code (typer/click usage errors exit 2)."""
+    try:
+        app(args=argv, standalone_mode=True)
+    except SystemExit as exc:
+        code = exc.code
+        return code if isinstance(code, int) else (0 if code is None else EXIT_INPUT)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

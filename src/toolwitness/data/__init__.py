@@ -1,0 +1,1 @@
+"""Data files: rule packs, schemas, tables. Data, not code."""

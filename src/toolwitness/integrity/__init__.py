@@ -1,0 +1,1 @@
+"""Integrity: canonical digests, lockfile, drift, gateway."""

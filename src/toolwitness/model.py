@@ -1,0 +1,217 @@
+"""The surface of an MCP server: the one object every stage consumes.
+
+Models are frozen: stages never mutate the surface or each other's output. Strings are kept
+exactly as received (evidence); analysis runs on NFC copies produced by `textnorm.nfc`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from toolwitness import paths
+
+JsonObject = dict[str, Any]
+
+# The four hints a client uses to decide whether a human is asked before a call.
+POLICY_HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+
+
+class Coverage(StrEnum):
+    """How a surface was acquired; a finding's strength depends on it."""
+
+    MANIFEST = "manifest"
+    LIVE = "live"
+    PACKAGE = "package"
+    SOURCE = "source"
+    LAB = "lab"
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+
+class TextField(_Frozen):
+    """One string of attacker-controlled text and where it sits (a JSON path in the surface)."""
+
+    location: str
+    text: str
+    kind: str  # name | title | description | schema-key | schema-text | instructions | ...
+
+
+class Tool(_Frozen):
+    name: str
+    title: str | None = None
+    description: str | None = None
+    input_schema: JsonObject = Field(alias="inputSchema")
+    output_schema: JsonObject | None = Field(default=None, alias="outputSchema")
+    annotations: JsonObject | None = None
+    meta: JsonObject | None = Field(default=None, alias="_meta")
+    icons: list[Any] | None = None
+    extra: JsonObject = Field(default_factory=dict)
+
+    def hint(self, name: str) -> bool | None:
+        """A policy hint as a client reads it: True/False when set, None when absent."""
+        if not self.annotations:
+            return None
+        value = self.annotations.get(name)
+        return value if isinstance(value, bool) else None
+
+    def wire(self) -> JsonObject:
+        """The tool in MCP wire names, absent fields omitted (what digests and snapshots use)."""
+        out: JsonObject = {"name": self.name, "inputSchema": self.input_schema}
+        for key, value in (
+            ("title", self.title),
+            ("description", self.description),
+            ("outputSchema", self.output_schema),
+            ("annotations", self.annotations),
+            ("_meta", self.meta),
+            ("icons", self.icons),
+        ):
+            if value is not None:
+                out[key] = value
+        return out
+
+
+class PromptArgument(_Frozen):
+    name: str
+    title: str | None = None
+    description: str | None = None
+    required: bool | None = None
+
+
+class Prompt(_Frozen):
+    name: str
+    title: str | None = None
+    description: str | None = None
+    arguments: tuple[PromptArgument, ...] = ()
+
+
+class Resource(_Frozen):
+    uri: str
+    name: str | None = None
+    title: str | None = None
+    description: str | None = None
+    mime_type: str | None = Field(default=None, alias="mimeType")
+
+
+class ResourceTemplate(_Frozen):
+    uri_template: str = Field(alias="uriTemplate")
+    name: str | None = None
+    title: str | None = None
+    description: str | None = None
+    mime_type: str | None = Field(default=None, alias="mimeType")
+
+
+class Transport(_Frozen):
+    """How the server is reached. `env` and `headers` may hold secrets: reports redact them."""
+
+    kind: str  # stdio | http | sse | file
+    command: str | None = None
+    args: tuple[str, ...] = ()
+    env: dict[str, str] = Field(default_factory=dict)
+    cwd: str | None = None
+    url: str | None = None
+    headers: dict[str, str] = Field(default_factory=dict)
+
+
+class PackageRef(_Frozen):
+    ecosystem: str  # npm | pypi | docker
+    name: str
+    version: str | None = None
+    spec: str | None = None
+
+
+class ServerSurface(_Frozen):
+    id: str
+    source: str | None = None
+    server_info: JsonObject | None = Field(default=None, alias="serverInfo")
+    protocol_version: str | None = Field(default=None, alias="protocolVersion")
+    capabilities: JsonObject | None = None
+    instructions: str | None = None
+    tools: tuple[Tool, ...] = ()
+    prompts: tuple[Prompt, ...] = ()
+    resources: tuple[Resource, ...] = ()
+    resource_templates: tuple[ResourceTemplate, ...] = Field(default=(), alias="resourceTemplates")
+    transport: Transport | None = None
+    package: PackageRef | None = None
+    source_root: str | None = None
+    coverage: tuple[Coverage, ...] = (Coverage.MANIFEST,)
+    notes: tuple[str, ...] = ()  # acquisition facts a reader needs (e.g. an unfinished page chain)
+
+    def tool(self, name: str) -> Tool | None:
+        for tool in self.tools:
+            if tool.name == name:
+                return tool
+        return None
+
+    def is_empty(self) -> bool:
+        return not (self.tools or self.prompts or self.resources or self.resource_templates)
+
+
+def schema_text_fields(schema: Any, location: str) -> Iterator[TextField]:
+    """Every string inside a JSON Schema: property names, descriptions, titles, enums, defaults."""
+    stack: list[tuple[Any, str, bool]] = [(schema, location, False)]
+    while stack:
+        node, loc, keys_are_names = stack.pop()
+        if isinstance(node, dict):
+            for key, value in node.items():
+                child = paths.child(loc, key)
+                if keys_are_names:
+                    yield TextField(location=child, text=key, kind="schema-key")
+                names = key in ("properties", "patternProperties", "$defs", "definitions")
+                stack.append((value, child, names and isinstance(value, dict)))
+        elif isinstance(node, list):
+            for index, value in enumerate(node):
+                stack.append((value, paths.item(loc, index), False))
+        elif isinstance(node, str):
+            yield TextField(location=loc, text=node, kind="schema-text")
+
+
+def tool_text_fields(tool: Tool, index: int) -> Iterator[TextField]:
+    base = f"tools[{index}]"
+    yield TextField(location=f"{base}.name", text=tool.name, kind="name")
+    if tool.title is not None:
+        yield TextField(location=f"{base}.title", text=tool.title, kind="title")
+    if tool.description is not None:
+        yield TextField(location=f"{base}.description", text=tool.description, kind="description")
+    if tool.annotations and isinstance(tool.annotations.get("title"), str):
+        yield TextField(
+            location=f"{base}.annotations.title", text=tool.annotations["title"], kind="title"
+        )
+    yield from schema_text_fields(tool.input_schema, f"{base}.inputSchema")
+    if tool.output_schema is not None:
+        yield from schema_text_fields(tool.output_schema, f"{base}.outputSchema")
+
+
+def surface_text_fields(surface: ServerSurface) -> Iterator[TextField]:
+    """Text a client shows the model that is not tied to one tool."""
+    if surface.instructions is not None:
+        yield TextField(location="instructions", text=surface.instructions, kind="instructions")
+    for i, prompt in enumerate(surface.prompts):
+        base = f"prompts[{i}]"
+        yield TextField(location=f"{base}.name", text=prompt.name, kind="name")
+        for attr in ("title", "description"):
+            value = getattr(prompt, attr)
+            if value is not None:
+                yield TextField(location=f"{base}.{attr}", text=value, kind=attr)
+        for j, arg in enumerate(prompt.arguments):
+            if arg.description is not None:
+                yield TextField(
+                    location=f"{base}.arguments[{j}].description",
+                    text=arg.description,
+                    kind="description",
+                )
+    for i, resource in enumerate(surface.resources):
+        for attr in ("name", "title", "description"):
+            value = getattr(resource, attr)
+            if value is not None:
+                yield TextField(location=f"resources[{i}].{attr}", text=value, kind=attr)
+    for i, template in enumerate(surface.resource_templates):
+        for attr in ("name", "title", "description"):
+            value = getattr(template, attr)
+            if value is not None:
+                yield TextField(location=f"resourceTemplates[{i}].{attr}", text=value, kind=attr)

@@ -1,0 +1,116 @@
+"""scan(targets, options) -> ScanResult: acquire, check, digest, score. The library never prints."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from toolwitness.acquire.catalog import load_catalog_targets
+from toolwitness.acquire.limits import InputLimits
+from toolwitness.checks.interface import CheckContext, loaded_checks
+from toolwitness.errors import EXIT_INTERNAL, EXIT_OK, EXIT_THRESHOLD, InputError
+from toolwitness.findings import Finding, Severity, sort_findings
+from toolwitness.integrity.canonical import digest_surface
+from toolwitness.model import ServerSurface
+from toolwitness.result import ScanResult, ServerResult, ToolResult
+from toolwitness.rules import RuleRegistry, load_registry
+
+GRADES = ("A", "B", "C", "D", "F")
+
+
+@dataclass(frozen=True)
+class ScanOptions:
+    limits: InputLimits = field(default_factory=InputLimits)
+    rule_packs: tuple[Path, ...] = ()
+    check_options: dict[str, object] = field(default_factory=dict)
+
+
+def scan(
+    targets: Sequence[str | Path | ServerSurface], options: ScanOptions | None = None
+) -> ScanResult:
+    """Scan catalog files, directories or ready surfaces; one ServerResult per server."""
+    options = options or ScanOptions()
+    surfaces: list[ServerSurface] = []
+    paths: list[Path] = []
+    for target in targets:
+        if isinstance(target, ServerSurface):
+            surfaces.append(target)
+        else:
+            paths.append(Path(target))
+    if paths:
+        surfaces.extend(load_catalog_targets(paths, options.limits))
+    if not surfaces:
+        raise InputError("nothing to scan: give at least one target")
+    return scan_surfaces(surfaces, options)
+
+
+def scan_surfaces(surfaces: Sequence[ServerSurface], options: ScanOptions) -> ScanResult:
+    rules = load_registry(list(options.rule_packs))
+    ctx = CheckContext(rules=rules, options=dict(options.check_options))
+    server_checks, fleet_checks = loaded_checks(rules)
+    per_server: dict[str, list[Finding]] = {s.id: [] for s in surfaces}
+    errors: dict[str, list[str]] = {s.id: [] for s in surfaces}
+    for surface in surfaces:
+        for check in server_checks:
+            try:
+                per_server[surface.id].extend(check.run(surface, ctx))
+            except Exception as exc:  # fail closed: a crashed detector is a finding, not "clean"
+                per_server[surface.id].append(_crash(rules, check.name, exc))
+                errors[surface.id].append(f"check {check.name} failed: {type(exc).__name__}")
+    for fleet in fleet_checks:
+        try:
+            for server_id, found in fleet.run_all(surfaces, ctx).items():
+                per_server[server_id].extend(found)
+        except Exception as exc:
+            for surface in surfaces:
+                per_server[surface.id].append(_crash(rules, fleet.name, exc))
+                errors[surface.id].append(f"check {fleet.name} failed: {type(exc).__name__}")
+    results = [
+        _server_result(s, sort_findings(per_server[s.id]), tuple(errors[s.id])) for s in surfaces
+    ]
+    return ScanResult(servers=tuple(results))
+
+
+def _crash(rules: RuleRegistry, check: str, exc: Exception) -> Finding:
+    return rules.finding(
+        "TW-META-005",
+        tool=None,
+        location="$",
+        message=f"check {check} raised {type(exc).__name__}; this server was not fully checked",
+    )
+
+
+def _server_result(
+    surface: ServerSurface, findings: list[Finding], errors: tuple[str, ...]
+) -> ServerResult:
+    digests = digest_surface(surface)
+    tools = tuple(
+        ToolResult(name=t.name, digest=t.digest, field_digests=t.fields) for t in digests.tools
+    )
+    return ServerResult(
+        surface=surface,
+        surface_digest=digests.surface,
+        tools=tools,
+        findings=tuple(findings),
+        incomplete=bool(errors),
+        errors=errors,
+    )
+
+
+def exit_code(
+    result: ScanResult, *, fail_on: Severity | None = None, min_grade: str | None = None
+) -> int:
+    """0 clean, 1 threshold exceeded or a pin blocked, 3 incomplete (same in every format)."""
+    if result.incomplete:
+        return EXIT_INTERNAL
+    if any(s.pin is not None and s.pin.state == "blocked" for s in result.servers):
+        return EXIT_THRESHOLD
+    if fail_on is not None and any(f.severity.at_least(fail_on) for f in result.findings()):
+        return EXIT_THRESHOLD
+    if min_grade is not None:
+        floor = GRADES.index(min_grade)
+        for server in result.servers:
+            if server.grade is None or GRADES.index(server.grade) > floor:
+                return EXIT_THRESHOLD
+    return EXIT_OK

@@ -1,0 +1,1 @@
+"""Reporters: one small class per output format, each `format(result) -> str`."""

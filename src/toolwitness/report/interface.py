@@ -1,0 +1,45 @@
+"""The formatter protocol and the format registry (an enum, checked exhaustive by a test)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Protocol
+
+from toolwitness.result import ScanResult
+
+
+class OutputFormat(StrEnum):
+    TERMINAL = "terminal"
+    JSON = "json"
+    SARIF = "sarif"
+    CSV = "csv"
+    MARKDOWN = "markdown"
+
+
+@dataclass(frozen=True)
+class ReportOptions:
+    redact: bool = False
+    color: bool = False
+    width: int = 120
+
+
+class Formatter(Protocol):
+    def format(self, result: ScanResult) -> str: ...
+
+
+def formatter_for(fmt: OutputFormat, options: ReportOptions) -> Formatter:
+    from toolwitness.report.csv_format import CsvFormat
+    from toolwitness.report.json_format import JsonFormat
+    from toolwitness.report.markdown import MarkdownFormat
+    from toolwitness.report.sarif import SarifFormat
+    from toolwitness.report.terminal import TerminalFormat
+
+    registry: dict[OutputFormat, Formatter] = {
+        OutputFormat.TERMINAL: TerminalFormat(options),
+        OutputFormat.JSON: JsonFormat(options),
+        OutputFormat.SARIF: SarifFormat(options),
+        OutputFormat.CSV: CsvFormat(options),
+        OutputFormat.MARKDOWN: MarkdownFormat(options),
+    }
+    return registry[fmt]

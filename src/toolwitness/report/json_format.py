@@ -1,0 +1,89 @@
+"""The versioned JSON report (`toolwitness.report/1`); its JSON Schema ships in the package."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from toolwitness._version import __version__
+from toolwitness.findings import Finding
+from toolwitness.report.evidence import shown_evidence
+from toolwitness.report.interface import ReportOptions
+from toolwitness.result import ScanResult, ServerResult, ToolResult
+
+SCHEMA_ID = "toolwitness.report/1"
+
+
+def finding_json(finding: Finding, redact: bool) -> dict[str, Any]:
+    return {
+        "rule_id": finding.rule_id,
+        "title": finding.title,
+        "severity": finding.severity.value,
+        "confidence": finding.confidence.value,
+        "tool": finding.tool,
+        "location": finding.location,
+        "message": finding.message,
+        "evidence": shown_evidence(finding, redact),
+        "witnesses": [w.to_json() for w in finding.witnesses],
+    }
+
+
+def tool_json(tool: ToolResult) -> dict[str, Any]:
+    return {
+        "name": tool.name,
+        "digest": tool.digest,
+        "roles": list(tool.roles),
+        "declared": None if tool.declared is None else list(tool.declared),
+        "actual": None if tool.actual is None else list(tool.actual),
+        "undeclared": None if tool.undeclared is None else list(tool.undeclared),
+        "verdict": tool.verdict,
+        "verdict_reason": tool.verdict_reason,
+        "witnesses": {cap: [w.to_json() for w in ws] for cap, ws in sorted(tool.witnesses.items())},
+        "probe": tool.probe,
+    }
+
+
+def server_json(server: ServerResult, redact: bool) -> dict[str, Any]:
+    info = server.surface.server_info or {}
+    return {
+        "id": server.id,
+        "name": info.get("name") if isinstance(info.get("name"), str) else None,
+        "version": info.get("version") if isinstance(info.get("version"), str) else None,
+        "source": server.surface.source,
+        "coverage": [c.value for c in server.surface.coverage],
+        "surface_digest": server.surface_digest,
+        "score": server.score,
+        "grade": server.grade,
+        "score_vector": [p.model_dump() for p in server.score_vector],
+        "pin": None if server.pin is None else server.pin.model_dump(mode="json"),
+        "incomplete": server.incomplete,
+        "errors": list(server.errors),
+        "notes": list(server.surface.notes),
+        "tools": [tool_json(t) for t in server.tools],
+        "findings": [finding_json(f, redact) for f in server.findings],
+    }
+
+
+def report_document(result: ScanResult, redact: bool = False) -> dict[str, Any]:
+    counts = {k: v for k, v in result.severity_counts().items() if v}
+    return {
+        "schema": SCHEMA_ID,
+        "toolwitness_version": __version__,
+        "servers": [server_json(s, redact) for s in result.servers],
+        "summary": {
+            "servers": len(result.servers),
+            "tools": result.tool_count(),
+            "flagged_tools": sum(len(s.flagged_tools()) for s in result.servers),
+            "findings": counts,
+            "incomplete": result.incomplete,
+        },
+    }
+
+
+class JsonFormat:
+    def __init__(self, options: ReportOptions) -> None:
+        self.options = options
+
+    def format(self, result: ScanResult) -> str:
+        doc = report_document(result, self.options.redact)
+        return json.dumps(doc, indent=2, ensure_ascii=True, sort_keys=False) + "\n"

@@ -1,0 +1,120 @@
+"""The terminal report: per server a table of tools, then findings grouped by tool with evidence.
+
+Every scanned string goes through `escape_display` and into a `rich.text.Text` (never markup), so
+neither terminal escapes nor rich markup in a description can reach the screen.
+"""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console, Group
+from rich.table import Table
+from rich.text import Text
+
+from toolwitness.findings import FLAG_THRESHOLD, Finding, Severity
+from toolwitness.report.evidence import shown_evidence
+from toolwitness.report.interface import ReportOptions
+from toolwitness.result import ScanResult, ServerResult
+from toolwitness.textnorm import escape_display
+
+_STYLE = {
+    Severity.CRITICAL: "bold white on red",
+    Severity.HIGH: "bold red",
+    Severity.MEDIUM: "yellow",
+    Severity.LOW: "cyan",
+    Severity.INFO: "dim",
+}
+
+
+def _t(text: str, style: str = "") -> Text:
+    return Text(escape_display(text), style=style)
+
+
+def _worst(findings: list[Finding]) -> Severity | None:
+    return max((f.severity for f in findings), key=lambda s: s.rank, default=None)
+
+
+def _server_block(server: ServerResult, redact: bool) -> Group:
+    parts: list[Text | Table] = []
+    head = Text()
+    head.append("Server ", style="bold")
+    head.append_text(_t(server.id, "bold"))
+    grade = "–" if server.grade is None else f"{server.grade} ({server.score})"
+    head.append(f"   grade {grade}   {len(server.tools)} tools   {len(server.findings)} findings")
+    parts.append(head)
+    if server.incomplete:
+        parts.append(_t("INCOMPLETE: " + "; ".join(server.errors), "bold red"))
+    for note in server.surface.notes:
+        parts.append(_t("note: " + note, "yellow"))
+    by_tool: dict[str | None, list[Finding]] = {}
+    for f in server.findings:
+        by_tool.setdefault(f.tool, []).append(f)
+    if server.tools:
+        table = Table(show_lines=False, pad_edge=False)
+        table.add_column("tool")
+        table.add_column("worst")
+        table.add_column("findings", justify="right")
+        table.add_column("verdict")
+        table.add_column("digest")
+        for tool in server.tools:
+            found = by_tool.get(tool.name, [])
+            worst = _worst(found)
+            table.add_row(
+                _t(tool.name),
+                Text(worst.value, style=_STYLE[worst]) if worst else Text("–"),
+                str(len(found)),
+                Text(tool.verdict or "–"),
+                Text(tool.digest[7:19]),
+            )
+        parts.append(table)
+    for tool_name in sorted(by_tool, key=lambda n: (n is not None, n or "")):
+        parts.append(Text(""))
+        label = "(server)" if tool_name is None else tool_name
+        parts.append(_t(f"▸ {label}", "bold"))
+        for f in by_tool[tool_name]:
+            line = Text("  ")
+            line.append(f"{f.severity.value.upper():8}", style=_STYLE[f.severity])
+            line.append(f" {f.rule_id} ", style="bold")
+            line.append_text(_t(f.title))
+            line.append(f"  [{f.confidence.value}]", style="dim")
+            parts.append(line)
+            parts.append(_t(f"      at {f.location}: {f.message}"))
+            evidence = shown_evidence(f, redact)
+            if evidence:
+                parts.append(Text("      evidence: ", style="dim") + Text(evidence))
+            for w in f.witnesses[:5]:
+                where = f"{w.file}:{w.line}" if w.file and w.line else (w.file or w.kind)
+                detail = " ".join(x for x in (w.symbol, w.detail) if x)
+                parts.append(_t(f"      witness: {where} {detail}".rstrip(), "dim"))
+    return Group(*parts)
+
+
+class TerminalFormat:
+    def __init__(self, options: ReportOptions) -> None:
+        self.options = options
+
+    def format(self, result: ScanResult) -> str:
+        buffer = io.StringIO()
+        console = Console(
+            file=buffer,
+            width=self.options.width,
+            force_terminal=self.options.color,
+            no_color=not self.options.color,
+            highlight=False,
+            emoji=False,
+            markup=False,
+        )
+        for server in result.servers:
+            console.print(_server_block(server, self.options.redact))
+            console.print()
+        counts = result.severity_counts()
+        flagged = sum(len(s.flagged_tools()) for s in result.servers)
+        summary = ", ".join(f"{counts[s.value]} {s.value}" for s in Severity if counts[s.value])
+        console.print(
+            Text(
+                f"{len(result.servers)} servers, {result.tool_count()} tools, {flagged} flagged"
+                f" (severity ≥ {FLAG_THRESHOLD.value}); findings: {summary or 'none'}"
+            )
+        )
+        return buffer.getvalue()

@@ -1,0 +1,89 @@
+"""What a scan produces: per-server results around the surface, findings and verdicts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from toolwitness.findings import FLAG_THRESHOLD, Finding, Severity, Witness
+from toolwitness.model import ServerSurface
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Penalty(_Frozen):
+    rule_id: str
+    penalty: float
+
+
+class PinChange(_Frozen):
+    tool: str
+    change: str  # added | removed | modified
+    fields: tuple[str, ...] = ()
+    widening: bool = False
+
+
+class PinResult(_Frozen):
+    state: str  # unpinned | matched | changed | blocked
+    changes: tuple[PinChange, ...] = ()
+
+
+class ToolResult(_Frozen):
+    name: str
+    digest: str
+    field_digests: dict[str, str]
+    roles: tuple[str, ...] = ()
+    declared: tuple[str, ...] | None = None
+    actual: tuple[str, ...] | None = None
+    undeclared: tuple[str, ...] | None = None
+    verdict: str | None = None  # OK | VIOLATION | UNANALYZABLE
+    verdict_reason: str | None = None
+    witnesses: dict[str, tuple[Witness, ...]] = Field(default_factory=dict)
+    probe: dict[str, Any] | None = None
+
+
+class ServerResult(_Frozen):
+    surface: ServerSurface
+    surface_digest: str
+    tools: tuple[ToolResult, ...]
+    findings: tuple[Finding, ...]
+    score: int | None = None
+    grade: str | None = None
+    score_vector: tuple[Penalty, ...] = ()
+    pin: PinResult | None = None
+    incomplete: bool = False
+    errors: tuple[str, ...] = ()
+
+    @property
+    def id(self) -> str:
+        return self.surface.id
+
+    def flagged_tools(self) -> set[str]:
+        return {
+            f.tool
+            for f in self.findings
+            if f.tool is not None and f.severity.at_least(FLAG_THRESHOLD)
+        }
+
+
+class ScanResult(_Frozen):
+    servers: tuple[ServerResult, ...]
+
+    def findings(self) -> list[Finding]:
+        return [f for s in self.servers for f in s.findings]
+
+    def tool_count(self) -> int:
+        return sum(len(s.tools) for s in self.servers)
+
+    def severity_counts(self) -> dict[str, int]:
+        counts = {s.value: 0 for s in Severity}
+        for f in self.findings():
+            counts[f.severity.value] += 1
+        return counts
+
+    @property
+    def incomplete(self) -> bool:
+        return any(s.incomplete for s in self.servers)

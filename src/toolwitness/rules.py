@@ -1,0 +1,140 @@
+"""The rule registry: rule packs are YAML data validated by a shipped JSON Schema.
+
+A rule without an id matching `TW-<FAMILY>-<NNN>` does not load; a check cannot emit a finding for
+a rule the registry does not hold.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+from pydantic import BaseModel, ConfigDict
+
+from toolwitness.errors import InputError, InternalError
+from toolwitness.findings import Confidence, Finding, Severity, Witness
+
+FAMILIES = ("UNI", "INJ", "CAP", "FLOW", "SUP", "NET", "PIN", "CODE", "LAB", "META")
+DOCS_BASE = "https://github.com/toolwitness/toolwitness/blob/main/docs/rules.md"
+_MAX_PACK_BYTES = 2 * 1024 * 1024
+
+
+class Rule(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    title: str
+    family: str
+    severity: Severity
+    confidence: Confidence
+    rationale: str
+    benign_triggers: str
+    remediation: str
+    references: tuple[str, ...] = ()
+    patterns: dict[str, Any] = {}
+
+    @property
+    def help_uri(self) -> str:
+        return f"{DOCS_BASE}#{self.id.lower()}"
+
+
+class RuleRegistry:
+    def __init__(self, rules: list[Rule]) -> None:
+        self._rules: dict[str, Rule] = {}
+        for rule in rules:
+            if rule.id in self._rules:
+                raise InputError(f"rule {rule.id} is defined twice")
+            self._rules[rule.id] = rule
+
+    def __contains__(self, rule_id: object) -> bool:
+        return rule_id in self._rules
+
+    def get(self, rule_id: str) -> Rule:
+        try:
+            return self._rules[rule_id]
+        except KeyError:
+            raise InternalError(f"no rule {rule_id} in the registry") from None
+
+    def all(self) -> list[Rule]:
+        return [self._rules[k] for k in sorted(self._rules)]
+
+    def extended(self, rules: list[Rule]) -> RuleRegistry:
+        return RuleRegistry([*self._rules.values(), *rules])
+
+    def finding(
+        self,
+        rule_id: str,
+        *,
+        tool: str | None,
+        location: str,
+        message: str,
+        evidence: str | None = None,
+        witnesses: tuple[Witness, ...] = (),
+        severity: Severity | None = None,
+        confidence: Confidence | None = None,
+    ) -> Finding:
+        rule = self.get(rule_id)
+        return Finding(
+            rule_id=rule.id,
+            title=rule.title,
+            severity=severity or rule.severity,
+            confidence=confidence or rule.confidence,
+            tool=tool,
+            location=location,
+            message=message,
+            evidence=evidence,
+            witnesses=witnesses,
+        )
+
+
+@lru_cache(maxsize=1)
+def _pack_schema() -> dict[str, Any]:
+    text = resources.files("toolwitness.data").joinpath("rule-pack.schema.json").read_text("utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+def parse_pack(text: str, source: str) -> list[Rule]:
+    if len(text) > _MAX_PACK_BYTES:
+        raise InputError("rule pack over 2 MiB", source=source)
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise InputError(f"not valid YAML: {exc}", source=source) from None
+    validator = jsonschema.Draft202012Validator(_pack_schema())
+    errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path))
+    if errors:
+        first = errors[0]
+        where = "$" + "".join(f"[{p!r}]" for p in first.absolute_path)
+        raise InputError(f"invalid rule pack: {first.message}", source=source, path=where)
+    rules = []
+    for raw in doc["rules"]:
+        family = raw["id"].split("-")[1]
+        rules.append(Rule(family=family, **raw))
+    return rules
+
+
+@lru_cache(maxsize=1)
+def builtin_registry() -> RuleRegistry:
+    rules: list[Rule] = []
+    folder = resources.files("toolwitness.data").joinpath("rules")
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".yaml"):
+            rules.extend(parse_pack(entry.read_text("utf-8"), f"builtin:{entry.name}"))
+    return RuleRegistry(rules)
+
+
+def load_registry(extra_packs: list[Path] | None = None) -> RuleRegistry:
+    registry = builtin_registry()
+    for pack in extra_packs or []:
+        try:
+            text = pack.read_text("utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InputError(f"cannot read rule pack: {exc}", source=str(pack)) from None
+        registry = registry.extended(parse_pack(text, str(pack)))
+    return registry

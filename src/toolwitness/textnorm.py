@@ -1,0 +1,62 @@
+"""Attacker-controlled text: NFC copies for analysis, escaped copies for display.
+
+Scanned text never reaches a terminal, a CSV cell, Markdown or HTML raw: control, format (bidi,
+zero-width, tags), private-use, unassigned, separator and variation-selector characters become
+visible `\\u202e`-style escapes.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import lru_cache
+
+_ESCAPE_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cn", "Cs", "Zl", "Zp"})
+_MAX_EXCERPT = 240
+
+
+@lru_cache(maxsize=65536)
+def nfc(text: str) -> str:
+    return unicodedata.normalize("NFC", text)
+
+
+def _needs_escape(ch: str) -> bool:
+    if ch.isascii():
+        return not (" " <= ch <= "~")
+    code = ord(ch)
+    if 0xFE00 <= code <= 0xFE0F or 0xE0100 <= code <= 0xE01EF:  # variation selectors
+        return True
+    if 0x180B <= code <= 0x180F or code in {0x115F, 0x1160, 0x3164}:
+        return True  # Mongolian selectors and Hangul fillers: invisible in most fonts
+    category = unicodedata.category(ch)
+    return category in _ESCAPE_CATEGORIES or (category == "Zs" and ch != " ")
+
+
+def _escape_char(ch: str) -> str:
+    code = ord(ch)
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+
+
+def escape_display(text: str) -> str:
+    """Make every invisible or terminal-controlling character visible and inert."""
+    if text.isascii() and text.isprintable():
+        return text
+    return "".join(_escape_char(ch) if _needs_escape(ch) else ch for ch in text)
+
+
+def excerpt(text: str, limit: int = _MAX_EXCERPT) -> str:
+    """An escaped, length-bounded excerpt (the cut is marked, never silent)."""
+    shown = escape_display(text)
+    if len(shown) <= limit:
+        return shown
+    return shown[: limit - 1] + "…"
+
+
+def window(text: str, start: int, end: int, margin: int = 60) -> str:
+    """An escaped excerpt around text[start:end], with ellipses where it was cut."""
+    lo = max(0, start - margin)
+    hi = min(len(text), end + margin)
+    body = escape_display(text[lo:hi])
+    return ("…" if lo > 0 else "") + body + ("…" if hi < len(text) else "")
+
+
+REDACTED = "[redacted]"

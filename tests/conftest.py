@@ -1,0 +1,38 @@
+"""Shared test fixtures: paths to the real servers installed by scripts/install-test-servers.sh."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SERVERS = ROOT / ".cache" / "test-servers"
+NPM_BIN = SERVERS / "npm" / "node_modules" / ".bin"
+NPM_MODULES = SERVERS / "npm" / "node_modules"
+VENVS = SERVERS / "venvs"
+FIXTURES = ROOT / "tests" / "fixtures"
+
+
+def npm_server_entry(package: str) -> Path:
+    """The compiled entry point of an installed npm server (its `bin`)."""
+    manifest = json.loads((NPM_MODULES / package / "package.json").read_text())
+    binary = manifest["bin"]
+    rel = binary if isinstance(binary, str) else next(iter(binary.values()))
+    return (NPM_MODULES / package / rel).resolve()
+
+
+def pypi_server_bin(name: str) -> Path:
+    return VENVS / name / "bin" / name
+
+
+@pytest.fixture
+def write_json(tmp_path: Path) -> Any:
+    def write(name: str, doc: Any) -> Path:
+        path = tmp_path / name
+        path.write_text(json.dumps(doc), encoding="utf-8")
+        return path
+
+    return write
