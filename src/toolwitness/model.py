@@ -28,6 +28,7 @@ class Coverage(StrEnum):
     PACKAGE = "package"
     SOURCE = "source"
     LAB = "lab"
+    CONFIG = "config"  # only the client-config entry was read; nothing was run or listed
 
 
 class _Frozen(BaseModel):
@@ -123,6 +124,16 @@ class PackageRef(_Frozen):
     name: str
     version: str | None = None
     spec: str | None = None
+
+
+class ServerSpec(_Frozen):
+    """One server entry from a client config (or the command line), before anything runs."""
+
+    name: str  # the key the client config gives it
+    transport: Transport
+    client: str | None = None  # claude-desktop | claude-code | cursor | vscode | windsurf | ...
+    origin: str | None = None  # the config file (and JSON path) it was read from
+    package: PackageRef | None = None  # parsed from npx/uvx/pipx/docker arguments, when any
 
 
 class ServerSurface(_Frozen):
