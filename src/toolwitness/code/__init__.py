@@ -1,0 +1,1 @@
+"""Code verification: capability lattice, sink catalog, front-ends, call graph and verdicts."""
