@@ -134,6 +134,7 @@ class ServerSpec(_Frozen):
     client: str | None = None  # claude-desktop | claude-code | cursor | vscode | windsurf | ...
     origin: str | None = None  # the config file (and JSON path) it was read from
     package: PackageRef | None = None  # parsed from npx/uvx/pipx/docker arguments, when any
+    enabled: bool = True  # False when the config switches the entry off (`disabled: true`)
 
 
 class ServerSurface(_Frozen):
