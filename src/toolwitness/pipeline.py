@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from toolwitness.acquire.catalog import load_catalog_targets
 from toolwitness.acquire.limits import InputLimits
+from toolwitness.acquire.targets import resolve_targets
 from toolwitness.checks.interface import CheckContext, loaded_checks
 from toolwitness.errors import EXIT_INTERNAL, EXIT_OK, EXIT_THRESHOLD, InputError
 from toolwitness.findings import Finding, Severity, sort_findings
@@ -39,7 +39,8 @@ def scan(
         else:
             paths.append(Path(target))
     if paths:
-        surfaces.extend(load_catalog_targets(paths, options.limits))
+        resolved = resolve_targets(paths, options.limits)  # catalogs and client configs
+        surfaces.extend(resolved.surfaces(online=bool(options.check_options.get("online"))))
     if not surfaces:
         raise InputError("nothing to scan: give at least one target")
     return scan_surfaces(surfaces, options)

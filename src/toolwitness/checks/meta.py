@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from toolwitness.checks.interface import CheckContext, server_check
 from toolwitness.findings import Finding
-from toolwitness.model import ServerSurface
+from toolwitness.model import Coverage, ServerSurface
 from toolwitness.textnorm import excerpt
 
 _VALID_NAME = re.compile(r"[A-Za-z0-9_.\-]{1,128}")
@@ -15,7 +15,8 @@ _VALID_NAME = re.compile(r"[A-Za-z0-9_.\-]{1,128}")
 
 @server_check("meta.surface", ["TW-META-001", "TW-META-002"])
 def surface_completeness(surface: ServerSurface, ctx: CheckContext) -> Iterator[Finding]:
-    if surface.is_empty():
+    config_only = surface.coverage == (Coverage.CONFIG,)  # nothing was listed, by design
+    if surface.is_empty() and not config_only:
         yield ctx.rules.finding(
             "TW-META-001",
             tool=None,
