@@ -14,6 +14,7 @@ import typer
 
 from toolwitness.acquire.catalog import load_catalog_targets
 from toolwitness.acquire.limits import MIB, InputLimits
+from toolwitness.commands import integrity as integrity_commands
 from toolwitness.errors import EXIT_INPUT, EXIT_INTERNAL, ToolwitnessError, UsageError
 from toolwitness.findings import Severity
 from toolwitness.integrity.canonical import SurfaceDigests, digest_surface
@@ -90,6 +91,12 @@ def scan_command(
     rules: Annotated[
         list[Path] | None, typer.Option("--rules", help="Extra rule pack (YAML).")
     ] = None,
+    lock: Annotated[
+        Path | None, typer.Option("--lock", help="Verify against this lockfile (pins baselines).")
+    ] = None,
+    strict: Annotated[
+        bool, typer.Option("--strict", help="With --lock: exit 1 on any change, not only blocked.")
+    ] = False,
     max_tools: MaxTools = 5000,
     max_file_mib: MaxMib = 10,
     debug: DebugOpt = False,
@@ -99,7 +106,7 @@ def scan_command(
         if min_grade is not None and min_grade.upper() not in GRADES:
             raise UsageError(f"--min-grade must be one of {', '.join(GRADES)}")
         options = ScanOptions(
-            limits=_limits(max_tools, max_file_mib), rule_packs=tuple(rules or ())
+            limits=_limits(max_tools, max_file_mib), rule_packs=tuple(rules or ()), lock=lock
         )
         result = scan(list(targets), options)
         color = output is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
@@ -108,6 +115,7 @@ def scan_command(
         code = exit_code(
             result, fail_on=fail_on, min_grade=min_grade.upper() if min_grade else None
         )
+        code = integrity_commands.after_scan(result, lock, strict, code)
         raise typer.Exit(code)
 
 
@@ -197,6 +205,9 @@ def explain_command(
 
 def escape_display_lines(lines: list[str]) -> str:
     return "\n".join(escape_display(line) for line in lines) + "\n"
+
+
+integrity_commands.register(app)
 
 
 def main(argv: list[str] | None = None) -> int:

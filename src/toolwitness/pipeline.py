@@ -12,6 +12,7 @@ from toolwitness.checks.interface import CheckContext, loaded_checks
 from toolwitness.errors import EXIT_INTERNAL, EXIT_OK, EXIT_THRESHOLD, InputError
 from toolwitness.findings import Finding, Severity, sort_findings
 from toolwitness.integrity.canonical import digest_surface
+from toolwitness.integrity.verify import verify_lock
 from toolwitness.model import ServerSurface
 from toolwitness.result import ScanResult, ServerResult, ToolResult
 from toolwitness.rules import RuleRegistry, load_registry
@@ -24,6 +25,7 @@ class ScanOptions:
     limits: InputLimits = field(default_factory=InputLimits)
     rule_packs: tuple[Path, ...] = ()
     check_options: dict[str, object] = field(default_factory=dict)
+    lock: Path | None = None  # verify every server against this lockfile (integrity/verify.py)
 
 
 def scan(
@@ -67,9 +69,14 @@ def scan_surfaces(surfaces: Sequence[ServerSurface], options: ScanOptions) -> Sc
             for surface in surfaces:
                 per_server[surface.id].append(_crash(rules, fleet.name, exc))
                 errors[surface.id].append(f"check {fleet.name} failed: {type(exc).__name__}")
+    pins = verify_lock(surfaces, options.lock, options.limits, rules) if options.lock else {}
+    for server_id, (_, pin_findings) in pins.items():
+        per_server[server_id].extend(pin_findings)
     results = [
         _server_result(s, sort_findings(per_server[s.id]), tuple(errors[s.id])) for s in surfaces
     ]
+    if pins:
+        results = [r.model_copy(update={"pin": pins[r.id][0]}) for r in results]
     return ScanResult(servers=tuple(results))
 
 

@@ -1,0 +1,1 @@
+"""CLI command groups, each registered on the typer app by `cli.py`."""

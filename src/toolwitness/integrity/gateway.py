@@ -1,0 +1,326 @@
+"""`toolwitness gateway`: a stdio MCP proxy that enforces the pin on every `tools/list`.
+
+Two threads copy newline-delimited JSON-RPC both ways. Pass-through messages are forwarded as the
+exact bytes received; a message is parsed only when it may matter:
+
+- client → server: lines mentioning `tools` (or holding a `\\` escape, which could spell it): a
+  `tools/list` request's id is remembered; a `tools/call` to a dropped tool is answered here with
+  a JSON-RPC error and never reaches the server;
+- server → client: every line while a `tools/list` answer is outstanding (ids are not visible
+  without parsing, and a key can be written with escapes), parsed strictly (duplicate keys and
+  other ambiguities rejected: fail closed), plus lines mentioning `list_changed`.
+
+Only a response whose tools are dropped is re-serialised. Lines over the size bound are rejected,
+not truncated. The child inherits stderr, is killed with its process group when the gateway
+exits, and its exit status becomes the gateway's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Sequence
+from typing import IO, Any
+
+from toolwitness.acquire.hostile_json import parse_json_bytes
+from toolwitness.acquire.limits import InputLimits
+from toolwitness.errors import InputError
+from toolwitness.integrity.audit import AuditLog
+from toolwitness.integrity.gate import ToolGate
+from toolwitness.integrity.lines import LineReader, write_all
+from toolwitness.textnorm import escape_display
+
+INVALID_PARAMS = -32602
+INVALID_REQUEST = -32600
+INTERNAL_ERROR = -32603
+MAX_PENDING = 4096
+SHUTDOWN_GRACE_SECONDS = 2.0
+
+
+def _key(request_id: Any) -> str:
+    return json.dumps(request_id, sort_keys=True)
+
+
+def _error(request_id: Any, code: int, message: str, data: dict[str, Any] | None = None) -> bytes:
+    error: dict[str, Any] = {"code": code, "message": message}
+    if data is not None:
+        error["data"] = data
+    doc = {"jsonrpc": "2.0", "id": request_id, "error": error}
+    return json.dumps(doc, ensure_ascii=True, separators=(",", ":")).encode() + b"\n"
+
+
+def _note(message: str) -> None:
+    sys.stderr.write(f"toolwitness gateway: {escape_display(message)}\n")
+    sys.stderr.flush()
+
+
+class Gateway:
+    def __init__(
+        self,
+        command: Sequence[str],
+        gate: ToolGate,
+        *,
+        audit: AuditLog | None = None,
+        max_message_bytes: int = 16 * 1024 * 1024,
+        client_in: IO[bytes] | None = None,
+        client_out: IO[bytes] | None = None,
+    ) -> None:
+        self.command = list(command)
+        self.gate = gate
+        self.audit = audit
+        self.max_bytes = max_message_bytes
+        self.limits = InputLimits(max_file_bytes=max_message_bytes)
+        self.client_in = client_in or sys.stdin.buffer
+        self.client_out = client_out or sys.stdout.buffer
+        self._out_lock = threading.Lock()
+        self._pending: dict[str, bool] = {}  # tools/list request id -> is a continuation page
+        self._pending_lock = threading.Lock()
+        self._done = threading.Event()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    # --- plumbing ------------------------------------------------------------------------------
+    def _to_client(self, data: bytes) -> None:
+        with self._out_lock:
+            write_all(self.client_out, data)
+            self.client_out.flush()
+
+    def _record(self, record: dict[str, Any]) -> None:
+        if self.audit is not None:
+            self.audit.write(record)
+
+    def run(self) -> int:
+        try:
+            self.process = subprocess.Popen(
+                self.command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                bufsize=0,
+                start_new_session=True,  # so the whole tree can be killed on our exit
+                preexec_fn=_die_with_parent if sys.platform == "linux" else None,  # noqa: PLW1509
+            )
+        except OSError as exc:
+            raise InputError(f"cannot start the server: {exc.strerror or exc}") from None
+        previous = _install_signal_handlers(self._done)
+        upstream = threading.Thread(target=self._client_loop, name="client->server", daemon=True)
+        downstream = threading.Thread(target=self._server_loop, name="server->client", daemon=True)
+        upstream.start()
+        downstream.start()
+        try:
+            while not self._done.wait(0.5):
+                pass
+        finally:
+            _restore_signal_handlers(previous)
+            code = self._stop()
+        downstream.join(timeout=SHUTDOWN_GRACE_SECONDS)
+        return code
+
+    def _stop(self) -> int:
+        process = self.process
+        assert process is not None
+        if process.stdin is not None and not process.stdin.closed:
+            with contextlib.suppress(OSError):
+                process.stdin.close()
+        try:
+            process.wait(timeout=SHUTDOWN_GRACE_SECONDS)
+        except subprocess.TimeoutExpired:
+            _kill_group(process, signal.SIGTERM)
+            try:
+                process.wait(timeout=SHUTDOWN_GRACE_SECONDS)
+            except subprocess.TimeoutExpired:
+                _kill_group(process, signal.SIGKILL)
+                process.wait()
+        _kill_group(process, signal.SIGKILL)  # grandchildren left behind by a wrapper (npx)
+        code = process.returncode
+        return 128 - code if code < 0 else code
+
+    # --- client -> server ----------------------------------------------------------------------
+    def _client_loop(self) -> None:
+        process = self.process
+        assert process is not None and process.stdin is not None
+        reader = LineReader(self.client_in, self.max_bytes)
+        try:
+            while True:
+                line = reader.next()
+                if line is None:
+                    break
+                if line is LineReader.OVERSIZE:
+                    self._to_client(
+                        _error(
+                            None, INVALID_REQUEST, f"message over {self.max_bytes} bytes rejected"
+                        )
+                    )
+                    continue
+                forward = self._from_client(line) if (b"tools" in line or b"\\" in line) else line
+                if forward:
+                    write_all(process.stdin, forward)
+        except (BrokenPipeError, OSError, ValueError):
+            pass
+        finally:
+            self._done.set()
+
+    def _from_client(self, line: bytes) -> bytes:
+        try:
+            message = json.loads(line)
+        except ValueError:
+            return line  # not ours to judge; the server answers it
+        if isinstance(message, list):
+            kept = [m for m in message if not self._refused(m)]
+            if len(kept) == len(message):
+                return line
+            return (json.dumps(kept).encode() + b"\n") if kept else b""
+        return b"" if self._refused(message) else line
+
+    def _refused(self, message: Any) -> bool:
+        """Track tools/list ids; answer (and swallow) a tools/call to a dropped tool."""
+        if not isinstance(message, dict) or "id" not in message:
+            return False
+        method = message.get("method")
+        raw_params = message.get("params")
+        params: dict[str, Any] = raw_params if isinstance(raw_params, dict) else {}
+        if method == "tools/list":
+            with self._pending_lock:
+                if len(self._pending) >= MAX_PENDING:
+                    self._to_client(_error(message["id"], INTERNAL_ERROR, "too many pending lists"))
+                    return True
+                self._pending[_key(message["id"])] = params.get("cursor") is not None
+            return False
+        if method != "tools/call":
+            return False
+        name = params.get("name")
+        reason = self.gate.refusal(name) if isinstance(name, str) else None
+        if reason is None:
+            return False
+        shown = escape_display(name) if isinstance(name, str) else "?"
+        text = f"toolwitness gateway refused tools/call: tool {shown!r} was {reason}"
+        self._to_client(
+            _error(
+                message["id"],
+                INVALID_PARAMS,
+                text,
+                {"toolwitness": {"tool": name, "reason": reason}},
+            )
+        )
+        self._record({"event": "refused", "server": self.gate.server_id, "tool": name})
+        return True
+
+    # --- server -> client ----------------------------------------------------------------------
+    def _server_loop(self) -> None:
+        process = self.process
+        assert process is not None and process.stdout is not None
+        reader = LineReader(process.stdout, self.max_bytes)
+        try:
+            while True:
+                line = reader.next()
+                if line is None:
+                    break
+                if line is LineReader.OVERSIZE:
+                    _note(f"server message over {self.max_bytes} bytes dropped")
+                    self._record({"event": "oversize", "server": self.gate.server_id})
+                    continue
+                if self._pending or b"list_changed" in line:
+                    line = self._from_server(line)
+                if line:
+                    self._to_client(line)
+        except (BrokenPipeError, OSError, ValueError):
+            pass
+        finally:
+            self._done.set()
+
+    def _from_server(self, line: bytes) -> bytes:
+        try:
+            message = parse_json_bytes(line, "server message", self.limits)
+        except InputError as exc:
+            if not self._pending:
+                return line
+            _note(f"server message rejected while a tools list was due: {exc.reason}")
+            self._record({"event": "rejected", "server": self.gate.server_id, "reason": exc.reason})
+            return b""
+        if isinstance(message, list):
+            out = [self._judge_message(m) for m in message]
+            if all(o is m for o, m in zip(out, message, strict=True)):
+                return line
+            return json.dumps([o for o in out if o is not None]).encode() + b"\n"
+        judged = self._judge_message(message)
+        if judged is message:
+            return line
+        return b"" if judged is None else json.dumps(judged).encode() + b"\n"
+
+    def _judge_message(self, message: Any) -> Any:
+        """The message unchanged (same object), a replacement, or None to drop it."""
+        if not isinstance(message, dict):
+            return message
+        if message.get("method") == "notifications/tools/list_changed":
+            self._record({"event": "list_changed", "server": self.gate.server_id})
+            return message
+        if "method" in message or "id" not in message:
+            return message
+        with self._pending_lock:
+            continuation = self._pending.pop(_key(message["id"]), None)
+        if continuation is None or "result" not in message:
+            return message
+        result = message["result"]
+        if not isinstance(result, dict):
+            return _replace_error(message, "the tools/list result is not an object")
+        complete = result.get("nextCursor") is None
+        decision = self.gate.check_page(
+            result.get("tools"), continuation=continuation, complete=complete
+        )
+        if decision.error is not None:
+            _note(f"tools/list result rejected: {decision.error}")
+            self._record(
+                {"event": "rejected", "server": self.gate.server_id, "reason": decision.error}
+            )
+            return _replace_error(message, f"tools/list result rejected: {decision.error}")
+        if decision.record is not None:
+            self._record(decision.record)
+        if not decision.dropped:
+            return message
+        for name, why in sorted(decision.dropped.items()):
+            _note(f"dropped tool {name!r}: {why}")
+        return {**message, "result": {**result, "tools": decision.kept}}
+
+
+def _replace_error(message: dict[str, Any], text: str) -> dict[str, Any]:
+    return {
+        "jsonrpc": "2.0",
+        "id": message["id"],
+        "error": {
+            "code": INTERNAL_ERROR,
+            "message": "toolwitness gateway: " + escape_display(text),
+        },
+    }
+
+
+def _die_with_parent() -> None:
+    """In the child before exec: get SIGKILL if the gateway itself is killed (Linux prctl)."""
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def _kill_group(process: subprocess.Popen[bytes], sig: signal.Signals) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, sig)
+
+
+def _install_signal_handlers(done: threading.Event) -> dict[int, Any]:
+    previous: dict[int, Any] = {}
+    if threading.current_thread() is not threading.main_thread():
+        return previous
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        previous[sig] = signal.signal(sig, lambda *_: done.set())
+    return previous
+
+
+def _restore_signal_handlers(previous: dict[int, Any]) -> None:
+    for sig, handler in previous.items():
+        signal.signal(sig, handler)
