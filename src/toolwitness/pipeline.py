@@ -7,13 +7,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from toolwitness.acquire.limits import InputLimits
-from toolwitness.acquire.targets import resolve_targets
+from toolwitness.acquire.live import LiveObserver, LiveOptions
+from toolwitness.acquire.live_targets import live_surfaces
+from toolwitness.acquire.targets import resolve_targets, static_surfaces
 from toolwitness.checks.interface import CheckContext, loaded_checks
 from toolwitness.errors import EXIT_INTERNAL, EXIT_OK, EXIT_THRESHOLD, InputError
 from toolwitness.findings import Finding, Severity, sort_findings
 from toolwitness.integrity.canonical import digest_surface
 from toolwitness.integrity.verify import verify_lock
-from toolwitness.model import ServerSurface
+from toolwitness.model import ServerSpec, ServerSurface
 from toolwitness.result import ScanResult, ServerResult, ToolResult
 from toolwitness.rules import RuleRegistry, load_registry
 
@@ -26,34 +28,55 @@ class ScanOptions:
     rule_packs: tuple[Path, ...] = ()
     check_options: dict[str, object] = field(default_factory=dict)
     lock: Path | None = None  # verify every server against this lockfile (integrity/verify.py)
+    live: LiveOptions | None = None  # connect to config/command-line servers (acquire/live.py)
+    live_observer: LiveObserver | None = None  # progress of live connections (the CLI's display)
 
 
 def scan(
-    targets: Sequence[str | Path | ServerSurface], options: ScanOptions | None = None
+    targets: Sequence[str | Path | ServerSurface | ServerSpec], options: ScanOptions | None = None
 ) -> ScanResult:
-    """Scan catalog files, directories or ready surfaces; one ServerResult per server."""
+    """Scan catalogs, client configs, server specs or ready surfaces; one result per server.
+
+    Server specs (config entries, command-line servers) are connected when `options.live` is
+    set and checked statically from their config entry otherwise.
+    """
     options = options or ScanOptions()
+    online = bool(options.check_options.get("online"))
     surfaces: list[ServerSurface] = []
+    specs: list[ServerSpec] = []
     paths: list[Path] = []
     for target in targets:
         if isinstance(target, ServerSurface):
             surfaces.append(target)
+        elif isinstance(target, ServerSpec):
+            specs.append(target)
         else:
             paths.append(Path(target))
     if paths:
         resolved = resolve_targets(paths, options.limits)  # catalogs and client configs
-        surfaces.extend(resolved.surfaces(online=bool(options.check_options.get("online"))))
+        surfaces.extend(resolved.catalogs)
+        specs.extend(resolved.specs)
+    failures: dict[str, tuple[str, ...]] = {}
+    if specs and options.live is not None:
+        found, failures = live_surfaces(specs, options.live, options.live_observer, online=online)
+        surfaces.extend(found)
+    elif specs:
+        surfaces.extend(static_surfaces(specs, online=online))
     if not surfaces:
         raise InputError("nothing to scan: give at least one target")
-    return scan_surfaces(surfaces, options)
+    return scan_surfaces(surfaces, options, failures)
 
 
-def scan_surfaces(surfaces: Sequence[ServerSurface], options: ScanOptions) -> ScanResult:
+def scan_surfaces(
+    surfaces: Sequence[ServerSurface],
+    options: ScanOptions,
+    failures: dict[str, tuple[str, ...]] | None = None,
+) -> ScanResult:
     rules = load_registry(list(options.rule_packs))
     ctx = CheckContext(rules=rules, options=dict(options.check_options))
     server_checks, fleet_checks = loaded_checks(rules)
     per_server: dict[str, list[Finding]] = {s.id: [] for s in surfaces}
-    errors: dict[str, list[str]] = {s.id: [] for s in surfaces}
+    errors: dict[str, list[str]] = {s.id: list((failures or {}).get(s.id, ())) for s in surfaces}
     for surface in surfaces:
         for check in server_checks:
             try:

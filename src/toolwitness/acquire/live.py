@@ -1,0 +1,246 @@
+"""Live acquisition: connect to a server with the official MCP SDK client and list its surface.
+
+`acquire_live(spec, options)` returns the `ServerSurface` of one server (stdio, Streamable HTTP
+with SSE fallback, or SSE); `acquire_many` runs several concurrently with bounded parallelism and
+turns each failure into a per-server `LiveOutcome` error, so one crashing, hanging or flooding
+server never stops the scan of the others. The library never prints: progress goes to an
+injected `LiveObserver`.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import anyio
+import mcp_types as types
+from mcp import Client
+from mcp.client._transport import TransportStreams
+
+from toolwitness._version import __version__
+from toolwitness.acquire.catalog import surface_from_document
+from toolwitness.acquire.launch import LaunchRefused, prepare_launch
+from toolwitness.acquire.limits import MIB, InputLimits
+from toolwitness.acquire.live_collect import PageLimits, ServerFailed, Stage, collect_document
+from toolwitness.acquire.live_errors import describe_failure
+from toolwitness.acquire.live_http import (
+    HttpDiagnostics,
+    check_url,
+    http_headers,
+    legacy_sse,
+    streamable_http,
+)
+from toolwitness.acquire.live_stdio import StdioDiagnostics, StreamBudget, bounded_stdio
+from toolwitness.model import ServerSpec, ServerSurface
+
+__all__ = [
+    "LiveObserver",
+    "LiveOptions",
+    "LiveOutcome",
+    "ServerFailed",
+    "acquire_live",
+    "acquire_many",
+]
+
+_HTTP_KINDS = ("http", "streamable-http", "streamablehttp", "streamable_http")
+
+
+@dataclass(frozen=True)
+class LiveOptions:
+    """Bounds and policy for live connections (defaults allow a cold `npx`/`uvx` download)."""
+
+    request_timeout: float = 60.0  # one request (initialize, one page)
+    server_timeout: float = 180.0  # everything for one server, start-up included
+    max_pages: int = 100
+    max_bytes: int = 64 * MIB  # everything one server may send
+    max_message_bytes: int = 16 * MIB
+    max_stderr_bytes: int = 64 * 1024
+    allow_commands: frozenset[str] = frozenset()
+    allow_hosts: frozenset[str] = frozenset()  # empty: any host
+    headers: dict[str, str] = field(default_factory=dict)  # added to every HTTP server
+    sandbox: bool = False
+    concurrency: int = 4
+    mode: str = "auto"  # SDK negotiation: server/discover, falling back to initialize
+    limits: InputLimits = field(default_factory=InputLimits)
+
+
+@dataclass(frozen=True)
+class LiveOutcome:
+    spec: ServerSpec
+    surface: ServerSurface | None
+    error: str | None
+    seconds: float
+
+
+class LiveObserver(Protocol):
+    def started(self, spec: ServerSpec) -> None: ...
+
+    def finished(self, outcome: LiveOutcome) -> None: ...
+
+
+class _Diagnostics(Protocol):
+    failure: str | None
+
+    def summary(self) -> str: ...
+
+
+def _client(transport: AbstractAsyncContextManager[TransportStreams], opts: LiveOptions) -> Client:
+    return Client(
+        transport,
+        mode=opts.mode,
+        cache=None,
+        read_timeout_seconds=opts.request_timeout,
+        client_info=types.Implementation(name="toolwitness", version=__version__),
+    )
+
+
+async def _session_document(
+    transport: AbstractAsyncContextManager[TransportStreams],
+    spec: ServerSpec,
+    opts: LiveOptions,
+    stage: Stage,
+) -> dict[str, Any]:
+    limits = PageLimits(opts.max_pages, opts.limits.max_tools, opts.limits.max_items)
+    stage.now = "initialize"
+    async with _client(transport, opts) as client:
+        return await collect_document(client.session, spec.name, stage, limits)
+
+
+@asynccontextmanager
+async def _stdio_transport(
+    spec: ServerSpec, opts: LiveOptions, diag: StdioDiagnostics
+) -> AsyncIterator[TransportStreams]:
+    with tempfile.TemporaryDirectory(prefix="toolwitness-live-", ignore_cleanup_errors=True) as d:
+        launch = prepare_launch(
+            spec, scratch=Path(d), allow_commands=opts.allow_commands, sandbox=opts.sandbox
+        )
+        async with bounded_stdio(launch, diag) as streams:
+            yield streams
+
+
+async def _attempt(
+    make: Callable[[], AbstractAsyncContextManager[TransportStreams]],
+    spec: ServerSpec,
+    opts: LiveOptions,
+    diag: _Diagnostics,
+) -> tuple[dict[str, Any] | None, str | None, list[str]]:
+    stage = Stage()
+    try:
+        doc = await _session_document(make(), spec, opts, stage)
+    except Exception as exc:
+        return (
+            None,
+            describe_failure(exc, stage.now, diag.failure, diag.summary(), opts.request_timeout),
+            [],
+        )
+    if diag.failure is not None:  # e.g. the budget ran out while the session was closing
+        return None, diag.failure, []
+    return doc, None, stage.notes
+
+
+async def _acquire_document(
+    spec: ServerSpec, opts: LiveOptions
+) -> tuple[dict[str, Any], list[str]]:
+    transport = spec.transport
+    kind = transport.kind.lower()
+    if kind == "stdio":
+        budget = StreamBudget(opts.max_message_bytes, opts.max_bytes, opts.max_stderr_bytes)
+        diag = StdioDiagnostics(budget)
+        doc, error, notes = await _attempt(
+            lambda: _stdio_transport(spec, opts, diag), spec, opts, diag
+        )
+    elif kind in (*_HTTP_KINDS, "sse"):
+        url = transport.url or ""
+        check_url(url, opts.allow_hosts)
+        headers = http_headers(transport.headers, opts.headers)
+        t = opts.request_timeout
+        first = HttpDiagnostics(opts.max_bytes)
+        make = legacy_sse if kind == "sse" else streamable_http
+        doc, error, notes = await _attempt(lambda: make(url, headers, t, first), spec, opts, first)
+        if error is not None and kind != "sse" and first.failure is None:
+            fallback = HttpDiagnostics(opts.max_bytes)
+            doc, sse_error, notes = await _attempt(
+                lambda: legacy_sse(url, headers, t, fallback), spec, opts, fallback
+            )
+            if sse_error is not None:
+                error = f"{error} (the SSE fallback failed too: {sse_error})"
+            else:
+                error = None
+                notes.append("Streamable HTTP failed; the surface was read over legacy SSE")
+    else:
+        raise LaunchRefused(f"cannot connect to a server of transport kind {transport.kind!r}")
+    if error is not None or doc is None:
+        raise ServerFailed(error or "no surface was read")
+    doc["transport"] = transport.model_dump(mode="json")
+    if spec.package is not None:
+        doc["package"] = spec.package.model_dump(mode="json", exclude_none=True)
+    return doc, notes
+
+
+async def acquire_live_async(spec: ServerSpec, options: LiveOptions) -> ServerSurface:
+    try:
+        with anyio.fail_after(options.server_timeout):
+            doc, notes = await _acquire_document(spec, options)
+    except TimeoutError:
+        raise ServerFailed(
+            f"gave up after {options.server_timeout:g}s for the whole server (--timeout)"
+        ) from None
+    source = spec.origin or f"live:{spec.name}"
+    surface = surface_from_document(doc, server_id=spec.name, source=source, limits=options.limits)
+    if notes:
+        surface = surface.model_copy(update={"notes": (*surface.notes, *notes)})
+    return surface
+
+
+def acquire_live(spec: ServerSpec, options: LiveOptions | None = None) -> ServerSurface:
+    """Connect to one server and return its live surface; raises `ServerFailed` or InputError."""
+    return anyio.run(acquire_live_async, spec, options or LiveOptions())
+
+
+async def _one(
+    spec: ServerSpec,
+    options: LiveOptions,
+    limiter: anyio.CapacityLimiter,
+    observer: LiveObserver | None,
+) -> LiveOutcome:
+    async with limiter:
+        if observer is not None:
+            observer.started(spec)
+        start = time.perf_counter()
+        surface: ServerSurface | None = None
+        error: str | None = None
+        try:
+            surface = await acquire_live_async(spec, options)
+        except Exception as exc:  # one server's failure must never end the others' scan
+            error = describe_failure(exc, None, None, "", options.request_timeout)
+        outcome = LiveOutcome(spec, surface, error, time.perf_counter() - start)
+        if observer is not None:
+            observer.finished(outcome)
+        return outcome
+
+
+async def acquire_many_async(
+    specs: Sequence[ServerSpec], options: LiveOptions, observer: LiveObserver | None = None
+) -> list[LiveOutcome]:
+    limiter = anyio.CapacityLimiter(max(1, options.concurrency))
+    outcomes: list[LiveOutcome | None] = [None] * len(specs)
+
+    async def run(index: int, spec: ServerSpec) -> None:
+        outcomes[index] = await _one(spec, options, limiter, observer)
+
+    async with anyio.create_task_group() as tasks:
+        for index, spec in enumerate(specs):
+            tasks.start_soon(run, index, spec)
+    return [o for o in outcomes if o is not None]
+
+
+def acquire_many(
+    specs: Sequence[ServerSpec], options: LiveOptions, observer: LiveObserver | None = None
+) -> list[LiveOutcome]:
+    """Acquire every spec concurrently (bounded); outcomes in the order of `specs`."""
+    return anyio.run(acquire_many_async, specs, options, observer)
