@@ -384,10 +384,15 @@ def surface_to_snapshot(surface: ServerSurface) -> dict[str, Any]:
             doc[key] = value
     doc["coverage"] = [str(c) for c in surface.coverage]
     doc["tools"] = [t.wire() | t.extra for t in surface.tools]
-    doc["prompts"] = [p.model_dump(by_alias=True, exclude_none=True) for p in surface.prompts]
-    doc["resources"] = [r.model_dump(by_alias=True, exclude_none=True) for r in surface.resources]
+    doc["prompts"] = [
+        p.model_dump(by_alias=True, exclude_none=True, mode="json") for p in surface.prompts
+    ]
+    doc["resources"] = [
+        r.model_dump(by_alias=True, exclude_none=True, mode="json") for r in surface.resources
+    ]
     doc["resourceTemplates"] = [
-        r.model_dump(by_alias=True, exclude_none=True) for r in surface.resource_templates
+        r.model_dump(by_alias=True, exclude_none=True, mode="json")
+        for r in surface.resource_templates
     ]
     if surface.transport is not None:
         doc["transport"] = surface.transport.model_dump(mode="json")

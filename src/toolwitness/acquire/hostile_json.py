@@ -100,12 +100,61 @@ def parse_json_text(text: str, source: str, limits: InputLimits) -> Any:
         raise InputError(f"nesting deeper than {limits.max_depth} levels", source=source) from None
     except ValueError as exc:  # e.g. int() digit limits
         raise InputError(f"not valid JSON: {exc}", source=source) from None
-    check_value(value, source, limits)
+    # Lone surrogates can only arrive as \\u escapes (UTF-8 decoding rejects raw ones).
+    check_value(value, source, limits, may_have_surrogates="\\u" in text)
     return value
 
 
-def check_value(value: Any, source: str, limits: InputLimits) -> None:
-    """Walk a parsed value once, iteratively, enforcing the structural bounds."""
+def check_value(
+    value: Any, source: str, limits: InputLimits, *, may_have_surrogates: bool = True
+) -> None:
+    """Enforce the structural bounds. A fast walk without paths runs first; only when it finds a
+    violation does a second walk run to name the JSON path (errors are rare, documents large)."""
+    if not _violates(value, limits, may_have_surrogates):
+        return
+    _locate(value, source, limits)
+    raise InputError("input violates a structural bound", source=source)  # unreachable in practice
+
+
+def _bad_string(text: str, max_chars: int, surrogates: bool) -> bool:
+    return len(text) > max_chars or (
+        surrogates and not text.isascii() and _SURROGATE.search(text) is not None
+    )
+
+
+def _violates(value: Any, limits: InputLimits, surrogates: bool) -> bool:
+    max_chars, max_depth = limits.max_string_chars, limits.max_depth
+    if type(value) is str:
+        return _bad_string(value, max_chars, surrogates)
+    if type(value) not in _CONTAINERS:
+        return False
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node, depth = pop()
+        kind = type(node)
+        if depth >= max_depth or kind is _DuplicateKeyObject:
+            return True
+        children = node.values() if kind is dict else node
+        if kind is dict:
+            for key in node:
+                if len(key) > max_chars or (surrogates and _bad_string(key, max_chars, True)):
+                    return True
+        for child in children:
+            ckind = type(child)
+            if ckind is str:
+                if len(child) > max_chars or (surrogates and _bad_string(child, max_chars, True)):
+                    return True
+            elif ckind is dict or ckind is list or ckind is _DuplicateKeyObject:
+                push((child, depth + 1))
+    return False
+
+
+_CONTAINERS = frozenset({dict, list, str, _DuplicateKeyObject})
+
+
+def _locate(value: Any, source: str, limits: InputLimits) -> None:
+    """Walk again with paths and raise the first violation found."""
     stack: list[tuple[Any, int, tuple[str | int, ...]]] = [(value, 0, ())]
     max_chars = limits.max_string_chars
     while stack:

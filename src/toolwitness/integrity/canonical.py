@@ -9,6 +9,8 @@ An absent field and an explicit null digest the same: neither reaches the model.
 from __future__ import annotations
 
 import hashlib
+import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,8 +21,35 @@ from toolwitness.model import ServerSurface, Tool
 HASHED_FIELDS = ("name", "title", "description", "inputSchema", "outputSchema", "annotations")
 
 
+# Where Python's compact sorted json.dumps can differ from RFC 8785: floats (number formatting),
+# keys ordered by UTF-16 code units (chars at or above U+E000 sort differently), and integers
+# outside the interoperable range. Any of these, or text that merely looks like them inside a
+# string, sends the value through `rfc8785` itself: a false alarm costs speed, never correctness.
+_HIGH_CHAR = re.compile("[\ue000-\U0010ffff]")
+_ENCODER = json.JSONEncoder(
+    ensure_ascii=False, separators=(",", ":"), sort_keys=True, allow_nan=False
+)
+_encode_string = json.encoder.encode_basestring
+_NUMBER_START = re.compile(r"[:,\[]-?[0-9]")
+_FLOAT_OR_BIG = re.compile(r"[:,\[]-?[0-9]+[.eE]|[0-9]{16}")
+
+
 def canonical_bytes(value: Any) -> bytes:
-    return rfc8785.dumps(value)
+    """RFC 8785 canonical JSON. A fast path is taken only where it is byte-identical to JCS
+    (a differential property test checks it against the `rfc8785` package)."""
+    if type(value) is str:  # a lone string: identical in both
+        return _encode_string(value).encode("utf-8")
+    if value is None:
+        return b"null"
+    try:
+        text = _ENCODER.encode(value)
+    except (TypeError, ValueError):
+        return rfc8785.dumps(value)
+    if not text.isascii() and _HIGH_CHAR.search(text):
+        return rfc8785.dumps(value)
+    if text[:1] in "-0123456789" or (_NUMBER_START.search(text) and _FLOAT_OR_BIG.search(text)):
+        return rfc8785.dumps(value)
+    return text.encode("utf-8")
 
 
 def digest(value: Any) -> str:
@@ -47,7 +76,11 @@ def tool_field_values(tool: Tool) -> dict[str, Any]:
 
 def tool_digest(tool: Tool) -> ToolDigest:
     fields = {name: digest(value) for name, value in tool_field_values(tool).items()}
-    return ToolDigest(name=tool.name, digest=digest(fields), fields=fields)
+    # Keys and values here are our own ASCII strings: compact sorted JSON is already JCS.
+    canonical = json.dumps(fields, separators=(",", ":"), sort_keys=True).encode("ascii")
+    return ToolDigest(
+        name=tool.name, digest="sha256:" + hashlib.sha256(canonical).hexdigest(), fields=fields
+    )
 
 
 def surface_digest(tool_digests: list[ToolDigest]) -> str:

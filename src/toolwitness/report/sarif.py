@@ -67,7 +67,9 @@ def _rule_json(rule: Rule) -> dict[str, Any]:
 
 
 def _fingerprint(server: ServerResult, finding: Finding) -> str:
-    key = "\x1f".join([finding.rule_id, server.id, finding.tool or "", finding.location])
+    key = "\x1f".join(
+        [finding.rule_id, server.id, finding.tool or "", finding.location, finding.message]
+    )
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
 
 

@@ -1,0 +1,94 @@
+"""Load + digest (+ report) a generated catalog of N tools; prints figures and ratios.
+
+Baseline in the same run: plain `json.loads` of the same bytes (what any loader must pay).
+Usage: python benchmarks/bench_catalog.py [--sizes 10000 20000] [--repeat 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+from toolwitness.acquire.catalog import surface_from_document
+from toolwitness.acquire.hostile_json import parse_json_bytes
+from toolwitness.acquire.limits import InputLimits
+from toolwitness.integrity.canonical import digest_surface
+from toolwitness.pipeline import ScanOptions, scan_surfaces
+from toolwitness.report.interface import OutputFormat, ReportOptions, formatter_for
+
+
+def generate(n: int) -> bytes:
+    tools = []
+    for i in range(n):
+        tools.append(
+            {
+                "name": f"tool_{i}",
+                "title": f"Tool {i}",
+                "description": f"Reads record {i} from the inventory service and returns it as JSON. "
+                "Use it when the user asks about stock levels.",
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {
+                        "id": {"type": "string", "description": "Record id"},
+                        "limit": {"type": "integer", "minimum": 1, "maximum": 100},
+                        "fields": {"type": "array", "items": {"type": "string"}},
+                    },
+                    "required": ["id"],
+                },
+                "annotations": {"readOnlyHint": True, "openWorldHint": False},
+            }
+        )
+    return json.dumps({"tools": tools}).encode()
+
+
+def best(fn: Callable[[], Any], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times), statistics.median(times)  # type: ignore[return-value]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 20_000])
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    limits = InputLimits(max_tools=max(args.sizes), max_file_bytes=512 * 1024 * 1024)
+    results = {}
+    for n in args.sizes:
+        data = generate(n)
+
+        def load_digest() -> None:
+            doc = parse_json_bytes(data, "bench", limits)
+            digest_surface(surface_from_document(doc, server_id="b", source="bench", limits=limits))
+
+        doc = parse_json_bytes(data, "bench", limits)
+        surface = surface_from_document(doc, server_id="b", source="bench", limits=limits)
+        result = scan_surfaces([surface], ScanOptions(limits=limits))
+        baseline = best(lambda: json.loads(data), args.repeat)
+        load = best(load_digest, args.repeat)
+        checks = best(lambda: scan_surfaces([surface], ScanOptions(limits=limits)), args.repeat)
+        report = best(
+            lambda: formatter_for(OutputFormat.JSON, ReportOptions()).format(result), args.repeat
+        )
+        results[n] = load[0]
+        print(
+            f"{n:>6} tools ({len(data) / 1e6:.1f} MB): json.loads baseline {baseline[0] * 1000:.0f} ms;"
+            f" load+digest {load[0] * 1000:.0f} ms (median {load[1] * 1000:.0f} ms,"
+            f" {load[0] / baseline[0]:.1f}x baseline); full scan (load excluded) {checks[0] * 1000:.0f} ms;"
+            f" JSON report {report[0] * 1000:.0f} ms"
+        )
+    sizes = sorted(results)
+    if len(sizes) >= 2:
+        a, b = sizes[0], sizes[-1]
+        print(f"growth: {b}/{a} tools = {b / a:.1f}x size -> {results[b] / results[a]:.2f}x time")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,63 @@
+"""Rules are data: validated packs; checks cannot name rules that do not exist; crashes fail closed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from toolwitness.acquire.catalog import surface_from_document
+from toolwitness.checks import interface
+from toolwitness.checks.interface import CheckContext, FunctionCheck
+from toolwitness.errors import InputError
+from toolwitness.findings import Finding
+from toolwitness.model import ServerSurface
+from toolwitness.pipeline import ScanOptions, exit_code, scan_surfaces
+from toolwitness.rules import builtin_registry, parse_pack
+
+
+def test_every_builtin_rule_is_complete() -> None:
+    rules = builtin_registry().all()
+    assert rules
+    for rule in rules:
+        assert rule.id.startswith(f"TW-{rule.family}-")
+        assert rule.rationale.strip() and rule.remediation.strip() and rule.benign_triggers.strip()
+
+
+def test_pack_schema_rejects_bad_ids_and_fields() -> None:
+    with pytest.raises(InputError, match="invalid rule pack"):
+        parse_pack("rules:\n  - id: TW-XYZ-001\n", "p.yaml")
+    with pytest.raises(InputError, match="invalid rule pack"):
+        parse_pack("rules: []\n", "p.yaml")
+    with pytest.raises(InputError, match="not valid YAML"):
+        parse_pack("rules: [\n", "p.yaml")
+
+
+def test_yaml_is_loaded_safely() -> None:
+    with pytest.raises(InputError):
+        parse_pack("!!python/object/apply:os.system ['true']\n", "evil.yaml")
+
+
+def test_check_with_unknown_rule_refuses_to_load(monkeypatch: pytest.MonkeyPatch) -> None:
+    bogus = FunctionCheck(name="bogus", rule_ids=frozenset({"TW-META-999"}), func=lambda s, c: [])
+    monkeypatch.setattr(interface, "_SERVER_CHECKS", [*interface._SERVER_CHECKS, bogus])
+    with pytest.raises(ValueError, match="TW-META-999"):
+        interface.loaded_checks(builtin_registry())
+
+
+def test_crashing_check_is_a_finding_and_exit_3(monkeypatch: pytest.MonkeyPatch) -> None:
+    def explode(surface: ServerSurface, ctx: CheckContext) -> Iterator[Finding]:
+        raise RuntimeError("boom")
+        yield  # pragma: no cover
+
+    crash = FunctionCheck(name="crashy", rule_ids=frozenset({"TW-META-005"}), func=explode)
+    monkeypatch.setattr(interface, "_SERVER_CHECKS", [*interface._SERVER_CHECKS, crash])
+    surface = surface_from_document(
+        {"tools": [{"name": "x", "description": "d", "inputSchema": {"type": "object"}}]},
+        server_id="s",
+        source="x",
+    )
+    result = scan_surfaces([surface], ScanOptions())
+    assert result.incomplete
+    assert any(f.rule_id == "TW-META-005" for f in result.servers[0].findings)
+    assert exit_code(result) == 3
