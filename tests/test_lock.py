@@ -1,0 +1,396 @@
+"""The lockfile and `toolwitness lock` / `toolwitness scan --lock`: the acceptance matrix.
+
+Every case goes through the CLI (`main([...])` returns the exit code) against catalog files, and
+reads the JSON report's `pin` back.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from toolwitness.cli import main
+from toolwitness.errors import InputError
+from toolwitness.integrity.lock import (
+    LOCK_SCHEMA,
+    Lockfile,
+    entry_for,
+    parse_lock,
+    read_lock,
+    render_lock,
+)
+from toolwitness.model import ServerSurface, Tool
+
+SECRET_DESCRIPTION = "Reads a note. MARKER-DESCRIPTION-TEXT-7731 do not leak me"
+SECRET_SCHEMA_TEXT = "MARKER-SCHEMA-TEXT-5512"
+
+BASE: dict[str, Any] = {
+    "tools": [
+        {
+            "name": "read_note",
+            "description": SECRET_DESCRIPTION,
+            "inputSchema": {
+                "type": "object",
+                "properties": {"id": {"type": "string", "description": SECRET_SCHEMA_TEXT}},
+            },
+        },
+        {
+            "name": "delete_note",
+            "description": "Deletes a note.",
+            "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}},
+            "annotations": {"destructiveHint": True},
+        },
+    ]
+}
+
+
+def _write(path: Path, doc: Any) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return path
+
+
+def _variant(**changes: Any) -> dict[str, Any]:
+    """BASE with tool fields replaced: changes={"read_note": {"description": "..."}}."""
+    doc = copy.deepcopy(BASE)
+    for tool in doc["tools"]:
+        tool.update(changes.get(tool["name"], {}))
+    return doc
+
+
+def _scan_json(
+    capsys: pytest.CaptureFixture[str], catalog: Path, lock: Path, *extra: str
+) -> tuple[int, dict[str, Any]]:
+    capsys.readouterr()
+    code = main(["scan", str(catalog), "--lock", str(lock), "--format", "json", *extra])
+    report = json.loads(capsys.readouterr().out)
+    return code, report
+
+
+def _pin(report: dict[str, Any], server: str | None = None) -> dict[str, Any]:
+    servers = report["servers"]
+    chosen = servers[0] if server is None else next(s for s in servers if s["id"] == server)
+    pin: dict[str, Any] = chosen["pin"]
+    return pin
+
+
+def _rules(report: dict[str, Any]) -> set[str]:
+    return {f["rule_id"] for s in report["servers"] for f in s["findings"]}
+
+
+@pytest.fixture
+def pinned(tmp_path: Path) -> tuple[Path, Path]:
+    """A catalog `notes.json` and a lockfile that pins it."""
+    catalog = _write(tmp_path / "v1" / "notes.json", BASE)
+    lock = tmp_path / "toolwitness.lock"
+    assert main(["lock", str(catalog), "-o", str(lock), "--yes"]) == 0
+    return catalog, lock
+
+
+# --- the matrix ----------------------------------------------------------------------------------
+
+
+def test_no_lock_records_baseline_and_blocks_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    catalog = _write(tmp_path / "notes.json", BASE)
+    lock = tmp_path / "toolwitness.lock"
+    code, report = _scan_json(capsys, catalog, lock)
+    assert code == 0
+    assert _pin(report) == {"state": "unpinned", "changes": []}
+    assert "TW-PIN-001" in _rules(report)
+    entry = read_lock(lock).entry("notes")
+    assert entry is not None and set(entry.tools) == {"read_note", "delete_note"}
+    code, report = _scan_json(capsys, catalog, lock)  # the recorded baseline now matches
+    assert code == 0 and _pin(report)["state"] == "matched"
+
+
+def test_unchanged_is_matched(
+    pinned: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    catalog, lock = pinned
+    before = lock.read_bytes()
+    code, report = _scan_json(capsys, catalog, lock, "--strict")
+    assert code == 0
+    assert _pin(report) == {"state": "matched", "changes": []}
+    assert not {r for r in _rules(report) if r.startswith("TW-PIN")}
+    assert lock.read_bytes() == before  # verifying never rewrites a pinned entry
+
+
+def test_description_change_is_named_and_warns(
+    pinned: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, lock = pinned
+    catalog = _write(lock.parent / "v2" / "notes.json", _variant(read_note={"description": "New."}))
+    code, report = _scan_json(capsys, catalog, lock)
+    assert code == 0  # warn posture: reported, not failed
+    assert _pin(report) == {
+        "state": "changed",
+        "changes": [
+            {
+                "tool": "read_note",
+                "change": "modified",
+                "fields": ["description"],
+                "widening": False,
+            }
+        ],
+    }
+    assert "TW-PIN-002" in _rules(report)
+    code, _ = _scan_json(capsys, catalog, lock, "--strict")
+    assert code == 1
+
+
+def test_input_schema_change_is_named(
+    pinned: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, lock = pinned
+    schema = {"type": "object", "properties": {"id": {"type": "string"}, "cc": {"type": "string"}}}
+    catalog = _write(
+        lock.parent / "v2" / "notes.json", _variant(delete_note={"inputSchema": schema})
+    )
+    code, report = _scan_json(capsys, catalog, lock)
+    assert code == 0
+    (change,) = _pin(report)["changes"]
+    assert change["tool"] == "delete_note" and change["fields"] == ["inputSchema"]
+
+
+@pytest.mark.parametrize("posture", [[], ["--fail-on", "critical"], ["--strict"]])
+def test_gaining_read_only_is_blocked_whatever_the_posture(
+    pinned: tuple[Path, Path], capsys: pytest.CaptureFixture[str], posture: list[str]
+) -> None:
+    _, lock = pinned
+    catalog = _write(
+        lock.parent / "v2" / "notes.json",
+        _variant(read_note={"annotations": {"readOnlyHint": True}}),
+    )
+    code, report = _scan_json(capsys, catalog, lock, *posture)
+    assert code == 1
+    pin = _pin(report)
+    assert pin["state"] == "blocked"
+    assert pin["changes"] == [
+        {"tool": "read_note", "change": "modified", "fields": ["annotations"], "widening": True}
+    ]
+    assert "TW-PIN-005" in _rules(report)
+
+
+def test_dropping_destructive_is_blocked(
+    pinned: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, lock = pinned
+    catalog = _write(lock.parent / "v2" / "notes.json", _variant(delete_note={"annotations": {}}))
+    code, report = _scan_json(capsys, catalog, lock)
+    assert code == 1 and _pin(report)["state"] == "blocked"
+
+
+def test_losing_read_only_is_reported_not_blocked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lock = tmp_path / "toolwitness.lock"
+    ro = _variant(read_note={"annotations": {"readOnlyHint": True}})
+    assert (
+        main(["lock", str(_write(tmp_path / "v1" / "notes.json", ro)), "-o", str(lock), "-y"]) == 0
+    )
+    catalog = _write(tmp_path / "v2" / "notes.json", BASE)
+    code, report = _scan_json(capsys, catalog, lock)
+    assert code == 0
+    pin = _pin(report)
+    assert pin["state"] == "changed"
+    assert pin["changes"][0]["widening"] is False
+    assert {"TW-PIN-002", "TW-PIN-007"} <= _rules(report)
+    assert "TW-PIN-005" not in _rules(report)
+
+
+def test_added_and_removed_tools_are_named(
+    pinned: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, lock = pinned
+    doc = copy.deepcopy(BASE)
+    doc["tools"] = [doc["tools"][0], {"name": "export", "inputSchema": {"type": "object"}}]
+    code, report = _scan_json(capsys, _write(lock.parent / "v2" / "notes.json", doc), lock)
+    assert code == 0
+    assert _pin(report) == {
+        "state": "changed",
+        "changes": [
+            {"tool": "delete_note", "change": "removed", "fields": [], "widening": False},
+            {"tool": "export", "change": "added", "fields": [], "widening": False},
+        ],
+    }
+    assert {"TW-PIN-003", "TW-PIN-004"} <= _rules(report)
+
+
+def test_new_tool_claiming_read_only_on_pinned_server_is_blocked(
+    pinned: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, lock = pinned
+    doc = copy.deepcopy(BASE)
+    doc["tools"].append(
+        {"name": "peek", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": True}}
+    )
+    code, report = _scan_json(capsys, _write(lock.parent / "v2" / "notes.json", doc), lock)
+    assert code == 1
+    assert _pin(report)["state"] == "blocked"
+    assert "TW-PIN-006" in _rules(report)
+
+
+def test_same_tool_name_on_two_servers_never_collides(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    v1 = tmp_path / "v1"
+    _write(v1 / "alpha.json", BASE)
+    _write(v1 / "beta.json", _variant(read_note={"description": "Beta's own reader."}))
+    lock = tmp_path / "toolwitness.lock"
+    assert main(["lock", str(v1), "-o", str(lock), "--yes"]) == 0
+    entries = read_lock(lock).servers
+    assert entries["alpha"].tools["read_note"] != entries["beta"].tools["read_note"]
+    v2 = tmp_path / "v2"
+    _write(v2 / "alpha.json", BASE)
+    _write(v2 / "beta.json", _variant(read_note={"annotations": {"readOnlyHint": True}}))
+    code, report = _scan_json(capsys, v2, lock)
+    assert code == 1
+    assert _pin(report, "alpha")["state"] == "matched"
+    assert _pin(report, "beta")["state"] == "blocked"
+
+
+def test_lock_holds_no_description_or_schema_text(pinned: tuple[Path, Path]) -> None:
+    _, lock = pinned
+    text = lock.read_text("utf-8")
+    assert "MARKER-DESCRIPTION-TEXT" not in text
+    assert SECRET_SCHEMA_TEXT not in text
+    assert "Deletes a note" not in text
+    assert '"read_note"' in text  # names and digests are what it holds
+
+
+def test_report_with_pin_matches_the_shipped_schema(
+    pinned: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from importlib import resources
+
+    _, lock = pinned
+    catalog = _write(lock.parent / "v2" / "notes.json", _variant(read_note={"description": "x"}))
+    _, report = _scan_json(capsys, catalog, lock)
+    schema = json.loads(
+        resources.files("toolwitness.data").joinpath("report.schema.json").read_text("utf-8")
+    )
+    jsonschema.validate(report, schema)
+
+
+# --- toolwitness lock ----------------------------------------------------------------------------
+
+
+def test_lock_refuses_to_repin_without_yes_on_non_interactive_stdin(
+    pinned: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, lock = pinned
+    before = lock.read_bytes()
+    catalog = _write(lock.parent / "v2" / "notes.json", _variant(read_note={"description": "x"}))
+    capsys.readouterr()
+    assert main(["lock", str(catalog), "-o", str(lock)]) == 2
+    captured = capsys.readouterr()
+    assert "modified" in captured.out and "read_note" in captured.out
+    assert "--yes" in captured.err
+    assert lock.read_bytes() == before
+
+
+def test_lock_up_to_date_writes_nothing(
+    pinned: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    catalog, lock = pinned
+    stat = lock.stat()
+    capsys.readouterr()
+    assert main(["lock", str(catalog), "-o", str(lock)]) == 0
+    assert "up to date" in capsys.readouterr().out
+    assert lock.stat().st_mtime_ns == stat.st_mtime_ns
+
+
+def test_repin_shows_widening_and_keeps_other_servers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lock = tmp_path / "toolwitness.lock"
+    assert (
+        main(["lock", str(_write(tmp_path / "a" / "one.json", BASE)), "-o", str(lock), "-y"]) == 0
+    )
+    assert (
+        main(["lock", str(_write(tmp_path / "a" / "two.json", BASE)), "-o", str(lock), "-y"]) == 0
+    )
+    widened = _variant(read_note={"annotations": {"readOnlyHint": True}})
+    capsys.readouterr()
+    assert (
+        main(["lock", str(_write(tmp_path / "b" / "one.json", widened)), "-o", str(lock), "-y"])
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "readOnlyHint: absent → true [widening]" in out
+    servers = read_lock(lock).servers
+    assert set(servers) == {"one", "two"}
+    assert servers["one"].tools["read_note"].hints == {"readOnlyHint": True}
+
+
+# --- the file format ------------------------------------------------------------------------------
+
+
+def _surface() -> ServerSurface:
+    return ServerSurface(
+        id="s",
+        tools=(
+            Tool(name="b", inputSchema={"type": "object"}, annotations={"readOnlyHint": True}),
+            Tool(name="a", description="x", inputSchema={"type": "object"}),
+        ),
+    )
+
+
+def test_render_is_sorted_one_line_per_tool_and_round_trips() -> None:
+    lock = Lockfile().with_entries({"s": entry_for(_surface())})
+    text = render_lock(lock)
+    assert text == render_lock(parse_lock(text.encode(), "t"))
+    lines = text.splitlines()
+    tool_lines = [line for line in lines if '"digest"' in line]
+    assert [line.split(":")[0].strip() for line in tool_lines] == ['"a"', '"b"']
+    assert parse_lock(text.encode(), "t") == lock
+    assert json.loads(text)["schema"] == LOCK_SCHEMA
+
+
+def _good_doc() -> dict[str, Any]:
+    return json.loads(render_lock(Lockfile().with_entries({"s": entry_for(_surface())})))
+
+
+@pytest.mark.parametrize(
+    ("mutate", "message"),
+    [
+        (lambda d: d.update(schema="other/1"), "not a toolwitness lockfile"),
+        (lambda d: d["servers"]["s"].update(surface="md5:abc"), "invalid lockfile"),
+        (lambda d: d["servers"]["s"]["tools"]["a"]["hints"].update(readOnlyHint="yes"), "invalid"),
+        (
+            lambda d: d["servers"]["s"]["tools"]["a"]["hints"].update(sneakyHint=True),
+            "hints may only",
+        ),
+        (lambda d: d["servers"]["s"]["tools"]["a"]["fields"].pop("description"), "fields must be"),
+        (lambda d: d["servers"]["s"].update(description="text"), "invalid lockfile"),
+        (lambda d: d.update(servers=[]), "invalid lockfile"),
+    ],
+)
+def test_hostile_lockfiles_are_rejected(mutate: Any, message: str) -> None:
+    doc = _good_doc()
+    mutate(doc)
+    with pytest.raises(InputError, match=message):
+        parse_lock(json.dumps(doc).encode(), "t.lock")
+
+
+def test_duplicate_keys_in_a_lockfile_are_rejected(tmp_path: Path) -> None:
+    text = render_lock(Lockfile().with_entries({"s": entry_for(_surface())}))
+    doubled = text.replace('"servers": {', '"servers": {"s": {}, ', 1)
+    lock = tmp_path / "x.lock"
+    lock.write_text(doubled)
+    with pytest.raises(InputError, match="duplicate key"):
+        read_lock(lock)
+    assert main(["scan", str(_write(tmp_path / "s.json", BASE)), "--lock", str(lock)]) == 2
+
+
+def test_missing_lock_is_an_error_only_where_it_must_exist(tmp_path: Path) -> None:
+    assert read_lock(tmp_path / "none.lock").servers == {}
+    with pytest.raises(InputError, match="no such lockfile"):
+        read_lock(tmp_path / "none.lock", missing_ok=False)
