@@ -1,0 +1,355 @@
+"""Hidden-Unicode checks (TW-UNI-001 … TW-UNI-011) over every text field of a server.
+
+Decode, don't strip: hidden text is decoded and shown as evidence. Tables of ranges and their
+meaning live in `data/unicode.yaml`; the decoders are in `unicode_decode` (tags, variation
+selectors, zero-width binary), `unicode_terminal` (ANSI/CSI/OSC), `unicode_bidi` (TR #9) and
+`unicode_script` (UTS #39 confusables). Pure ASCII text without control characters costs one
+`str.isascii()` and one regex search per field.
+
+For other checks: `reveal_hidden(text) -> list[HiddenPayload]` (re-exported here from
+`unicode_decode`, whose docstring states the contract) returns every decoded hidden payload with
+its span, so hidden instructions can be re-checked as text; `skeleton(text)` gives the UTS #39
+style ASCII skeleton used to compare names.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator
+from functools import lru_cache
+
+from toolwitness.checks import unicode_homoglyph
+from toolwitness.checks.interface import CheckContext, server_check
+from toolwitness.checks.unicode_bidi import analyse_bidi, logical_and_displayed
+from toolwitness.checks.unicode_data import tables
+from toolwitness.checks.unicode_decode import (
+    HiddenPayload,
+    reveal_hidden,
+    selector_payload,
+    tag_payload,
+    zero_width_payloads,
+    zero_width_runs,
+)
+from toolwitness.checks.unicode_script import describe_char, skeleton
+from toolwitness.checks.unicode_terminal import TerminalEffect, terminal_effect
+from toolwitness.findings import Confidence, Finding, Severity
+from toolwitness.model import ServerSurface, TextField, surface_text_fields, tool_text_fields
+from toolwitness.textnorm import window
+
+__all__ = ["HiddenPayload", "check_field", "hidden_unicode", "reveal_hidden", "skeleton"]
+
+RULE_IDS = tuple(f"TW-UNI-{n:03d}" for n in range(1, 12))
+IDENTIFIER_KINDS = frozenset({"name", "schema-key"})
+_ASCII_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\r(?!\n)")
+_MAX_EVIDENCE = 2000
+_TERMINAL_INTRODUCERS = frozenset("\x1b\x07\x90\x98\x9b\x9c\x9d\x9e\x9f")
+
+
+@lru_cache(maxsize=1)
+def _suspect() -> re.Pattern[str]:
+    """One character class holding every code point any TW-UNI rule looks at (fast pre-filter)."""
+    cfg = tables()
+    ranges = [(cfg.tags.first, cfg.tags.last), (cfg.controls.c0.first, cfg.controls.c0.last)]
+    ranges += [(cfg.controls.delete, cfg.controls.c1.last)]
+    ranges += [(r.first, r.last) for r in cfg.variation_selectors.ranges]
+    ranges += [(s.first, s.last) for s in (*cfg.unusual_whitespace, *cfg.invisible_format)]
+    singles = [*cfg.bidi_by_code, *cfg.zero_width_by_code, *cfg.operators_by_code]
+    ranges += [(c, c) for c in singles]
+    body = "".join(f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in sorted(ranges))
+    allowed = "".join(re.escape(chr(c)) for c in cfg.controls.allowed)
+    return re.compile(f"(?![{allowed}])[{body}]")
+
+
+@server_check("unicode.hidden", RULE_IDS)
+def hidden_unicode(surface: ServerSurface, ctx: CheckContext) -> Iterator[Finding]:
+    for index, tool in enumerate(surface.tools):
+        for field in tool_text_fields(tool, index):
+            yield from check_field(field, tool.name, ctx)
+    for field in surface_text_fields(surface):
+        yield from check_field(field, None, ctx)
+
+
+def check_field(field: TextField, tool: str | None, ctx: CheckContext) -> Iterator[Finding]:
+    """Every TW-UNI finding for one text field (at most one finding per rule)."""
+    text = field.text
+    plain = text.isascii()
+    if plain and _ASCII_CONTROL.search(text) is None:
+        return
+    effect = terminal_effect(text)  # None unless the text holds terminal controls
+    suspect = plain or _suspect().search(text) is not None
+    if suspect and not plain:
+        for rule in (_tags, _selectors, _bidi, _zero_width, _invisible, _whitespace):
+            yield from rule(field, tool, ctx)
+    if suspect:
+        yield from _controls(field, tool, ctx, effect)
+    if effect is not None:
+        yield from _terminal(field, tool, ctx, effect)
+    if not plain:
+        yield from unicode_homoglyph.homoglyph_findings(field, tool, ctx)
+
+
+def _is_identifier(field: TextField) -> bool:
+    return field.kind in IDENTIFIER_KINDS
+
+
+def _bounded(text: str) -> str:
+    return text if len(text) <= _MAX_EVIDENCE else text[: _MAX_EVIDENCE - 1] + "…"
+
+
+def _tags(field: TextField, tool: str | None, ctx: CheckContext) -> Iterator[Finding]:
+    payload = tag_payload(field.text)
+    if payload is None:
+        return
+    if payload.text is None:
+        yield ctx.rules.finding(
+            "TW-UNI-001",
+            tool=tool,
+            location=field.location,
+            message=f"{payload.carriers} invisible Unicode tag characters with no ASCII mirror",
+            evidence=window(field.text, payload.start, payload.end),
+            severity=Severity.HIGH,
+        )
+        return
+    yield ctx.rules.finding(
+        "TW-UNI-001",
+        tool=tool,
+        location=field.location,
+        message=(
+            f"{payload.carriers} invisible Unicode tag characters spell out hidden text "
+            f"({len(payload.text)} characters, decoded below)"
+        ),
+        evidence=_bounded(f"hidden text: {payload.text}"),
+    )
+
+
+def _selectors(field: TextField, tool: str | None, ctx: CheckContext) -> Iterator[Finding]:
+    payload = selector_payload(field.text)
+    if payload is None:
+        return
+    cfg = tables().variation_selectors
+    presentation = {cfg.text_presentation - 0xFE00, cfg.emoji_presentation - 0xFE00}
+    if payload.text is not None:
+        message = f"{payload.carriers} variation selectors carry bytes that decode as UTF-8 text"
+        yield ctx.rules.finding(
+            "TW-UNI-002",
+            tool=tool,
+            location=field.location,
+            message=message,
+            evidence=_bounded(f"hidden text: {payload.text}"),
+        )
+        return
+    only_presentation = set(payload.data) <= presentation
+    yield ctx.rules.finding(
+        "TW-UNI-002",
+        tool=tool,
+        location=field.location,
+        message=(
+            f"{payload.carriers} variation selectors without a base they can modify"
+            + (" (repeated presentation selectors)" if only_presentation else "; bytes not text")
+        ),
+        evidence=f"carried bytes: {payload.data[:64].hex(' ')}",
+        severity=Severity.LOW if only_presentation else Severity.HIGH,
+        confidence=Confidence.HEURISTIC if only_presentation else Confidence.STRONG,
+    )
+
+
+def _bidi(field: TextField, tool: str | None, ctx: CheckContext) -> Iterator[Finding]:
+    report = analyse_bidi(field.text)
+    if report is None:
+        return
+    first = report.controls[0][0]
+    logical, displayed = logical_and_displayed(field.text, first)
+    evidence = f"controls: {report.names}; logical: {logical}; displayed: {displayed}"
+    if report.marks_only:
+        if not report.has_rtl_letters:
+            yield ctx.rules.finding(
+                "TW-UNI-004",
+                tool=tool,
+                location=field.location,
+                message="directional marks in text with no right-to-left letters",
+                evidence=evidence,
+                severity=Severity.MEDIUM if _is_identifier(field) else None,
+            )
+        return
+    if report.overrides:
+        message = "a bidirectional override reorders how the text is displayed"
+    elif report.unbalanced:
+        message = "unbalanced bidirectional embeddings or isolates reorder the displayed text"
+    elif not report.has_rtl_letters:
+        message = "bidirectional embeddings or isolates in text with no right-to-left letters"
+    else:
+        return  # balanced isolates/embeddings in genuinely mixed-direction text
+    severity = Severity.HIGH if report.overrides or report.unbalanced else Severity.MEDIUM
+    yield ctx.rules.finding(
+        "TW-UNI-003",
+        tool=tool,
+        location=field.location,
+        message=message,
+        evidence=evidence,
+        severity=severity,
+    )
+
+
+def _zero_width(field: TextField, tool: str | None, ctx: CheckContext) -> Iterator[Finding]:
+    text = field.text
+    zero_width = tables().zero_width_by_code
+    runs = [(s, e) for s, e in zero_width_runs(text) if ord(text[s]) in zero_width]
+    if not runs:
+        return
+    decoded = zero_width_payloads(text)
+    if decoded:
+        yield _decoded_zero_width(field, tool, ctx, decoded[0], len(decoded))
+        return
+    counts = Counter(
+        zero_width[ord(ch)].name for s, e in runs for ch in text[s:e] if ord(ch) in zero_width
+    )
+    total = sum(counts.values())
+    longest = max(e - s for s, e in runs)
+    limits = tables().thresholds
+    if _is_identifier(field):
+        severity = Severity.HIGH
+    elif longest >= limits.zero_width_run or total >= limits.zero_width_total:
+        severity = Severity.MEDIUM
+    else:
+        severity = Severity.LOW
+    names = ", ".join(f"{name}×{n}" for name, n in sorted(counts.items()))
+    yield ctx.rules.finding(
+        "TW-UNI-005",
+        tool=tool,
+        location=field.location,
+        message=(
+            f"{total} zero-width characters (longest run {longest}) "
+            "outside emoji and joining scripts"
+        ),
+        evidence=f"{names}; at: {window(text, runs[0][0], runs[0][1])}",
+        severity=severity,
+    )
+
+
+def _decoded_zero_width(
+    field: TextField, tool: str | None, ctx: CheckContext, payload: HiddenPayload, runs: int
+) -> Finding:
+    return ctx.rules.finding(
+        "TW-UNI-005",
+        tool=tool,
+        location=field.location,
+        message=(
+            f"a run of {payload.carriers} zero-width characters decodes as hidden text"
+            + (f" ({runs} decodable runs; the first is shown)" if runs > 1 else "")
+        ),
+        evidence=_bounded(f"hidden text: {payload.text}"),
+        severity=Severity.CRITICAL,
+        confidence=Confidence.CONFIRMED,
+    )
+
+
+def _invisible(field: TextField, tool: str | None, ctx: CheckContext) -> Iterator[Finding]:
+    cfg = tables()
+    found = [
+        (i, ch)
+        for i, ch in enumerate(field.text)
+        if ord(ch) in cfg.operators_by_code or ord(ch) in cfg.format_by_code
+    ]
+    if not found:
+        return
+    names = Counter(describe_char(ch) for _, ch in found)
+    listing = ", ".join(f"{name}×{n}" for name, n in sorted(names.items()))
+    yield ctx.rules.finding(
+        "TW-UNI-006",
+        tool=tool,
+        location=field.location,
+        message=f"{len(found)} invisible operator or format characters",
+        evidence=f"{listing}; at: {window(field.text, found[0][0], found[0][0] + 1)}",
+        severity=Severity.HIGH if _is_identifier(field) else None,
+    )
+
+
+def _whitespace(field: TextField, tool: str | None, ctx: CheckContext) -> Iterator[Finding]:
+    table = tables().whitespace_by_code
+    identifier = _is_identifier(field)
+    found = [
+        (i, ch)
+        for i, ch in enumerate(field.text)
+        if (span := table.get(ord(ch))) is not None and (identifier or span.prose)
+    ]
+    if not found:
+        return
+    names = Counter(describe_char(ch) for _, ch in found)
+    listing = ", ".join(f"{name}×{n}" for name, n in sorted(names.items()))
+    where = "in an identifier" if identifier else "in running text"
+    yield ctx.rules.finding(
+        "TW-UNI-007",
+        tool=tool,
+        location=field.location,
+        message=f"{len(found)} blank-looking or unusual space characters {where}",
+        evidence=f"{listing}; at: {window(field.text, found[0][0], found[0][0] + 1)}",
+        severity=Severity.HIGH if identifier else None,
+    )
+
+
+def _controls(
+    field: TextField, tool: str | None, ctx: CheckContext, effect: TerminalEffect | None
+) -> Iterator[Finding]:
+    cfg = tables().controls
+    allowed = set(cfg.allowed)
+    skip = _TERMINAL_INTRODUCERS if effect is not None and effect.sequences else frozenset()
+    found = [
+        (i, ch)
+        for i, ch in enumerate(field.text)
+        if (ord(ch) in cfg.c0 or ord(ch) == cfg.delete or ord(ch) in cfg.c1)
+        and ord(ch) not in allowed
+        and ch not in skip
+    ]
+    if not found:
+        return
+    names = Counter(f"U+{ord(ch):04X}" for _, ch in found)
+    listing = ", ".join(f"{name}×{n}" for name, n in sorted(names.items()))
+    yield ctx.rules.finding(
+        "TW-UNI-008",
+        tool=tool,
+        location=field.location,
+        message=f"{len(found)} control characters other than tab, newline and carriage return",
+        evidence=f"{listing}; at: {window(field.text, found[0][0], found[0][0] + 1)}",
+    )
+
+
+def _terminal(
+    field: TextField, tool: str | None, ctx: CheckContext, effect: TerminalEffect
+) -> Iterator[Finding]:
+    hidden = effect.hidden_text(field.text)
+    parts = [f"does: {'; '.join(sorted(effect.effects))}"]
+    if effect.shown:
+        parts.append(f"shows: {effect.shown[:300]}")
+    if hidden:
+        parts.append(f"hidden: {hidden[:600]}")
+    parts += [f"swallowed: {s[:300]}" for s in effect.swallowed[:3]]
+    parts += [f"link {shown[:100]!r} -> {target[:300]}" for shown, target in effect.hyperlinks[:5]]
+    parts += [f"window title: {t[:200]}" for t in effect.titles[:3]]
+    parts += [f"clipboard <- {c[:300]}" for c in effect.clipboard[:3]]
+    if not effect.complete:
+        parts.append("the terminal model stopped at its work bound; more may be hidden")
+    conceals = bool(hidden or effect.swallowed or effect.hyperlinks or effect.titles)
+    if effect.clipboard:
+        severity = Severity.CRITICAL
+    elif conceals or not effect.complete:
+        severity = Severity.HIGH
+    elif effect.sequences == 0:
+        return  # a backspace or bare CR that hides nothing: the control rule reports it
+    elif effect.effects <= {"changes text style or colour"}:
+        severity = Severity.LOW
+    else:
+        severity = Severity.MEDIUM
+    message = f"{effect.sequences} terminal escape sequences" + (
+        "; a terminal would hide part of the text" if conceals else ""
+    )
+    if effect.sequences == 0:
+        message = "backspaces or carriage returns overwrite text on a terminal"
+    yield ctx.rules.finding(
+        "TW-UNI-009",
+        tool=tool,
+        location=field.location,
+        message=message,
+        evidence=_bounded(" | ".join(parts)),
+        severity=severity,
+    )

@@ -1,0 +1,113 @@
+"""Homoglyph impersonation (UTS #39): mixed-script tokens and whole-script confusables.
+
+TW-UNI-010: one token mixes Latin with a lookalike script (Cyrillic, Greek, Armenian ...) and
+a letter of it imitates an ASCII letter — `reаd_file` with a Cyrillic `а`. Script mixes that
+ordinary writing uses (Japanese kana + kanji + Latin, Chinese + Latin, Korean + Latin) and
+mixes whose letters imitate nothing (`ΔT`, `ωmega`) are left alone.
+
+TW-UNI-011: a token written entirely in lookalike letters so it reads as an ASCII word
+(`сору` in Cyrillic reads "copy"). In identifiers (names, property names) it is reported; in
+running text only when the field holds no genuine word of that script, so Greek and Russian
+descriptions stay clean.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from toolwitness.checks.interface import CheckContext
+from toolwitness.checks.unicode_data import tables
+from toolwitness.checks.unicode_script import (
+    ScriptToken,
+    describe_char,
+    is_allowed_mix,
+    non_ascii_tokens,
+    skeleton,
+)
+from toolwitness.findings import Finding, Severity
+from toolwitness.model import TextField
+
+_IDENTIFIER_KINDS = frozenset({"name", "schema-key"})
+
+
+def _letters(token: ScriptToken) -> int:
+    return sum(1 for ch in token.text if ch.isalpha())
+
+
+def _is_mixed_lookalike(token: ScriptToken) -> bool:
+    if is_allowed_mix(token.scripts):
+        return False
+    lookalike = token.scripts & tables().confusables.lookalike_scripts
+    if not lookalike or not ("LATIN" in token.scripts or len(lookalike) >= 2):
+        return False
+    return bool(token.lookalikes) and _letters(token) >= tables().confusables.min_token_letters
+
+
+def _is_whole_script_confusable(token: ScriptToken) -> bool:
+    """Every letter imitates an ASCII letter, and the token is not plain ASCII."""
+    if len(token.scripts) != 1 or _letters(token) < tables().confusables.min_token_letters:
+        return False
+    imitated = {ch for ch, _ in token.lookalikes}
+    return all(ch.isascii() or ch in imitated for ch in token.text if ch.isalpha())
+
+
+def _explain(token: ScriptToken) -> str:
+    shown = "; ".join(
+        f"{describe_char(ch)} looks like {ascii!r}" for ch, ascii in token.lookalikes[:6]
+    )
+    return f"token {token.text} reads as {skeleton(token.text)}; {shown}"
+
+
+def homoglyph_findings(field: TextField, tool: str | None, ctx: CheckContext) -> Iterator[Finding]:
+    text = field.text
+    if text.isascii():
+        return
+    tokens = non_ascii_tokens(text)
+    identifier = field.kind in _IDENTIFIER_KINDS
+    mixed = [t for t in tokens if _is_mixed_lookalike(t)]
+    if mixed:
+        token = mixed[0]
+        scripts = " + ".join(sorted(s.title() for s in token.scripts))
+        imitates_ascii = skeleton(token.text).isascii()
+        yield ctx.rules.finding(
+            "TW-UNI-010",
+            tool=tool,
+            location=field.location,
+            message=(
+                f"{len(mixed)} token(s) mix scripts ({scripts}) with letters that imitate Latin"
+            ),
+            evidence=_explain(token),
+            severity=Severity.HIGH if identifier or imitates_ascii else Severity.MEDIUM,
+        )
+    confusable = [t for t in tokens if t not in mixed and _is_whole_script_confusable(t)]
+    if not identifier:
+        confusable = _without_genuine_script(confusable, tokens, text)
+    if confusable:
+        token = confusable[0]
+        yield ctx.rules.finding(
+            "TW-UNI-011",
+            tool=tool,
+            location=field.location,
+            message=(
+                f"{len(confusable)} token(s) written in lookalike letters read as ASCII words"
+            ),
+            evidence=_explain(token),
+        )
+
+
+def _without_genuine_script(
+    confusable: list[ScriptToken], tokens: list[ScriptToken], text: str
+) -> list[ScriptToken]:
+    """In running text keep a whole-script confusable only when it stands out: non-Latin, the
+    field has no other word of that script, and the field is otherwise written in ASCII words."""
+    lookalike_scripts = tables().confusables.lookalike_scripts
+    genuine = {s for t in tokens if not _is_whole_script_confusable(t) for s in t.scripts}
+    ascii_words = sum(1 for word in text.split() if word.isascii() and word.isalpha())
+    return [
+        t
+        for t in confusable
+        if t.scripts <= lookalike_scripts
+        and not (t.scripts & genuine)
+        and ascii_words >= 2
+        and _letters(t) >= 3
+    ]
