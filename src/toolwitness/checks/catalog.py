@@ -1,3 +1,4 @@
 """Imports every check module so each registers itself. Add new check modules here."""
 
 from toolwitness.checks import meta  # noqa: F401
+from toolwitness.checks import unicode  # noqa: F401
