@@ -2,3 +2,5 @@
 
 from toolwitness.checks import meta  # noqa: F401
 from toolwitness.checks import unicode  # noqa: F401
+from toolwitness.checks import posture  # noqa: F401
+from toolwitness.checks import supply_chain  # noqa: F401

@@ -1,0 +1,1 @@
+"""Supply-chain helpers: version order, advisories, package-name similarity, registry metadata."""
