@@ -14,6 +14,7 @@ import typer
 
 from toolwitness.acquire.catalog import load_catalog_targets
 from toolwitness.acquire.limits import MIB, InputLimits
+from toolwitness.commands import discover as discover_commands
 from toolwitness.commands import integrity as integrity_commands
 from toolwitness.errors import EXIT_INPUT, EXIT_INTERNAL, ToolwitnessError, UsageError
 from toolwitness.findings import Severity
@@ -208,6 +209,7 @@ def escape_display_lines(lines: list[str]) -> str:
 
 
 integrity_commands.register(app)
+discover_commands.register(app)
 
 
 def main(argv: list[str] | None = None) -> int:
