@@ -18,6 +18,7 @@ exits, and its exit status becomes the gateway's.
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import signal
@@ -70,13 +71,14 @@ class Gateway:
         client_in: IO[bytes] | None = None,
         client_out: IO[bytes] | None = None,
     ) -> None:
+        """`client_in`/`client_out` default to fds 0 and 1."""
         self.command = list(command)
         self.gate = gate
         self.audit = audit
         self.max_bytes = max_message_bytes
         self.limits = InputLimits(max_file_bytes=max_message_bytes)
-        self.client_in = client_in or sys.stdin.buffer
-        self.client_out = client_out or sys.stdout.buffer
+        self.client_in = client_in
+        self.client_out = client_out
         self._out_lock = threading.Lock()
         self._pending: dict[str, bool] = {}  # tools/list request id -> is a continuation page
         self._pending_lock = threading.Lock()
@@ -86,6 +88,7 @@ class Gateway:
     # --- plumbing ------------------------------------------------------------------------------
     def _to_client(self, data: bytes) -> None:
         with self._out_lock:
+            assert self.client_out is not None
             write_all(self.client_out, data)
             self.client_out.flush()
 
@@ -105,6 +108,12 @@ class Gateway:
             )
         except OSError as exc:
             raise InputError(f"cannot start the server: {exc.strerror or exc}") from None
+        # Our own unbuffered handles on fds 0 and 1: a daemon thread blocked in sys.stdin.buffer
+        # makes interpreter shutdown abort (the buffer's lock is held); ours are never finalised.
+        if self.client_in is None:
+            self.client_in = io.FileIO(sys.stdin.fileno(), "rb", closefd=False)
+        if self.client_out is None:
+            self.client_out = io.FileIO(sys.stdout.fileno(), "wb", closefd=False)
         previous = _install_signal_handlers(self._done)
         upstream = threading.Thread(target=self._client_loop, name="client->server", daemon=True)
         downstream = threading.Thread(target=self._server_loop, name="server->client", daemon=True)
@@ -142,6 +151,7 @@ class Gateway:
     def _client_loop(self) -> None:
         process = self.process
         assert process is not None and process.stdin is not None
+        assert self.client_in is not None
         reader = LineReader(self.client_in, self.max_bytes)
         try:
             while True:
