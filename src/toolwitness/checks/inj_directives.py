@@ -1,0 +1,206 @@
+"""Detectors for instructions aimed at the model: override, secrecy, line-jumping, ranking.
+
+Each works on the sentence structure from `language.analyse`: a phrase only counts when it is
+not inside a negation scope (where that matters), not in documentation of attacks, and, for
+the order-shaped families, inside a sentence that is a directive.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from toolwitness.checks.inj_model import (
+    AUTHORITY,
+    RANKING,
+    SECRECY,
+    SEQUENCING,
+    FieldContext,
+    Signal,
+)
+from toolwitness.checks.language import (
+    Analysis,
+    Sentence,
+    Token,
+    base_form,
+    find_phrases,
+    match_at,
+)
+from toolwitness.checks.lexicon import Lexicon
+from toolwitness.findings import Severity
+
+_CONTENT_SOURCES = frozenset(
+    "page pages document documents content contents result results response responses file "
+    "files email emails website websites web data output outputs text input inputs html "
+    "search fetched retrieved returned embedded external untrusted third-party tool".split()
+)
+_PROTECTIVE_PREPS = frozenset("in inside within from embedded contained found returned".split())
+_CONCEALED = frozenset(
+    "instruction instructions note notes step steps requirement requirements rule rules "
+    "behaviour behavior action actions call calls request tool process fact bcc copy copies "
+    "upload uploads forwarding sending parameter field message".split()
+)
+_PRONOUN_OBJECTS = frozenset({"this", "these", "it", "that", "anything", "any"})
+_TELLING = frozenset(
+    "telling informing notifying alerting mentioning showing revealing disclosing asking "
+    "letting warning".split()
+)
+
+
+def _skip(analysis: Analysis, sentence: Sentence, tok: Token) -> bool:
+    return sentence.documentary_at(tok.start) or analysis.quoted_at(tok.start)
+
+
+def _signal(family: str, severity: Severity, start: int, end: int, message: str) -> Signal:
+    return Signal(family=family, severity=severity, start=start, end=end, message=message)
+
+
+def authority(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
+    override = lex.verbs["override"]
+    objects = lex.framing["override_objects"]
+    for sentence in analysis.sentences:
+        for clause in sentence.clauses:
+            words = [t.text for t in clause.tokens]
+            for i, w in enumerate(words):
+                if base_form(w, override) is None or clause.negated(i):
+                    continue
+                if _skip(analysis, sentence, clause.tokens[i]):
+                    continue
+                window = words[i + 1 : i + 7]
+                hit = next((k for k, x in enumerate(window) if x in objects), None)
+                if hit is None:
+                    continue
+                after = words[i + 2 + hit : i + 10 + hit]
+                protective = any(p in _PROTECTIVE_PREPS for p in after[:3]) and any(
+                    a in _CONTENT_SOURCES for a in after
+                )
+                if protective:
+                    continue
+                end = clause.tokens[min(len(words) - 1, i + 1 + hit)].end
+                yield _signal(
+                    AUTHORITY,
+                    Severity.HIGH,
+                    clause.tokens[i].start,
+                    end,
+                    "tells the model to set aside its instructions or safeguards",
+                )
+        words = sentence.words()
+        toks = sentence.tokens
+        for i, phrase in find_phrases(words, lex.framing["identity"]):
+            if _skip(analysis, sentence, toks[i]):
+                continue
+            severity = Severity.HIGH if sentence.directive or sentence.to_model else Severity.MEDIUM
+            yield _signal(
+                AUTHORITY,
+                severity,
+                toks[i].start,
+                toks[i + len(phrase) - 1].end,
+                "claims authority over the model (identity or priority override)",
+            )
+    lower = analysis.lower
+    for tag in sorted(lex.framing["authority_tags"]):
+        at = lower.find(tag)
+        if at >= 0 and not analysis.quoted_at(at):
+            yield _signal(
+                AUTHORITY, Severity.LOW, at, at + len(tag), "wraps text in instruction-style markup"
+            )
+
+
+def _about_concealment(words: list[str], i: int, lex: Lexicon) -> bool:
+    """After a communication verb at i: is the object this instruction (not, say, raw JSON)?"""
+    rest = [w for w in words[i + 1 : i + 9] if w not in ("the", "to", "a", "an", "of")]
+    named_user = any(w in lex.user_words for w in words[i + 1 : i + 4])
+    rest = [w for w in rest if w not in lex.user_words and w not in lex.model_words]
+    if not rest:
+        return named_user  # "do not tell the user." : the object is what came before
+    if rest[0] in _PRONOUN_OBJECTS or rest[0] == "about":
+        return True
+    return any(w in _CONCEALED for w in rest[:5])
+
+
+def _passive_concealment(words: list[str], i: int) -> bool:
+    """`... must not be mentioned`: a negated passive communication verb about this text."""
+    return i >= 1 and words[i - 1] in ("be", "is", "are", "been", "being") and words[i].endswith(
+        ("ed", "n")
+    )
+
+
+def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
+    comm = lex.verbs["communication"]
+    conceal = lex.verbs["concealment"]
+    secret_words = {"password", "passwords", "key", "keys", "token", "tokens", "secret", "secrets", "credential", "credentials"}
+    for sentence in analysis.sentences:
+        for clause in sentence.clauses:
+            words = [t.text for t in clause.tokens]
+            mentions_user = any(w in lex.user_words for w in words)
+            for i, w in enumerate(words):
+                tok = clause.tokens[i]
+                if _skip(analysis, sentence, tok):
+                    continue
+                verb = base_form(w, comm)
+                if verb is not None and clause.negated(i) and not secret_words & set(words):
+                    if _about_concealment(words, i, lex) or _passive_concealment(words, i):
+                        yield _signal(SECRECY, Severity.HIGH, clause.start, clause.end, "tells the model to keep something from the user")
+                        break
+                if base_form(w, conceal) is not None and not clause.negated(i) and mentions_user:
+                    yield _signal(SECRECY, Severity.HIGH, clause.start, clause.end, "tells the model to hide something from the user")
+                    break
+                if w == "without" and i + 1 < len(words) and words[i + 1] in _TELLING and words[i + 1] != "asking":
+                    if any(x in lex.user_words for x in words[i + 2 : i + 5]):
+                        yield _signal(SECRECY, Severity.HIGH, tok.start, clause.end, "tells the model to act without telling the user")
+                        break
+                if w in lex.framing["secrecy_adverbs"] and sentence.directive and not clause.negated(i):
+                    yield _signal(SECRECY, Severity.MEDIUM, tok.start, tok.end, "asks for an action to be done covertly")
+                    break
+        words = sentence.words()
+        toks = sentence.tokens
+        for i, phrase in find_phrases(words, lex.framing["secrecy_phrases"]):
+            if not _skip(analysis, sentence, toks[i]):
+                yield _signal(SECRECY, Severity.HIGH, toks[i].start, toks[i + len(phrase) - 1].end, "asks for secrecy from the user")
+
+
+def _scoped_locally(words: list[str], end: int, lex: Lexicon) -> bool:
+    return any(match_at(words, k, p) for k in range(end, min(len(words), end + 4)) for p in lex.framing["local_scope"])
+
+
+def sequencing(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
+    for sentence in analysis.sentences:
+        if not sentence.directive:
+            continue
+        words = sentence.words()
+        toks = sentence.tokens
+        markers = find_phrases(words, lex.framing["sequence_markers"])
+        if not markers:
+            continue
+        for i, phrase in find_phrases(words, lex.framing["universal_scope"]):
+            end = i + len(phrase)
+            if _scoped_locally(words, end, lex) or _skip(analysis, sentence, toks[i]):
+                continue
+            if any(_negated_token(sentence, toks[m]) for m, _ in markers):
+                continue
+            if not any(abs(m - i) <= 8 for m, _ in markers):
+                continue
+            yield _signal(SEQUENCING, Severity.MEDIUM, sentence.start, sentence.end, "orders the model to run something before or around every other action")
+            break
+
+
+def _negated_token(sentence: Sentence, tok: Token) -> bool:
+    for clause in sentence.clauses:
+        for i, t in enumerate(clause.tokens):
+            if t is tok:
+                return clause.negated(i)
+    return False
+
+
+def ranking(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
+    disparage = lex.framing["ranking_disparagement"]
+    for sentence in analysis.sentences:
+        words = sentence.words()
+        toks = sentence.tokens
+        for i, phrase in find_phrases(words, lex.framing["ranking_claims"]):
+            if _skip(analysis, sentence, toks[i]):
+                continue
+            tail = words[i + len(phrase) : i + len(phrase) + 6]
+            if phrase[-1] in ("are", "will", "is") and not any(w in disparage or w in ("fail", "wrong", "not") for w in tail):
+                continue
+            yield _signal(RANKING, Severity.MEDIUM, toks[i].start, toks[i + len(phrase) - 1].end, "steers the model's choice of tool")
+            break

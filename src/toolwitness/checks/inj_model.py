@@ -1,0 +1,69 @@
+"""Shared types for the injection analysis: what a detector sees and what it reports."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from toolwitness.findings import Severity
+
+# Family names (stable; the corpus manifest and the docs use them).
+AUTHORITY = "authority"
+SECRECY = "secrecy"
+SEQUENCING = "sequencing"
+SENSITIVE = "sensitive-target"
+EXFIL_PARAM = "exfil-param"
+SHADOWING = "shadowing"
+RANKING = "ranking"
+ENCODED = "encoded"
+SHELL = "shell"
+CREDENTIAL = "credential"
+URL = "url"
+INTENT = "harmful-intent"
+HIDDEN = "hidden-payload"
+
+RULE_OF = {
+    AUTHORITY: "TW-INJ-001",
+    SECRECY: "TW-INJ-002",
+    SEQUENCING: "TW-INJ-003",
+    SENSITIVE: "TW-INJ-004",
+    EXFIL_PARAM: "TW-INJ-005",
+    SHADOWING: "TW-INJ-006",
+    RANKING: "TW-INJ-007",
+    ENCODED: "TW-INJ-008",
+    SHELL: "TW-INJ-009",
+    CREDENTIAL: "TW-INJ-010",
+    URL: "TW-INJ-011",
+    INTENT: "TW-INJ-013",
+    HIDDEN: "TW-INJ-014",
+}
+COMPOUND_RULE = "TW-INJ-012"
+
+
+@dataclass(frozen=True)
+class FieldContext:
+    """What a detector knows about the field beyond its text."""
+
+    kind: str  # name | title | description | schema-key | schema-text | instructions | ...
+    location: str
+    tool: str | None
+    purpose: frozenset[str]  # words naming what the tool is for (name, title, first clause)
+    siblings: frozenset[str]  # other tool names on the same server (lowercased)
+    param: str | None = None  # the parameter a schema string belongs to
+
+    @property
+    def is_param_text(self) -> bool:
+        return self.param is not None
+
+
+@dataclass(frozen=True)
+class Signal:
+    family: str
+    severity: Severity
+    start: int
+    end: int
+    message: str  # our own words; never attacker text
+    evidence: str | None = None  # set when the evidence is not a window of the field (decoded)
+
+    @property
+    def rule_id(self) -> str:
+        return RULE_OF[self.family]

@@ -1,0 +1,102 @@
+"""Exfiltration-shaped parameters: a parameter told to carry data the tool has no use for.
+
+The comparison is between the parameter's *requested content* (conversation, system prompt,
+secrets, file contents — phrases from `lexicon/params.yaml` and the sensitive targets) and the
+tool's *purpose* (its name, title and first clause). A summariser may ask for the conversation;
+a weather tool may not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from toolwitness import paths
+from toolwitness.checks.inj_model import EXFIL_PARAM, Signal
+from toolwitness.checks.inj_targets import target_hits
+from toolwitness.checks.language import analyse, find_phrases, split_identifier
+from toolwitness.checks.lexicon import Lexicon
+from toolwitness.findings import Severity
+
+_TOTALITY = frozenset(
+    "all full entire complete whole every everything verbatim exact raw any".split()
+)
+_MAX_PARAMS = 2000
+_MAX_DEPTH = 16
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    location: str  # of the description
+    description: str
+
+
+def schema_params(schema: Any, base: str) -> Iterator[Param]:
+    """Every named property with a string description, nested objects and arrays included."""
+    stack: list[tuple[Any, str, int]] = [(schema, base, 0)]
+    count = 0
+    while stack and count < _MAX_PARAMS:
+        node, loc, depth = stack.pop()
+        if not isinstance(node, dict) or depth > _MAX_DEPTH:
+            continue
+        props = node.get("properties")
+        if isinstance(props, dict):
+            ploc = paths.child(loc, "properties")
+            for name, body in props.items():
+                count += 1
+                bloc = paths.child(ploc, name)
+                if isinstance(body, dict):
+                    desc = body.get("description")
+                    if isinstance(desc, str):
+                        yield Param(name, paths.child(bloc, "description"), desc)
+                    stack.append((body, bloc, depth + 1))
+        items = node.get("items")
+        if isinstance(items, dict):
+            stack.append((items, paths.child(loc, "items"), depth + 1))
+
+
+def exfil_params(
+    tool_name: str, schema: Any, base: str, purpose: frozenset[str], lex: Lexicon
+) -> Iterator[tuple[Param, Signal]]:
+    side_names = lex.params["side_channel_names"]
+    for param in schema_params(schema, base):
+        analysis = analyse(param.description, lex)
+        words = [t.text for s in analysis.sentences for t in s.tokens]
+        toks = [t for s in analysis.sentences for t in s.tokens]
+        name_words = set(split_identifier(param.name))
+        side = param.name.lower() in side_names or bool(name_words & side_names)
+        hidden = [
+            (i, p) for i, p in find_phrases(words, lex.params["hidden_param_markers"])
+            if not analysis.quoted_at(toks[i].start)
+        ]
+        sources = [
+            (i, p) for i, p in find_phrases(words, lex.params["data_sources"])
+            if not analysis.negated_at(toks[i].start) and not set(p) & (purpose | name_words)
+        ]
+        sensitive = [
+            (start, end) for cat in lex.targets if not (purpose | name_words) & cat.domain
+            for start, end in target_hits(analysis.lower, cat)
+            if not analysis.negated_at(start)
+        ]
+        directive = any(s.directive for s in analysis.sentences)
+        total = bool(_TOTALITY & set(words))
+        if sources and (side or directive) and (total or sensitive or hidden):
+            i, p = sources[0]
+            yield param, Signal(
+                EXFIL_PARAM, Severity.HIGH, toks[i].start, toks[i + len(p) - 1].end,
+                "asks for data the tool's purpose does not need (a side channel out of the agent)",
+            )
+        elif sensitive and side:
+            start, end = sensitive[0]
+            yield param, Signal(
+                EXFIL_PARAM, Severity.HIGH, start, end,
+                "asks a side-channel parameter to carry secrets or private files",
+            )
+        elif hidden and (side or sources):
+            i, p = hidden[0]
+            yield param, Signal(
+                EXFIL_PARAM, Severity.HIGH, toks[i].start, toks[i + len(p) - 1].end,
+                "a parameter the model is told to fill without the user seeing it",
+            )

@@ -1,0 +1,201 @@
+"""Detectors for machine-shaped payloads in prose: encodings, shell commands, URLs, credentials."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import html
+import ipaddress
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from urllib.parse import unquote, urlsplit
+
+from toolwitness.checks.inj_model import CREDENTIAL, SHELL, URL, FieldContext, Signal
+from toolwitness.checks.language import Analysis
+from toolwitness.checks.lexicon import Lexicon
+from toolwitness.checks.secrets_scan import find_secrets
+from toolwitness.findings import Severity
+
+_B64 = re.compile(r"[A-Za-z0-9+/_\-]{24,8000}={0,2}")
+_HEX = re.compile(r"(?:\\x|0x)?[0-9A-Fa-f]{32,8000}")
+_HEX_ESC = re.compile(r"(?:\\x[0-9A-Fa-f]{2}){8,4000}")
+_WORD_RUN = re.compile(r"\S{1,4000}")
+_PCT_BYTE = re.compile(r"%[0-9A-Fa-f]{2}")
+_UESC = re.compile(r"(?:\\u[0-9A-Fa-f]{4}){6,4000}")
+_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z]{2,10});")
+_URL = re.compile(r"(?:https?|wss?|ftp)://[^\s\"'<>`\\)\]]{1,2000}")
+_BARE_IP_URL = re.compile(r"\b(?:\d{1,3}\.){3}\d{1,3}(?::\d{1,5})?/")
+_CODE_SPAN = re.compile(r"`([^`\n]{1,2000})`")
+_SHELL_DOMAIN = frozenset(
+    "shell terminal command commands exec execute run bash console cli script scripts process "
+    "ssh sudo cmd powershell devops ops admin".split()
+)
+
+
+@dataclass(frozen=True)
+class Decoded:
+    start: int
+    end: int
+    encoding: str
+    text: str
+
+
+def _readable(data: bytes) -> str | None:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if len(text) < 8:
+        return None
+    printable = sum(1 for c in text if c.isprintable() or c in "\n\t")
+    letters = sum(1 for c in text if c.isalpha() or c == " ")
+    if printable < 0.95 * len(text) or letters < 0.6 * len(text) or " " not in text.strip():
+        return None
+    return text
+
+
+def decode_payloads(text: str) -> Iterator[Decoded]:
+    """Decode each encoded run one level; keep only results that read as text."""
+    for m in _B64.finditer(text):
+        raw = m.group()
+        if raw.isalpha() and (raw.islower() or raw.isupper()):
+            continue  # a long word or identifier, not base64
+        padded = raw + "=" * (-len(raw) % 4)
+        for decoder in (base64.b64decode, base64.urlsafe_b64decode):
+            try:
+                out = _readable(decoder(padded))
+            except (binascii.Error, ValueError):
+                out = None
+            if out:
+                yield Decoded(m.start(), m.end(), "base64", out)
+                break
+    for pattern, name in ((_HEX, "hex"), (_HEX_ESC, "hex")):
+        for m in pattern.finditer(text):
+            digits = m.group().replace("\\x", "").removeprefix("0x")
+            if len(digits) % 2:
+                continue
+            try:
+                out = _readable(bytes.fromhex(digits))
+            except ValueError:
+                out = None
+            if out:
+                yield Decoded(m.start(), m.end(), name, out)
+    for m in _WORD_RUN.finditer(text):
+        if m.group().count("%") < 3 or len(_PCT_BYTE.findall(m.group())) < 3:
+            continue
+        decoded = unquote(m.group())
+        if decoded != m.group() and _readable(decoded.encode("utf-8", "replace")):
+            yield Decoded(m.start(), m.end(), "percent", decoded)
+    for m in _UESC.finditer(text):
+        chars = "".join(chr(int(m.group()[k + 2 : k + 6], 16)) for k in range(0, len(m.group()), 6))
+        if _readable(chars.encode("utf-8", "replace")):
+            yield Decoded(m.start(), m.end(), "unicode-escape", chars)
+    entities = list(_ENTITY.finditer(text))
+    if len(entities) >= 4:
+        lo, hi = entities[0].start(), entities[-1].end()
+        decoded = html.unescape(text[lo:hi])
+        if decoded != text[lo:hi]:
+            yield Decoded(lo, hi, "html-entities", decoded)
+
+
+def _shellish(words: list[str], lex: Lexicon) -> str | None:
+    """Why this token run is a dangerous command, or None."""
+    fetch = lex.shell["fetchers"]
+    interp = lex.shell["interpreters"]
+    for phrase in lex.shell["dangerous"]:
+        for i in range(len(words) - len(phrase) + 1):
+            if all(words[i + k].startswith(p) for k, p in enumerate(phrase)):
+                return "destructive or reverse-shell command"
+    if "|" in words:
+        pipe = words.index("|")
+        left, right = words[:pipe], words[pipe + 1 : pipe + 3]
+        if any(w in fetch or w in lex.shell["decoders"] for w in left) and any(w.lstrip("(") in interp for w in right):
+            return "downloads or decodes content and pipes it to an interpreter"
+    if any(w in fetch for w in words) and any(w in lex.shell["upload_flags"] for w in words):
+        if any("@" in w or "$(" in w or "~/" in w or "/etc/" in w or ".env" in w for w in words):
+            return "uploads local files or command output"
+    return None
+
+
+def shell_commands(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
+    text = analysis.text
+    spans = [(m.start(1), m.end(1)) for m in _CODE_SPAN.finditer(text)]
+    spans += [(s.start, s.end) for s in analysis.sentences]
+    seen: set[int] = set()
+    for lo, hi in spans:
+        words = text[lo:hi].lower().replace("|", " | ").split()
+        why = _shellish(words, lex)
+        if why and lo not in seen and not (analysis.sentence_at(lo) or _NO).documentary_at(lo):
+            seen.add(lo)
+            yield Signal(SHELL, Severity.HIGH, lo, hi, f"contains a shell command that {why.split(' ', 1)[1] if why.startswith('downloads') else 'is a ' + why}")
+            return
+    if ctx.purpose & _SHELL_DOMAIN:
+        return
+    for m in _CODE_SPAN.finditer(text):
+        first = m.group(1).split()[:1]
+        sentence = analysis.sentence_at(m.start())
+        if first and sentence is not None and sentence.directive and (
+            first[0] in lex.shell["fetchers"] or first[0] in lex.shell["interpreters"]
+        ):
+            yield Signal(SHELL, Severity.MEDIUM, m.start(), m.end(), "tells the model to run a shell command unrelated to the tool")
+            return
+
+
+class _Nothing:
+    def documentary_at(self, offset: int) -> bool:
+        return False
+
+
+_NO = _Nothing()
+
+
+def _host_matches(host: str, domains: frozenset[str]) -> bool:
+    parts = host.split(".")
+    return any(".".join(parts[i:]) in domains for i in range(len(parts) - 1))
+
+
+def _classify_url(url: str, lex: Lexicon) -> str | None:
+    try:
+        parts = urlsplit(url)
+        host = (parts.hostname or "").lower()
+    except ValueError:
+        return None
+    if not host:
+        return None
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        ip = None
+    if ip is not None:
+        local = ip.is_loopback or ip.is_link_local or ip.is_unspecified
+        rfc1918 = any(ip in ipaddress.ip_network(n) for n in ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16")) if ip.version == 4 else ip.is_private
+        return None if local or rfc1918 else "a raw IP address"
+    for key, label in (("collectors", "a request-collector"), ("tunnels", "a tunnel"), ("paste", "a paste or file-drop"), ("shorteners", "a URL-shortener")):
+        if _host_matches(host, lex.urls[key]):
+            return f"{label} host"
+    for hook in lex.chat_webhooks:
+        if (host == hook.host or host.endswith("." + hook.host)) and parts.path.startswith(hook.path):
+            return "a chat incoming-webhook"
+    return None
+
+
+def suspicious_urls(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
+    text = analysis.text
+    found = [(m.start(), m.end(), m.group()) for m in _URL.finditer(text)]
+    found += [(m.start(), m.end(), "http://" + m.group()) for m in _BARE_IP_URL.finditer(text) if not text[max(0, m.start() - 3) : m.start()].endswith("//")]
+    for start, end, url in found:
+        kind = _classify_url(url, lex)
+        if kind is None:
+            continue
+        sentence = analysis.sentence_at(start)
+        if sentence is not None and sentence.documentary_at(start):
+            continue
+        if kind == "a chat incoming-webhook host" and ctx.purpose & {"slack", "discord", "telegram", "teams", "webhook", "webhooks", "notify", "notification", "notifications"}:
+            continue
+        yield Signal(URL, Severity.MEDIUM, start, end, f"points at {kind}")
+
+
+def credentials(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
+    for hit in find_secrets(analysis.text, lex):
+        yield Signal(CREDENTIAL, Severity.HIGH, hit.start, hit.end, f"embeds a credential ({hit.kind})", evidence=hit.redacted(analysis.text))

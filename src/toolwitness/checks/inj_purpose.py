@@ -1,0 +1,49 @@
+"""What a tool is for, as a set of words: its name, title and the first clause of its description.
+
+Words that sit inside a sensitive-target literal in that first clause are left out, so a tool
+cannot make "~/.ssh/id_rsa" part of its purpose by opening its description with it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from toolwitness.checks.inj_targets import target_hits
+from toolwitness.checks.language import split_identifier, tokens
+from toolwitness.checks.lexicon import Lexicon
+from toolwitness.model import ServerSurface, Tool
+from toolwitness.textnorm import nfc
+
+_FIRST_CLAUSE = re.compile(r"[^.;:\n!?]{0,300}")
+
+
+def _stem_variants(words: set[str]) -> set[str]:
+    out = set(words)
+    for w in words:
+        if w.endswith("s") and len(w) > 3:
+            out.add(w[:-1])
+        else:
+            out.add(w + "s")
+    return out
+
+
+def purpose_words(tool: Tool, lex: Lexicon) -> frozenset[str]:
+    words = set(split_identifier(tool.name))
+    if tool.title:
+        words |= set(split_identifier(nfc(tool.title)))
+    if tool.description:
+        first = _FIRST_CLAUSE.match(nfc(tool.description))
+        clause = first.group() if first else ""
+        lower = clause.lower()
+        hidden = [span for cat in lex.targets for span in target_hits(lower, cat)]
+        for tok in tokens(clause):
+            if not any(a <= tok.start < b for a, b in hidden):
+                words.update(split_identifier(tok.text))
+    return frozenset(_stem_variants(words))
+
+
+def server_purpose(surface: ServerSurface) -> frozenset[str]:
+    words: set[str] = set()
+    for tool in surface.tools:
+        words.update(split_identifier(tool.name))
+    return frozenset(_stem_variants(words))

@@ -1,0 +1,164 @@
+"""TW-INJ: tool poisoning in every text field a client shows the model.
+
+For each field: analyse its sentence structure once, run the family detectors, decode encoded
+runs one level and re-run them on the decoded text, and escalate a field where two or more
+families co-occur to a critical compound finding. Parameters are compared with the tool's
+purpose separately (exfiltration-shaped parameters).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator
+
+from toolwitness.checks import inj_directives, inj_payloads, inj_targets
+from toolwitness.checks.inj_model import (
+    COMPOUND_RULE,
+    ENCODED,
+    HIDDEN,
+    RULE_OF,
+    FieldContext,
+    Signal,
+)
+from toolwitness.checks.inj_params import exfil_params
+from toolwitness.checks.inj_purpose import purpose_words, server_purpose
+from toolwitness.checks.interface import CheckContext, server_check
+from toolwitness.checks.language import Analysis, analyse, split_identifier
+from toolwitness.checks.lexicon import Lexicon, lexicon
+from toolwitness.checks.secrets_scan import find_secrets, redact
+from toolwitness.findings import Finding, Severity
+from toolwitness.model import ServerSurface, TextField, surface_text_fields, tool_text_fields
+from toolwitness.textnorm import excerpt, nfc, window
+
+Detector = Callable[[Analysis, FieldContext, Lexicon], Iterable[Signal]]
+
+DETECTORS: tuple[Detector, ...] = (
+    inj_directives.authority,
+    inj_directives.secrecy,
+    inj_directives.sequencing,
+    inj_directives.ranking,
+    inj_targets.sensitive_targets,
+    inj_targets.shadowing,
+    inj_targets.harmful_intent,
+    inj_payloads.shell_commands,
+    inj_payloads.suspicious_urls,
+    inj_payloads.credentials,
+)
+_PARAM = re.compile(r"\.properties(?:\.([A-Za-z_][A-Za-z0-9_]*)|\[\"((?:[^\"\\]|\\.){0,200})\"\])")
+_IDENTIFIER_KINDS = frozenset({"name", "schema-key"})
+ALL_RULES = sorted({*RULE_OF.values(), COMPOUND_RULE})
+
+
+def detect(text: str, fctx: FieldContext, lex: Lexicon, *, decode: bool = True) -> list[Signal]:
+    """Every signal in one piece of text (and, one level deep, in what it encodes)."""
+    analysis = analyse(text, lex)
+    signals = [s for detector in DETECTORS for s in detector(analysis, fctx, lex)]
+    if decode:
+        for payload in inj_payloads.decode_payloads(text):
+            inner = detect(payload.text, fctx, lex, decode=False)
+            shown = f"{payload.encoding} decodes to: {excerpt(redact(payload.text), 200)}"
+            if any(s.severity.at_least(Severity.MEDIUM) for s in inner):
+                families = ", ".join(sorted({s.family for s in inner}))
+                signals.append(Signal(ENCODED, Severity.HIGH, payload.start, payload.end, f"hides instructions in {payload.encoding} encoding ({families})", evidence=shown))
+            elif len(payload.text.split()) >= 4:
+                signals.append(Signal(ENCODED, Severity.LOW, payload.start, payload.end, f"carries {payload.encoding}-encoded text", evidence=shown))
+    return signals
+
+
+def hidden_signals(text: str, fctx: FieldContext, lex: Lexicon) -> list[Signal]:
+    """Re-check text hidden in Tags / variation selectors (decoded by the unicode checks)."""
+    try:
+        from toolwitness.checks.unicode import reveal_hidden  # type: ignore[attr-defined]
+    except ImportError:
+        return []
+    out = []
+    for revealed in reveal_hidden(text):
+        hidden_text = revealed if isinstance(revealed, str) else str(getattr(revealed, "text", ""))
+        inner = detect(hidden_text, fctx, lex, decode=True)
+        if any(s.severity.at_least(Severity.MEDIUM) for s in inner):
+            families = ", ".join(sorted({s.family for s in inner}))
+            out.append(Signal(HIDDEN, Severity.CRITICAL, 0, len(text), f"invisible characters hide instructions ({families})", evidence=f"hidden text: {excerpt(redact(hidden_text), 200)}"))
+    return out
+
+
+def _evidence(text: str, signal: Signal) -> str:
+    if signal.evidence is not None:
+        return signal.evidence
+    secrets = find_secrets(text)
+    if not secrets:
+        return window(text, signal.start, signal.end)
+    shift = 0
+    start, end = signal.start, signal.end
+    for hit in secrets:
+        delta = len(hit.redacted(text)) - (hit.end - hit.start)
+        if hit.end <= signal.start:
+            start += delta
+        if hit.end <= signal.end:
+            shift += delta
+    return window(redact(text, secrets), start, end + shift)
+
+
+def field_findings(
+    text: str, fctx: FieldContext, ctx: CheckContext, lex: Lexicon, extra: list[Signal] | None = None
+) -> Iterator[Finding]:
+    signals = detect(text, fctx, lex) + hidden_signals(text, fctx, lex) + (extra or [])
+    best: dict[str, Signal] = {}
+    for sig in signals:
+        held = best.get(sig.rule_id)
+        if held is None or sig.severity.rank > held.severity.rank:
+            best[sig.rule_id] = sig
+    for rule_id, sig in sorted(best.items()):
+        yield ctx.rules.finding(
+            rule_id, tool=fctx.tool, location=fctx.location, message=f"this field {sig.message}",
+            evidence=_evidence(text, sig), severity=sig.severity,
+        )
+    strong = sorted({s.family for s in signals if s.severity.at_least(Severity.MEDIUM)})
+    if len(strong) >= 2:
+        yield ctx.rules.finding(
+            COMPOUND_RULE, tool=fctx.tool, location=fctx.location,
+            message=f"this field combines {len(strong)} poisoning families: {', '.join(strong)}",
+            evidence=excerpt(redact(text)),
+        )
+
+
+def _mentions(lowered: str, name: str) -> bool:
+    return re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", lowered) is not None
+
+
+def _param_of(location: str) -> str | None:
+    found = None
+    for m in _PARAM.finditer(location):
+        found = m.group(1) or m.group(2)
+    return found
+
+
+def _field_text(field: TextField) -> str:
+    text = nfc(field.text)
+    if field.kind in _IDENTIFIER_KINDS:
+        return " ".join(split_identifier(text))
+    return text
+
+
+@server_check("injection.poisoning", ALL_RULES)
+def tool_poisoning(surface: ServerSurface, ctx: CheckContext) -> Iterator[Finding]:
+    lex = lexicon()
+    names = {t.name.lower(): t.name for t in surface.tools}
+    for i, tool in enumerate(surface.tools):
+        purpose = purpose_words(tool, lex)
+        siblings = frozenset(n for n in names if n != tool.name.lower())
+        param_signals: dict[str, list[Signal]] = {}
+        for param, sig in exfil_params(tool.name, tool.input_schema, f"tools[{i}].inputSchema", purpose, lex):
+            param_signals.setdefault(param.location, []).append(sig)
+        for field in tool_text_fields(tool, i):
+            param = _param_of(field.location)
+            words = purpose | frozenset(split_identifier(param)) if param else purpose
+            fctx = FieldContext(field.kind, field.location, tool.name, words, siblings, param)
+            yield from field_findings(_field_text(field), fctx, ctx, lex, param_signals.get(field.location))
+    everything = server_purpose(surface)
+    for field in surface_text_fields(surface):
+        text = _field_text(field)
+        lowered = text.lower()
+        named = sorted(n for n in names if len(n) > 2 and _mentions(lowered, n))
+        tool = names[named[0]] if len(named) == 1 else None
+        fctx = FieldContext(field.kind, field.location, tool, everything, frozenset(names), None)
+        yield from field_findings(text, fctx, ctx, lex)

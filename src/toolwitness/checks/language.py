@@ -1,0 +1,316 @@
+"""Sentence and clause structure of tool metadata, enough to tell an order from a description.
+
+The analysis is deliberately shallow and linear: one tokenising pass, sentence and clause
+boundaries from punctuation and a few conjunctions, then per clause
+- whether it is a *directive* (sentence-initial base verb, "you must/should", "always/never + verb"),
+- whether a token sits inside a *negation scope* (from a negator to the end of its clause),
+- whether a sentence is *documentation* of attacks (a detector naming what it detects),
+- whether the sentence names the model as its reader.
+Every regex here is a single character class with a bounded or simple repetition (no nesting).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from toolwitness.checks.lexicon import Lexicon, Phrase, lexicon
+
+_TOKEN = re.compile(r"[\w~$@]+(?:['’.\-/][\w~$@]+)*")
+_CLAUSE_PUNCT = frozenset(",:()[]{}—–")
+_SENTENCE_PUNCT = frozenset(".!?;\n\r")
+_TAG = re.compile(r"</?[A-Za-z|][A-Za-z0-9_|\- ]{0,30}>")
+_CLAUSE_WORDS = frozenset({"but", "however", "then", "otherwise", "although", "though", "whereas"})
+_QUOTES = {'"': '"', "“": "”", "‘": "’", "`": "`", "«": "»", "„": "“"}
+_ABBREV = frozenset({"e", "g", "i", "etc", "vs", "eg", "ie", "cf", "mr", "dr", "no", "v"})
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str  # lowercased, curly apostrophes folded
+    start: int
+    end: int
+
+
+@dataclass
+class Clause:
+    tokens: list[Token]
+    negation_from: int | None = None  # index of the first token inside a negation scope
+    directive: bool = False
+
+    @property
+    def start(self) -> int:
+        return self.tokens[0].start if self.tokens else 0
+
+    @property
+    def end(self) -> int:
+        return self.tokens[-1].end if self.tokens else 0
+
+    def negated(self, index: int) -> bool:
+        return self.negation_from is not None and index >= self.negation_from
+
+
+@dataclass
+class Sentence:
+    start: int
+    end: int
+    clauses: list[Clause] = field(default_factory=list)
+    directive: bool = False
+    descriptive: bool = False
+    to_model: bool = False
+    documentary_from: int | None = None  # char offset after which the sentence documents attacks
+
+    @property
+    def tokens(self) -> list[Token]:
+        return [t for c in self.clauses for t in c.tokens]
+
+    def words(self) -> list[str]:
+        return [t.text for t in self.tokens]
+
+    def documentary_at(self, offset: int) -> bool:
+        return self.documentary_from is not None and offset >= self.documentary_from
+
+
+@dataclass
+class Analysis:
+    text: str
+    lower: str
+    sentences: list[Sentence]
+    quotes: list[tuple[int, int]]
+
+    def sentence_at(self, offset: int) -> Sentence | None:
+        i = bisect.bisect_right([s.start for s in self.sentences], offset) - 1
+        if 0 <= i < len(self.sentences) and offset < self.sentences[i].end:
+            return self.sentences[i]
+        return None
+
+    def clause_at(self, offset: int) -> tuple[Clause, int] | None:
+        """The clause holding `offset` and the index of the token at or after it."""
+        sentence = self.sentence_at(offset)
+        if sentence is None:
+            return None
+        for clause in sentence.clauses:
+            if clause.tokens and clause.start <= offset <= clause.end:
+                for i, tok in enumerate(clause.tokens):
+                    if tok.end > offset:
+                        return clause, i
+                return clause, len(clause.tokens) - 1
+        return None
+
+    def negated_at(self, offset: int) -> bool:
+        found = self.clause_at(offset)
+        return found is not None and found[0].negated(found[1])
+
+    def quoted_at(self, offset: int) -> bool:
+        return any(lo <= offset < hi for lo, hi in self.quotes)
+
+
+def fold(word: str) -> str:
+    """Lowercase without changing the length (offsets into the original stay valid)."""
+    low = word.lower()
+    if len(low) != len(word):
+        low = "".join(c.lower() if len(c.lower()) == 1 else c for c in word)
+    return low.replace("’", "'")
+
+
+def tokens(text: str) -> list[Token]:
+    return [Token(fold(m.group()), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+
+
+def split_identifier(name: str) -> list[str]:
+    """`sendEmail_v2` → ["send", "email", "v2"]: tool and parameter names as words."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name)
+    return [w for w in re.split(r"[^A-Za-z0-9]+", spaced.lower()) if w]
+
+
+def match_at(words: Sequence[str], i: int, phrase: Phrase) -> bool:
+    if i + len(phrase) > len(words):
+        return False
+    return all(words[i + k] == phrase[k] for k in range(len(phrase)))
+
+
+def find_phrases(words: Sequence[str], phrases: Iterable[Phrase]) -> list[tuple[int, Phrase]]:
+    """Every (start index, phrase) occurrence; phrases are short, so this stays linear."""
+    by_first: dict[str, list[Phrase]] = {}
+    for p in phrases:
+        by_first.setdefault(p[0], []).append(p)
+    hits = []
+    for i, w in enumerate(words):
+        for p in by_first.get(w, ()):
+            if match_at(words, i, p):
+                hits.append((i, p))
+    return hits
+
+
+def base_form(word: str, verbs: frozenset[str]) -> str | None:
+    """The base verb behind `reads`/`reading`/`sends`, or None (third person and -ing only)."""
+    if word in verbs:
+        return word
+    for suffix, add in (("ies", "y"), ("es", ""), ("s", ""), ("ing", ""), ("ing", "e"), ("ed", ""), ("ed", "e")):
+        if word.endswith(suffix) and len(word) > len(suffix) + 1:
+            stem = word[: -len(suffix)] + add
+            if stem in verbs:
+                return stem
+            if suffix in ("ing", "ed") and len(stem) > 2 and stem[-1] == stem[-2]:
+                if stem[:-1] in verbs:  # running → run
+                    return stem[:-1]
+    return None
+
+
+def _quote_spans(text: str) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        close = _QUOTES.get(ch)
+        if close is None and ch == "'" and (i == 0 or not text[i - 1].isalnum()):
+            close = "'"
+        if close is not None:
+            j = text.find(close, i + 1, min(n, i + 400))
+            newline = text.find("\n", i + 1, j if j > 0 else i + 1)
+            if j > i + 1 and newline < 0:
+                spans.append((i, j + 1))
+                i = j + 1
+                continue
+        i += 1
+    return spans
+
+
+def _sentence_bounds(text: str, toks: list[Token]) -> list[tuple[int, int]]:
+    """Split on terminal punctuation followed by space, newlines, semicolons and markup tags."""
+    cuts = {m.start() for m in _TAG.finditer(text)} | {m.end() for m in _TAG.finditer(text)}
+    prev_word = ""
+    tok_iter = iter(toks)
+    tok = next(tok_iter, None)
+    for i, ch in enumerate(text):
+        while tok is not None and tok.end <= i:
+            prev_word = tok.text
+            tok = next(tok_iter, None)
+        if ch in _SENTENCE_PUNCT:
+            nxt = text[i + 1] if i + 1 < len(text) else " "
+            if ch == "." and (not nxt.isspace() or prev_word.rsplit(".", 1)[-1] in _ABBREV):
+                continue
+            cuts.add(i + 1)
+    bounds, start = [], 0
+    for cut in sorted(cuts):
+        if cut > start:
+            bounds.append((start, cut))
+            start = cut
+    if start < len(text):
+        bounds.append((start, len(text)))
+    return bounds
+
+
+def _clauses(text: str, toks: list[Token]) -> list[Clause]:
+    clauses: list[Clause] = [Clause(tokens=[])]
+    prev_end = toks[0].start if toks else 0
+    for tok in toks:
+        gap = text[prev_end : tok.start]
+        if (any(c in _CLAUSE_PUNCT for c in gap) or " - " in gap) and clauses[-1].tokens:
+            clauses.append(Clause(tokens=[]))
+        if tok.text in _CLAUSE_WORDS and clauses[-1].tokens:
+            clauses.append(Clause(tokens=[]))
+        clauses[-1].tokens.append(tok)
+        prev_end = tok.end
+    return [c for c in clauses if c.tokens]
+
+
+def _mark_negation(clause: Clause, lex: Lexicon) -> None:
+    words = [t.text for t in clause.tokens]
+    for i, w in enumerate(words):
+        if w in lex.negators or (w.endswith("n't") and w != "don't" or w == "don't"):
+            if any(match_at(words, i, p) for p in lex.non_negating):
+                continue
+            clause.negation_from = i
+            return
+
+
+def _strip_openers(words: list[str], lex: Lexicon) -> int:
+    i = 0
+    openers = lex.framing["openers"]
+    while i < len(words) and i < 8 and words[i] in openers and words[i] not in ("always", "never"):
+        i += 1
+    return i
+
+
+def _is_directive(clause: Clause, lex: Lexicon) -> bool:
+    words = [t.text for t in clause.tokens]
+    i = _strip_openers(words, lex)
+    if i >= len(words):
+        return False
+    if any(match_at(words, j, p) for p in lex.framing["modal_openers"] for j in (0, i)):
+        return True
+    if words[i] in lex.verbs["imperative"]:
+        return True
+    # "you must", "the assistant should" anywhere in the clause
+    modals = ("must", "should", "shall", "need", "have", "are")
+    return any(
+        w in lex.model_words and k + 1 < len(words) and words[k + 1] in modals
+        for k, w in enumerate(words)
+    )
+
+
+_SUBJECTS = (("this", "tool"), ("the", "tool"), ("it",), ("this", "server"), ("this", "function"))
+
+
+def _is_descriptive(first: Clause, lex: Lexicon) -> bool:
+    words = [t.text for t in first.tokens]
+    i = 0
+    for subj in _SUBJECTS:
+        if match_at(words, 0, subj):
+            i = len(subj)
+            break
+    while i < len(words) and words[i] in ("also", "only", "just", "then", "never", "not", "does", "will", "can", "may", "automatically"):
+        i += 1
+    if i >= len(words):
+        return False
+    w = words[i]
+    return w not in lex.verbs["imperative"] and base_form(w, lex.verbs["imperative"]) is not None
+
+
+def _documentary_from(sentence: Sentence, lex: Lexicon, quotes: list[tuple[int, int]]) -> int | None:
+    toks = sentence.tokens
+    words = [t.text for t in toks]
+    doc = lex.verbs["documentation"]
+    nouns = lex.framing["attack_nouns"]
+    examples = lex.framing["example_markers"]
+    for i, w in enumerate(words):
+        if base_form(w, doc) is None:
+            continue
+        rest = words[i + 1 : i + 12]
+        if any(n in nouns for n in rest) or any(match_at(words, k, p) for k in range(i + 1, min(len(words), i + 12)) for p in examples):
+            return toks[i].end
+        if any(toks[i].end <= lo < toks[i].end + 80 for lo, _ in quotes):
+            return toks[i].end
+    return None
+
+
+def analyse(text: str, lex: Lexicon | None = None) -> Analysis:
+    lex = lex or lexicon()
+    toks = tokens(text)
+    quotes = _quote_spans(text)
+    sentences: list[Sentence] = []
+    k = 0
+    for lo, hi in _sentence_bounds(text, toks):
+        own: list[Token] = []
+        while k < len(toks) and toks[k].start < hi:
+            if toks[k].start >= lo:
+                own.append(toks[k])
+            k += 1
+        if not own:
+            continue
+        sentence = Sentence(start=lo, end=hi, clauses=_clauses(text, own))
+        for clause in sentence.clauses:
+            _mark_negation(clause, lex)
+            clause.directive = _is_directive(clause, lex)
+        sentence.directive = any(c.directive for c in sentence.clauses)
+        sentence.descriptive = _is_descriptive(sentence.clauses[0], lex)
+        words = sentence.words()
+        sentence.to_model = any(w in lex.model_words for w in words) or bool(
+            find_phrases(words, lex.model_vocatives)
+        )
+        sentence.documentary_from = _documentary_from(sentence, lex, quotes)
+        sentences.append(sentence)
+    return Analysis(text=text, lower=fold(text), sentences=sentences, quotes=quotes)

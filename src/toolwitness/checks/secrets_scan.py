@@ -1,0 +1,136 @@
+"""Embedded credentials: known token shapes, private-key blocks and high-entropy assignments.
+
+Token shapes come from the shared table `data/secrets.yaml` (prefix + character class + length,
+also used by the config-posture checks); private-key markers and assignment names from
+`lexicon/secrets.yaml`. The scan is a
+`str.find` per prefix plus one bounded character-class run, so it is linear. Every caller shows
+a credential only through `redact`, which keeps a short prefix and the shape's name.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from toolwitness.checks.lexicon import Lexicon, lexicon
+from toolwitness.checks.secrets import secret_table
+from toolwitness.textnorm import REDACTED
+
+_ALNUM = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+# Character classes of the shared token table (data/secrets.yaml, owned by checks/secrets.py).
+_CHARSETS = {
+    "alnum": frozenset(_ALNUM),
+    "upper-alnum": frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"),
+    "alnum_": frozenset(_ALNUM + "_"),
+    "token": frozenset(_ALNUM + "_-"),
+    "base64url": frozenset(_ALNUM + "_-"),
+}
+_VALUE_CHARS = frozenset(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+/=_-."
+)
+_ASSIGN = re.compile(r"[A-Za-z_\-]{3,40}[\"']?\s{0,3}[:=]\s{0,3}[\"']?")
+
+
+@dataclass(frozen=True)
+class SecretHit:
+    start: int
+    end: int
+    kind: str
+
+    def redacted(self, text: str) -> str:
+        shown = text[self.start : self.start + 4]
+        return f"{shown}…{REDACTED} ({self.kind})"
+
+
+def _run(text: str, start: int, chars: frozenset[str], limit: int) -> int:
+    end = start
+    while end < len(text) and end - start <= limit and text[end] in chars:
+        end += 1
+    return end
+
+
+def _jwts(text: str) -> list[SecretHit]:
+    """header.payload.signature, each base64url; scanned by hand so it stays linear."""
+    b64 = _CHARSETS["base64url"]
+    found, at = [], text.find("eyJ")
+    while at >= 0:
+        end = at
+        parts = 0
+        while parts < 3:
+            run_end = _run(text, end, b64, 4000)
+            if run_end - end < 8:
+                break
+            parts += 1
+            end = run_end
+            if parts < 3 and (end >= len(text) or text[end] != "."):
+                break
+            end += 1 if parts < 3 else 0
+        if parts == 3:
+            found.append(SecretHit(at, end, "JSON Web Token"))
+        at = text.find("eyJ", max(end, at + 1))
+    return found
+
+
+def entropy(value: str) -> float:
+    counts = Counter(value)
+    n = len(value)
+    return -sum(c / n * math.log2(c / n) for c in counts.values())
+
+
+def _looks_secret(value: str, lex: Lexicon) -> bool:
+    low = value.lower()
+    if any(p in low for p in lex.secrets["placeholders"]):
+        return False
+    classes = sum(
+        (any(c.islower() for c in value), any(c.isupper() for c in value), any(c.isdigit() for c in value))
+    )
+    return len(value) >= 16 and classes >= 2 and entropy(value) >= 3.5
+
+
+def find_secrets(text: str, lex: Lexicon | None = None) -> list[SecretHit]:
+    lex = lex or lexicon()
+    hits: list[SecretHit] = []
+    for shape in secret_table().tokens:  # longest prefix first
+        at = text.find(shape.prefix)
+        while at >= 0:
+            body_start = at + len(shape.prefix)
+            end = _run(text, body_start, _CHARSETS.get(shape.charset, _CHARSETS["token"]), shape.max_length + 1)
+            before_ok = at == 0 or not text[at - 1].isalnum()
+            taken = any(h.start <= at < h.end for h in hits)
+            fits = shape.min_length <= end - at <= shape.max_length
+            if before_ok and fits and not taken and _looks_secret(text[at:end], lex):
+                hits.append(SecretHit(at, end, shape.kind))
+            at = text.find(shape.prefix, max(end, at + 1))
+    for marker in lex.secrets["private_key_markers"]:
+        at = text.lower().find(marker)
+        if at >= 0:
+            hits.append(SecretHit(at, min(len(text), at + len(marker) + 64), "private key block"))
+    hits.extend(_jwts(text))
+    names = lex.secrets["assignment_names"]
+    for m in _ASSIGN.finditer(text):
+        name = m.group().split("=")[0].split(":")[0].strip(" \"'").lower()
+        if name not in names:
+            continue
+        end = _run(text, m.end(), _VALUE_CHARS, 300)
+        value = text[m.end() : end]
+        if _looks_secret(value, lex) and not any(h.start <= m.end() < h.end for h in hits):
+            hits.append(SecretHit(m.end(), end, f"high-entropy value assigned to {name}"))
+    return sorted(hits, key=lambda h: (h.start, h.end))
+
+
+def redact(text: str, hits: list[SecretHit] | None = None) -> str:
+    """The text with every credential replaced by its redacted form."""
+    hits = find_secrets(text) if hits is None else hits
+    if not hits:
+        return text
+    out, pos = [], 0
+    for hit in hits:
+        if hit.start < pos:
+            continue
+        out.append(text[pos : hit.start])
+        out.append(hit.redacted(text))
+        pos = hit.end
+    out.append(text[pos:])
+    return "".join(out)
