@@ -60,11 +60,11 @@ class ToolGate:
             page = self._surface(raw_tools)
         except InputError as exc:  # earlier verdicts stay in force: a bad page unblocks nothing
             return PageDecision(kept=[], dropped={}, error=exc.reason)
+        dropped = self._judge(page)
         if not continuation:
             self._pages = []
-            self.dropped = {}
-        dropped = self._judge(page)
-        self.dropped.update(dropped)
+        # one assignment: the client thread reads `dropped` concurrently and never sees it empty
+        self.dropped = dict(dropped) if not continuation else {**self.dropped, **dropped}
         self._pages.extend(raw_tools)
         kept = [
             raw for raw, tool in zip(raw_tools, page.tools, strict=True) if tool.name not in dropped

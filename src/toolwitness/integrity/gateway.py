@@ -3,9 +3,10 @@
 Two threads copy newline-delimited JSON-RPC both ways. Pass-through messages are forwarded as the
 exact bytes received; a message is parsed only when it may matter:
 
-- client → server: lines mentioning `tools` (or holding a `\\` escape, which could spell it): a
-  `tools/list` request's id is remembered; a `tools/call` to a dropped tool is answered here with
-  a JSON-RPC error and never reaches the server;
+- client → server: lines mentioning `tools/list`, or `tools/call` while some tool is dropped (or
+  holding a `\\/` or `\\u` escape, which could spell either): a `tools/list` request's id is
+  remembered; a `tools/call` to a dropped tool is answered here with a JSON-RPC error and never
+  reaches the server;
 - server → client: every line while a `tools/list` answer is outstanding (ids are not visible
   without parsing, and a key can be written with escapes), parsed strictly (duplicate keys and
   other ambiguities rejected: fail closed), plus lines mentioning `list_changed`.
@@ -165,13 +166,23 @@ class Gateway:
                         )
                     )
                     continue
-                forward = self._from_client(line) if (b"tools" in line or b"\\" in line) else line
+                forward = self._from_client(line) if self._may_matter(line) else line
                 if forward:
                     write_all(process.stdin, forward)
         except (BrokenPipeError, OSError, ValueError):
             pass
         finally:
             self._done.set()
+
+    def _may_matter(self, line: bytes) -> bool:
+        """Cheap byte tests before any parsing: a tools/list to track, a call while tools are
+        dropped, or a `\\/` / `\\u` escape that could spell either method name."""
+        return (
+            b"tools/list" in line
+            or (bool(self.gate.dropped) and b"tools/call" in line)
+            or b"\\/" in line
+            or b"\\u" in line
+        )
 
     def _from_client(self, line: bytes) -> bytes:
         try:
