@@ -15,13 +15,18 @@ import typer
 from toolwitness.acquire.catalog import load_catalog_targets
 from toolwitness.acquire.limits import MIB, InputLimits
 from toolwitness.commands import discover as discover_commands
+from toolwitness.commands import evaluate as evaluate_commands
 from toolwitness.commands import integrity as integrity_commands
+from toolwitness.commands import live as live_commands
+from toolwitness.commands import report as report_commands
+from toolwitness.commands import snapshot as snapshot_commands
 from toolwitness.errors import EXIT_INPUT, EXIT_INTERNAL, ToolwitnessError, UsageError
 from toolwitness.findings import Severity
 from toolwitness.integrity.canonical import SurfaceDigests, digest_surface
 from toolwitness.pipeline import GRADES, ScanOptions, exit_code, scan
 from toolwitness.report.interface import OutputFormat, ReportOptions, formatter_for
 from toolwitness.rules import load_registry
+from toolwitness.suppressions import load_suppressions
 from toolwitness.textnorm import escape_display
 
 app = typer.Typer(
@@ -79,7 +84,10 @@ def _limits(max_tools: int, max_file_mib: int) -> InputLimits:
 
 @app.command("scan")
 def scan_command(
-    targets: Annotated[list[Path], typer.Argument(help="Catalog files or directories of them.")],
+    targets: Annotated[
+        list[str] | None,
+        typer.Argument(help="Catalogs, client configs, directories, server URLs; see --live."),
+    ] = None,
     fmt: FormatOpt = OutputFormat.TERMINAL,
     output: OutputOpt = None,
     redact: Annotated[bool, typer.Option(help="Mask evidence text in the report.")] = False,
@@ -92,24 +100,51 @@ def scan_command(
     rules: Annotated[
         list[Path] | None, typer.Option("--rules", help="Extra rule pack (YAML).")
     ] = None,
+    suppressions: Annotated[
+        Path | None,
+        typer.Option("--suppressions", help="YAML of accepted findings, each justified."),
+    ] = None,
     lock: Annotated[
         Path | None, typer.Option("--lock", help="Verify against this lockfile (pins baselines).")
     ] = None,
     strict: Annotated[
         bool, typer.Option("--strict", help="With --lock: exit 1 on any change, not only blocked.")
     ] = False,
+    live: live_commands.LiveFlag = False,
+    stdio: live_commands.StdioOpt = None,
+    sandbox: live_commands.SandboxFlag = False,
+    allow_command: live_commands.AllowCommandOpt = None,
+    allow_host: live_commands.AllowHostOpt = None,
+    header: live_commands.HeaderOpt = None,
+    bearer: live_commands.BearerOpt = None,
+    timeout: live_commands.TimeoutOpt = 60.0,
+    server_timeout: live_commands.ServerTimeoutOpt = 180.0,
+    concurrency: live_commands.ConcurrencyOpt = 4,
+    max_pages: live_commands.MaxPagesOpt = 100,
     max_tools: MaxTools = 5000,
     max_file_mib: MaxMib = 10,
     debug: DebugOpt = False,
 ) -> None:
-    """Scan tool catalogs and report findings with their witnesses."""
+    """Scan tool catalogs, client configs or live servers; report findings with witnesses."""
     with _guard(debug):
         if min_grade is not None and min_grade.upper() not in GRADES:
             raise UsageError(f"--min-grade must be one of {', '.join(GRADES)}")
-        options = ScanOptions(
-            limits=_limits(max_tools, max_file_mib), rule_packs=tuple(rules or ()), lock=lock
-        )
-        result = scan(list(targets), options)
+        flags = live_commands.LiveFlags(
+            live, tuple(stdio or ()), sandbox, tuple(allow_command or ()),
+            tuple(allow_host or ()), tuple(header or ()), bearer, timeout, server_timeout,
+            concurrency, max_pages,
+        )  # fmt: skip
+        limits = _limits(max_tools, max_file_mib)
+        scan_targets, live_options = live_commands.scan_inputs(targets or [], flags, limits)
+        with live_commands.progress_display(
+            live_options is not None and live_commands.show_progress()
+        ) as observer:
+            options = ScanOptions(
+                limits=limits, rule_packs=tuple(rules or ()), lock=lock,
+                suppressions=load_suppressions(suppressions) if suppressions else (),
+                live=live_options, live_observer=observer,
+            )  # fmt: skip
+            result = scan(scan_targets, options)
         color = output is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
         report = formatter_for(fmt, ReportOptions(redact=redact, color=color)).format(result)
         _emit(report, output)
@@ -210,6 +245,9 @@ def escape_display_lines(lines: list[str]) -> str:
 
 integrity_commands.register(app)
 discover_commands.register(app)
+evaluate_commands.register(app)
+snapshot_commands.register(app)
+report_commands.register(app)
 
 
 def main(argv: list[str] | None = None) -> int:

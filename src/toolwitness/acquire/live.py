@@ -27,7 +27,7 @@ from toolwitness.acquire.catalog import surface_from_document
 from toolwitness.acquire.launch import LaunchRefused, prepare_launch
 from toolwitness.acquire.limits import MIB, InputLimits
 from toolwitness.acquire.live_collect import PageLimits, ServerFailed, Stage, collect_document
-from toolwitness.acquire.live_errors import describe_failure
+from toolwitness.acquire.live_errors import describe_failure, leaves
 from toolwitness.acquire.live_http import (
     HttpDiagnostics,
     check_url,
@@ -36,6 +36,7 @@ from toolwitness.acquire.live_http import (
     streamable_http,
 )
 from toolwitness.acquire.live_stdio import StdioDiagnostics, StreamBudget, bounded_stdio
+from toolwitness.errors import InputError
 from toolwitness.model import ServerSpec, ServerSurface
 
 __all__ = [
@@ -133,11 +134,11 @@ async def _attempt(
     try:
         doc = await _session_document(make(), spec, opts, stage)
     except Exception as exc:
-        return (
-            None,
-            describe_failure(exc, stage.now, diag.failure, diag.summary(), opts.request_timeout),
-            [],
-        )
+        refused = [e for e in leaves(exc) if isinstance(e, InputError)]
+        if refused:  # policy (allowlist, sandbox, bad cwd), not a server failure: say so as is
+            raise refused[0] from None
+        why = describe_failure(exc, stage.now, diag.failure, diag.summary(), opts.request_timeout)
+        return None, why, []
     if diag.failure is not None:  # e.g. the budget ran out while the session was closing
         return None, diag.failure, []
     return doc, None, stage.notes

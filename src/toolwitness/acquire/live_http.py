@@ -72,7 +72,7 @@ class _CountingStream(httpx2.AsyncByteStream):
             self._diag.bytes_read += len(chunk)
             if self._diag.bytes_read > self._diag.max_bytes:
                 self._diag.fail(
-                    f"the server sent more than {self._diag.max_bytes} bytes (--max-bytes)"
+                    f"the server sent more than {self._diag.max_bytes} bytes (the response budget)"
                 )
                 raise ResponseBudgetExceeded(self._diag.failure)
             yield chunk

@@ -58,6 +58,7 @@ class StdioDiagnostics:
     garbage_lines: int = 0
     first_garbage: str | None = None
     returncode: int | None = None
+    stdout_ended: bool = False  # the server closed its stdout (exited, usually)
     stderr_tail: bytearray = field(default_factory=bytearray)
     stderr_total: int = 0
 
@@ -121,7 +122,7 @@ async def _pump_stdout(
                 if diag.bytes_read > budget.max_total_bytes:
                     diag.fail(
                         f"the server wrote more than {budget.max_total_bytes} bytes to stdout "
-                        "(--max-bytes)"
+                        "(the response budget)"
                     )
                     return
                 buffer += chunk
@@ -133,10 +134,12 @@ async def _pump_stdout(
                 if len(buffer) > budget.max_message_bytes:
                     diag.fail(
                         f"one stdout message is over {budget.max_message_bytes} bytes "
-                        "(--max-message-bytes)"
+                        "(the per-message limit)"
                     )
                     return
-        except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
+        except anyio.EndOfStream:
+            diag.stdout_ended = True
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
             return
 
 
@@ -253,6 +256,9 @@ async def bounded_stdio(
                 yield read_stream, write_stream
             finally:
                 # Read before we stop it: a code here means the server ended on its own.
+                if diag.stdout_ended:
+                    with anyio.CancelScope(shield=True):
+                        await _wait_exit(process, _GRACE_SECONDS)
                 diag.returncode = process.returncode
                 await stop_process_group(process)
                 tasks.cancel_scope.cancel()

@@ -1,0 +1,261 @@
+"""Command-line side of live scanning: target syntax, flags, progress display, `snapshot`.
+
+Target syntax (documented in docs/live.md):
+  scan https://host/mcp               a URL is a live HTTP server (Streamable HTTP, SSE fallback)
+  scan --stdio "npx -y pkg"            a stdio server given as one command line (repeatable)
+  scan --live -- npx -y pkg            with --live, positional words that are not an existing
+                                       path or a URL are one stdio command line
+  scan --live claude_desktop.json      connect every server of a client config
+A URL or --stdio target connects to a server, so mixing one with a client config needs --live
+(otherwise the config's servers would be started without being asked for).
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import string
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from pathlib import Path, PurePosixPath
+from typing import Annotated
+from urllib.parse import urlsplit
+
+import typer
+
+from toolwitness.acquire.limits import InputLimits
+from toolwitness.acquire.live import LiveObserver, LiveOptions
+from toolwitness.acquire.package_spec import package_from_command
+from toolwitness.errors import UsageError
+from toolwitness.model import ServerSpec, Transport
+
+LiveFlag = Annotated[
+    bool, typer.Option("--live", help="Connect to servers (configs, commands) and list them.")
+]
+StdioOpt = Annotated[
+    list[str] | None,
+    typer.Option("--stdio", help="A stdio server command line to run and scan (repeatable)."),
+]
+SandboxFlag = Annotated[
+    bool,
+    typer.Option("--sandbox", help="Run stdio servers under bubblewrap: no network, read-only /."),
+]
+AllowCommandOpt = Annotated[
+    list[str] | None,
+    typer.Option("--allow-command", help="Also allow this executable name (repeatable)."),
+]
+AllowHostOpt = Annotated[
+    list[str] | None,
+    typer.Option("--allow-host", help="Connect only to these HTTP hosts (repeatable)."),
+]
+HeaderOpt = Annotated[
+    list[str] | None, typer.Option("--header", help="HTTP header 'Name: value' (repeatable).")
+]
+BearerOpt = Annotated[
+    str | None, typer.Option("--bearer", help="HTTP bearer token (Authorization header).")
+]
+TimeoutOpt = Annotated[
+    float, typer.Option("--timeout", help="Seconds to wait for one server answer.", min=0.1)
+]
+ServerTimeoutOpt = Annotated[
+    float,
+    typer.Option("--server-timeout", help="Seconds for one whole server, with start-up.", min=1),
+]
+ConcurrencyOpt = Annotated[
+    int, typer.Option("--concurrency", help="Servers connected at the same time.", min=1, max=64)
+]
+MaxPagesOpt = Annotated[
+    int, typer.Option("--max-pages", help="Pages read per list call before giving up.", min=1)
+]
+
+_HEADER_NAME = frozenset(string.ascii_letters + string.digits + "!#$%&'*+-.^_`|~")  # RFC 9110
+_GENERIC_STEMS = ("index", "main", "server", "cli", "__main__", "app")
+_BUILD_DIRS = ("dist", "build", "src", "lib", "bin", "out")
+
+
+@dataclass(frozen=True)
+class LiveFlags:
+    live: bool = False
+    stdio: tuple[str, ...] = ()
+    sandbox: bool = False
+    allow_commands: tuple[str, ...] = ()
+    allow_hosts: tuple[str, ...] = ()
+    headers: tuple[str, ...] = ()
+    bearer: str | None = None
+    timeout: float = 60.0
+    server_timeout: float = 180.0
+    concurrency: int = 4
+    max_pages: int = 100
+
+
+def parse_header(text: str) -> tuple[str, str]:
+    name, sep, value = text.partition(":")
+    name, value = name.strip(), value.strip()
+    if not sep or not name or any(c not in _HEADER_NAME for c in name):
+        raise UsageError(f"--header must look like 'Name: value', not {text!r}")
+    if any(ord(c) < 32 or ord(c) == 127 for c in value):
+        raise UsageError(f"--header {name}: the value holds control characters")
+    return name, value
+
+
+def is_url(target: str) -> bool:
+    return target.lower().startswith(("http://", "https://"))
+
+
+def url_spec(url: str) -> ServerSpec:
+    parts = urlsplit(url)
+    path = parts.path.rstrip("/")
+    kind = "sse" if path.endswith("/sse") else "http"
+    name = f"{parts.netloc.rpartition('@')[2]}{path}" or url
+    return ServerSpec(name=name, transport=Transport(kind=kind, url=url), origin=url)
+
+
+def command_spec(argv: Sequence[str]) -> ServerSpec:
+    if not argv:
+        raise UsageError("an empty stdio command")
+    # The server runs in a temporary directory: a file named relative to here is made absolute.
+    command, args = _absolute_if_file(argv[0]), tuple(_absolute_if_file(a) for a in argv[1:])
+    package = package_from_command(command, args)
+    return ServerSpec(
+        name=package.name if package is not None else _command_label(argv),
+        transport=Transport(kind="stdio", command=command, args=args),
+        origin="command line: " + shlex.join(argv),
+        package=package,
+    )
+
+
+def _absolute_if_file(arg: str) -> str:
+    if arg.startswith("-") or "/" not in arg or os.path.isabs(arg) or not os.path.isfile(arg):
+        return arg
+    return os.path.abspath(arg)
+
+
+def _command_label(argv: Sequence[str]) -> str:
+    """A readable id for `node dist/index.js` or `python -m pkg`: the module or the project."""
+    if "-m" in argv[:-1]:
+        return argv[argv.index("-m") + 1]
+    words = [a for a in argv[1:] if not a.startswith("-")]
+    if not words:
+        return PurePosixPath(argv[0]).name
+    return " ".join([_script_label(PurePosixPath(words[0])), *_plain_words(words[1:])])
+
+
+def _script_label(path: PurePosixPath) -> str:
+    if path.stem not in _GENERIC_STEMS:
+        return path.stem or path.name
+    for parent in path.parents:
+        if parent.name and parent.name not in _BUILD_DIRS:
+            return parent.name
+    return path.name
+
+
+def _plain_words(words: Sequence[str]) -> list[str]:
+    """Up to two arguments that are words, not paths (`hostile.py crash` → `crash`)."""
+    return [w for w in words if "/" not in w and "\\" not in w and len(w) <= 32][:2]
+
+
+def scan_inputs(
+    targets: Sequence[str], flags: LiveFlags, limits: InputLimits
+) -> tuple[list[str | ServerSpec], LiveOptions | None]:
+    """Split positional targets and flags into pipeline targets, and the live options if any."""
+    out: list[str | ServerSpec] = []
+    explicit = [command_spec(shlex.split(line)) for line in flags.stdio]
+    words = list(targets)
+    if flags.live and words and not is_url(words[0]) and not Path(words[0]).exists():
+        explicit.append(command_spec(words))  # `scan --live -- npx -y pkg`
+        words = []
+    for target in words:
+        if is_url(target):
+            explicit.append(url_spec(target))
+        else:
+            out.append(target)
+    live = flags.live or bool(explicit)
+    if explicit and out and not flags.live:
+        raise UsageError(
+            "a URL or --stdio target connects to a server; add --live to connect the servers "
+            "of the other targets too, or scan them separately"
+        )
+    if flags.sandbox and not live:
+        raise UsageError("--sandbox applies to live scans: add --live (or give a --stdio server)")
+    if not live:
+        return out, None
+    return [*out, *explicit], live_options(flags, limits)
+
+
+def live_options(flags: LiveFlags, limits: InputLimits) -> LiveOptions:
+    headers = dict(parse_header(h) for h in flags.headers)
+    if flags.bearer is not None:
+        if not flags.bearer.strip() or any(ord(c) < 33 for c in flags.bearer):
+            raise UsageError("--bearer must be a token without spaces or control characters")
+        headers["Authorization"] = f"Bearer {flags.bearer}"
+    return LiveOptions(
+        request_timeout=flags.timeout,
+        server_timeout=max(flags.server_timeout, flags.timeout),
+        max_pages=flags.max_pages,
+        allow_commands=frozenset(flags.allow_commands),
+        allow_hosts=frozenset(h.lower() for h in flags.allow_hosts),
+        headers=headers,
+        sandbox=flags.sandbox,
+        concurrency=flags.concurrency,
+        limits=limits,
+    )
+
+
+def show_progress() -> bool:
+    """A live display only for a person at a terminal; CI logs and pipes stay quiet."""
+    return sys.stderr.isatty() and not os.environ.get("CI") and os.environ.get("TERM") != "dumb"
+
+
+@contextmanager
+def progress_display(enabled: bool) -> Iterator[LiveObserver | None]:
+    if not enabled:
+        yield None
+        return
+    from toolwitness.commands.live_progress import RichProgress
+
+    with RichProgress() as observer:
+        yield observer
+
+
+REDACTED = "<redacted>"
+
+
+def redacted_transport(spec: ServerSpec) -> ServerSpec:
+    """Snapshots keep env and header names but never their values (they may be secrets)."""
+    t = spec.transport
+    clean = t.model_copy(
+        update={
+            "env": dict.fromkeys(t.env, REDACTED),
+            "headers": dict.fromkeys(t.headers, REDACTED),
+        }
+    )
+    return spec.model_copy(update={"transport": clean})
+
+
+def snapshot_spec(
+    targets: Sequence[str], flags: LiveFlags, server: str | None, limits: InputLimits
+) -> tuple[ServerSpec, LiveOptions]:
+    """The one server a `snapshot` command names (a URL, a command, or a config entry)."""
+    from toolwitness.acquire.targets import resolve_targets, static_surfaces
+
+    planned, options = scan_inputs(targets, replace(flags, live=True), limits)
+    assert options is not None
+    specs = [t for t in planned if isinstance(t, ServerSpec)]
+    paths = [Path(t) for t in planned if isinstance(t, str)]
+    if paths:
+        resolved = resolve_targets(paths, limits)
+        if resolved.catalogs:
+            raise UsageError("snapshot connects to a server; a tools catalog is already a snapshot")
+        ids = [s.id for s in static_surfaces(resolved.specs)]
+        pairs = zip(resolved.specs, ids, strict=True)
+        specs += [s.model_copy(update={"name": i}) for s, i in pairs]
+    if server is not None:
+        specs = [s for s in specs if s.name == server]
+        if not specs:
+            raise UsageError(f"no server named {server!r} in the targets")
+    if len(specs) != 1:
+        names = ", ".join(sorted(s.name for s in specs)) or "none"
+        raise UsageError(f"snapshot needs exactly one server; found {names} (use --server NAME)")
+    return specs[0], options
