@@ -1,0 +1,172 @@
+"""Code verification as a library call: a source tree (or artifact, or package spec) -> verdicts.
+
+    analysis = analyse_target("npm:@modelcontextprotocol/server-filesystem@2026.8.31", workdir)
+    result = code_scan_result(analysis)      # a ScanResult: report it with any formatter
+
+Nothing is installed, imported or executed: archives are unpacked by `acquire.archive` (bounded,
+no traversal, no links out) and sources are parsed by the front-ends.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from toolwitness.code import lattice
+from toolwitness.code.declared import DeclaredFrom
+from toolwitness.code.graph import CallGraph
+from toolwitness.code.project import CodeLimits, Project, load_project
+from toolwitness.code.registrations import ToolSpec, extract
+from toolwitness.code.sinks import load_sink_catalog
+from toolwitness.code.verify import ToolVerdict, findings_for, verify_tools
+from toolwitness.errors import InputError, UsageError
+from toolwitness.findings import Finding, sort_findings
+from toolwitness.model import Coverage, ServerSurface, Tool
+from toolwitness.pipeline import ScanOptions, scan_surfaces
+from toolwitness.result import ScanResult, ServerResult, ToolResult
+from toolwitness.rules import RuleRegistry, load_registry
+
+ARCHIVE_SUFFIXES = (".tgz", ".tar.gz", ".tar", ".whl", ".zip")
+
+
+@dataclass(frozen=True)
+class CodeOptions:
+    declared_from: DeclaredFrom = DeclaredFrom.BOTH
+    limits: CodeLimits = field(default_factory=CodeLimits)
+
+
+@dataclass
+class CodeAnalysis:
+    server_id: str
+    root: Path
+    coverage: Coverage
+    project: Project
+    graph: CallGraph
+    tools: list[ToolSpec]
+    verdicts: list[ToolVerdict]
+    notes: list[str]
+
+    def verdict(self, name: str) -> ToolVerdict:
+        for verdict in self.verdicts:
+            if verdict.name == name:
+                return verdict
+        raise KeyError(name)
+
+    def surface(self) -> ServerSurface:
+        tools = tuple(
+            Tool(
+                name=spec.name,
+                title=spec.title,
+                description=spec.description,
+                inputSchema=spec.input_schema,
+                annotations=spec.annotations,
+            )
+            for spec in self.tools
+        )
+        return ServerSurface(
+            id=self.server_id,
+            source=str(self.root),
+            tools=tools,
+            source_root=str(self.root),
+            coverage=(self.coverage,),
+            notes=tuple(self.notes),
+        )
+
+
+def analyse_directory(
+    root: Path,
+    options: CodeOptions | None = None,
+    server_id: str | None = None,
+    coverage: Coverage = Coverage.SOURCE,
+) -> CodeAnalysis:
+    options = options or CodeOptions()
+    project = load_project(root, options.limits)
+    graph = CallGraph(project, load_sink_catalog(), options.limits)
+    extraction = extract(project, graph.resolver)
+    specs = _merge_duplicates(extraction.tools)
+    verdicts = verify_tools(specs, graph, options.declared_from)
+    return CodeAnalysis(
+        server_id or root.name,
+        root,
+        coverage,
+        project,
+        graph,
+        specs,
+        verdicts,
+        extraction.notes,
+    )
+
+
+def analyse_target(target: str, workdir: Path, options: CodeOptions | None = None) -> CodeAnalysis:
+    """A source directory, a .tgz/.whl/.zip artifact, or `npm:NAME@VERSION` / `pypi:NAME==V`."""
+    if target.startswith(("npm:", "pypi:")):
+        try:
+            from toolwitness.acquire.package import fetch_and_unpack
+        except ImportError:
+            raise UsageError("package specs are not supported in this build") from None
+        root = fetch_and_unpack(target, workdir, None)
+        return analyse_directory(root, options, target, Coverage.PACKAGE)
+    path = Path(target)
+    if path.is_dir():
+        return analyse_directory(path, options, path.resolve().name, Coverage.SOURCE)
+    if path.is_file() and path.name.endswith(ARCHIVE_SUFFIXES):
+        from toolwitness.acquire.archive import unpack_archive
+
+        root = unpack_archive(path, workdir)
+        return analyse_directory(root, options, path.name, Coverage.PACKAGE)
+    if not path.exists():
+        raise InputError("no such file or directory", source=target)
+    raise InputError("not a source directory or a .tgz/.whl/.zip artifact", source=target)
+
+
+def _merge_duplicates(specs: list[ToolSpec]) -> list[ToolSpec]:
+    """One spec per tool name; handlers of repeated registrations are all analysed."""
+    merged: dict[str, ToolSpec] = {}
+    for spec in specs:
+        first = merged.get(spec.name)
+        if first is None:
+            merged[spec.name] = spec
+            continue
+        first.handlers += [h for h in spec.handlers if h not in first.handlers]
+        first.problems += [p for p in spec.problems if p not in first.problems]
+        first.dispatch = first.dispatch or spec.dispatch
+    return [merged[name] for name in sorted(merged)]
+
+
+def code_findings(analysis: CodeAnalysis, rules: RuleRegistry) -> list[Finding]:
+    found = [f for v in analysis.verdicts for f in findings_for(v, rules)]
+    for note in analysis.notes:
+        found.append(
+            rules.finding(
+                "TW-CODE-004", tool=None, location=f"code:{note.split(': ', 1)[0]}", message=note
+            )
+        )
+    return found
+
+
+def code_scan_result(analysis: CodeAnalysis, rule_packs: tuple[Path, ...] = ()) -> ScanResult:
+    """The metadata checks on the code-derived surface, plus verdicts and TW-CODE findings."""
+    surface = analysis.surface()
+    base = scan_surfaces([surface], ScanOptions(rule_packs=rule_packs))
+    rules = load_registry(list(rule_packs))
+    server = base.servers[0]
+    by_name = {v.name: v for v in analysis.verdicts}
+    tools = tuple(_with_verdict(t, by_name.get(t.name)) for t in server.tools)
+    findings = sort_findings([*server.findings, *code_findings(analysis, rules)])
+    updated: ServerResult = server.model_copy(update={"tools": tools, "findings": tuple(findings)})
+    return ScanResult(servers=(updated,))
+
+
+def _with_verdict(tool: ToolResult, verdict: ToolVerdict | None) -> ToolResult:
+    if verdict is None:
+        return tool
+    return tool.model_copy(
+        update={
+            "declared": lattice.display(verdict.declaration.leaves),
+            "actual": lattice.ordered(verdict.actual),
+            "undeclared": lattice.ordered(verdict.undeclared),
+            "verdict": verdict.verdict,
+            "verdict_reason": "; ".join(verdict.reasons) or None,
+            "witnesses": verdict.witnesses(),
+        }
+    )

@@ -1,0 +1,533 @@
+"""TypeScript / JavaScript front-end: one tree-sitter walk per file -> `ir.Module`.
+
+Nothing is evaluated or imported. Scoping is per function (block scopes are folded into their
+function), which over-approximates bindings: a name may resolve to more candidates, never fewer.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import tree_sitter_javascript as ts_javascript
+import tree_sitter_typescript as ts_typescript
+from tree_sitter import Language, Node, Parser
+
+from toolwitness.code import ir
+from toolwitness.code.frontends.js_values import (
+    CLASS_NODES,
+    FUNCTION_NODES,
+    chain,
+    node_id,
+    position,
+    property_name,
+    set_source,
+    string_value,
+    text,
+    unwrap,
+    value_of,
+)
+
+REGISTRATION_METHODS = frozenset(
+    {"tool", "registerTool", "registerToolTask", "addTool", "setRequestHandler"}
+)
+_SKIP = frozenset(
+    {
+        "comment",
+        "type_annotation",
+        "type_alias_declaration",
+        "interface_declaration",
+        "type_arguments",
+        "type_parameters",
+        "property_identifier",
+        "statement_identifier",
+        "regex",
+        "enum_declaration",
+        "ambient_declaration",
+    }
+)
+
+
+@lru_cache(maxsize=4)
+def _parser(dialect: str) -> Parser:
+    if dialect == "tsx":
+        language = Language(ts_typescript.language_tsx())
+    elif dialect == "ts":
+        language = Language(ts_typescript.language_typescript())
+    else:
+        language = Language(ts_javascript.language())
+    return Parser(language)
+
+
+def dialect_for(path: str) -> str:
+    if path.endswith(".tsx"):
+        return "tsx"
+    if path.endswith((".ts", ".mts", ".cts")):
+        return "ts"
+    return "js"
+
+
+def parse_module(key: str, source: bytes) -> ir.Module:
+    tree = _parser(dialect_for(key)).parse(source)
+    set_source(source)
+    builder = _Builder(key)
+    root = tree.root_node
+    if root.has_error:
+        builder.module.errors.append("tree-sitter reported syntax errors")
+    builder.walk_children(root, builder.top)
+    return builder.module
+
+
+class _Builder:
+    def __init__(self, key: str) -> None:
+        self.key = key
+        self.module = ir.Module(key=key, language="js")
+        self.module.scopes[key] = ir.Scope(key, None)
+        self.top = ir.Function(key, "<module>", key, 1, 1, key)
+        self.classes: list[ir.ClassDef] = []
+
+    # -- traversal ---------------------------------------------------------------------------
+    def walk_children(self, node: Node, fn: ir.Function) -> None:
+        for child in node.named_children:
+            self.walk(child, fn)
+
+    def walk(self, node: Node, fn: ir.Function) -> None:
+        kind = node.type
+        if kind in _SKIP:
+            return
+        if kind in FUNCTION_NODES:
+            self.function(node, fn)
+        elif kind in CLASS_NODES:
+            self.klass(node, fn)
+        elif kind == "variable_declarator":
+            self.declarator(node, fn)
+        elif kind in ("assignment_expression", "augmented_assignment_expression"):
+            self.assignment(node, fn)
+        elif kind in ("call_expression", "new_expression"):
+            self.call(node, fn)
+        elif kind in ("member_expression", "subscript_expression", "identifier", "this"):
+            self.access(node, fn)
+        elif kind == "shorthand_property_identifier":
+            self.access(node, fn)
+        elif kind == "pair":
+            value = node.child_by_field_name("value")
+            key = node.child_by_field_name("key")
+            if key is not None and key.type == "computed_property_name":
+                self.walk_children(key, fn)
+            if value is not None:
+                self.walk(value, fn)
+        elif kind == "import_statement":
+            self.import_statement(node)
+        elif kind == "export_statement":
+            self.export_statement(node, fn)
+        elif kind == "switch_statement":
+            self.switch(node, fn)
+        elif kind == "if_statement":
+            self.if_statement(node, fn)
+        elif kind == "return_statement":
+            if node.named_child_count:
+                fn.returns.append(value_of(node.named_children[0], fn.id, self.key))
+            self.walk_children(node, fn)
+        elif kind in ("required_parameter", "optional_parameter"):
+            default = node.child_by_field_name("value")
+            if default is not None:
+                self.walk(default, fn)
+        else:
+            self.walk_children(node, fn)
+
+    def scope(self, scope_id: str) -> ir.Scope:
+        return self.module.scopes[scope_id]
+
+    def new_function(self, node: Node, name: str, parent: ir.Function) -> ir.Function:
+        fid = node_id(self.key, node)
+        line, col = position(node)
+        fn = ir.Function(fid, name, self.key, line, col, parent.id)
+        self.module.functions[fid] = fn
+        self.module.scopes[fid] = ir.Scope(fid, parent.id)
+        parent.children.append(fid)
+        return fn
+
+    # -- functions and classes ---------------------------------------------------------------
+    def function(self, node: Node, parent: ir.Function, name: str | None = None) -> ir.Function:
+        name_node = node.child_by_field_name("name")
+        own = property_name(name_node) if name_node is not None else None
+        fn = self.new_function(node, name or own or _anonymous_name(node), parent)
+        if own and node.type in ("function_declaration", "generator_function_declaration"):
+            self.scope(parent.id).bind(own, ir.FuncRef(fn.id))
+        elif own and node.type in ("function_expression", "function"):
+            self.scope(fn.id).bind(own, ir.FuncRef(fn.id))
+        params = node.child_by_field_name("parameters") or node.child_by_field_name("parameter")
+        if params is not None:
+            names = _param_names(params)
+            fn.params = tuple(names)
+            for pname in names:
+                self.scope(fn.id).bind(pname, ir.Opaque("parameter"))
+            for param in params.named_children if params.type != "identifier" else []:
+                default = param.child_by_field_name("right") or param.child_by_field_name("value")
+                if param.type in ("assignment_pattern", "required_parameter", "optional_parameter"):
+                    if default is not None:
+                        self.walk(default, fn)
+        body = node.child_by_field_name("body")
+        if body is not None:
+            if node.type == "arrow_function" and body.type != "statement_block":
+                fn.returns.append(value_of(body, fn.id, self.key))
+            self.walk(body, fn)
+        return fn
+
+    def klass(self, node: Node, fn: ir.Function, name: str | None = None) -> ir.ClassDef:
+        cid = node_id(self.key, node)
+        name_node = node.child_by_field_name("name")
+        cname = name or (text(name_node) if name_node is not None else "<class>")
+        cls = ir.ClassDef(cid, cname, self.key, position(node)[0], fn.id)
+        self.module.classes[cid] = cls
+        if name_node is not None:
+            self.scope(fn.id).bind(text(name_node), ir.ClassRef(cid))
+        for child in node.named_children:
+            if child.type == "class_heritage":
+                for expr in _heritage_exprs(child):
+                    cls.bases.append(value_of(expr, fn.id, self.key))
+        body = node.child_by_field_name("body")
+        self.classes.append(cls)
+        for member in body.named_children if body is not None else []:
+            self.class_member(member, cls, fn)
+        self.classes.pop()
+        return cls
+
+    def class_member(self, member: Node, cls: ir.ClassDef, fn: ir.Function) -> None:
+        instance = ir.Call(ir.ClassRef(cls.id), (), (), True)
+        if member.type == "method_definition":
+            mname = property_name(member.child_by_field_name("name")) or "<method>"
+            method = self.function(member, fn, f"{cls.name}.{mname}")
+            self.scope(method.id).bind("this", instance)
+            cls.methods[mname] = method.id
+        elif member.type in ("field_definition", "public_field_definition"):
+            key = member.child_by_field_name("property") or member.child_by_field_name("name")
+            fname = property_name(key) or "<field>"
+            value = member.child_by_field_name("value")
+            if value is None:
+                return
+            inner = unwrap(value)
+            if inner.type in FUNCTION_NODES:
+                method = self.function(inner, fn, f"{cls.name}.{fname}")
+                self.scope(method.id).bind("this", instance)
+                cls.methods[fname] = method.id
+            else:
+                cls.attrs.setdefault(fname, []).append(value_of(value, fn.id, self.key))
+                self.walk(value, fn)
+
+    # -- bindings ----------------------------------------------------------------------------
+    def declarator(self, node: Node, fn: ir.Function) -> None:
+        target = node.child_by_field_name("name")
+        value_node = node.child_by_field_name("value")
+        if target is None:
+            return
+        if value_node is not None:
+            inner = unwrap(value_node)
+            if target.type == "identifier" and inner.type in FUNCTION_NODES:
+                self.scope(fn.id).bind(text(target), ir.FuncRef(node_id(self.key, inner)))
+                self.function(inner, fn, text(target))
+                return
+            if target.type == "identifier" and inner.type in CLASS_NODES:
+                self.scope(fn.id).bind(text(target), ir.ClassRef(node_id(self.key, inner)))
+                self.klass(inner, fn, text(target))
+                return
+        value = value_of(value_node, fn.id, self.key) if value_node is not None else None
+        self.bind_pattern(target, value, fn)
+        if value_node is not None:
+            self.walk(value_node, fn)
+
+    def bind_pattern(self, target: Node, value: ir.Value | None, fn: ir.Function) -> None:
+        scope = self.scope(fn.id)
+        if target.type == "identifier":
+            scope.bind(text(target), value if value is not None else ir.Lit(None))
+            return
+        if target.type == "object_pattern":
+            for prop in target.named_children:
+                if prop.type == "shorthand_property_identifier_pattern":
+                    member = ir.Member(value, (text(prop),)) if value is not None else None
+                    scope.bind(text(prop), member or ir.Opaque("pattern"))
+                elif prop.type == "pair_pattern":
+                    key = property_name(prop.child_by_field_name("key")) or ir.COMPUTED
+                    inner = prop.child_by_field_name("value")
+                    if inner is not None:
+                        sub = ir.Member(value, (key,)) if value is not None else None
+                        self.bind_pattern(inner, sub, fn)
+                elif prop.type == "object_assignment_pattern":
+                    left = prop.child_by_field_name("left")
+                    if left is not None:
+                        sub = ir.Member(value, (text(left),)) if value is not None else None
+                        self.bind_pattern(left, sub, fn)
+                else:
+                    for name in _param_names(prop):
+                        scope.bind(name, ir.Opaque("pattern"))
+            return
+        for name in _param_names(target):
+            scope.bind(name, ir.Opaque("pattern"))
+
+    def assignment(self, node: Node, fn: ir.Function) -> None:
+        left = node.child_by_field_name("left")
+        right = node.child_by_field_name("right")
+        if left is None or right is None:
+            self.walk_children(node, fn)
+            return
+        path = chain(left)
+        value = value_of(right, fn.id, self.key)
+        if node.type == "assignment_expression" and path is not None:
+            self.assign_path(path, value, fn)
+        elif path is None:
+            self.walk(left, fn)
+        inner = unwrap(right)
+        if path is not None and len(path) == 1 and inner.type in FUNCTION_NODES:
+            self.function(inner, fn, path[0])
+        else:
+            self.walk(right, fn)
+
+    def assign_path(self, path: tuple[str, ...], value: ir.Value, fn: ir.Function) -> None:
+        if path[:2] == ("module", "exports"):
+            self.commonjs_export(path[2:], value)
+        elif path[0] == "exports" and len(path) == 2:
+            self.module.export(path[1], value)
+        elif path[0] == "this" and len(path) == 2 and self.classes:
+            self.classes[-1].attrs.setdefault(path[1], []).append(value)
+        elif len(path) == 1:
+            self.scope(self._owner(path[0], fn.id)).bind(path[0], value)
+
+    def commonjs_export(self, rest: tuple[str, ...], value: ir.Value) -> None:
+        if not rest:
+            self.module.export("default", value)
+            if isinstance(value, ir.Obj):
+                for key, item in value.items:
+                    self.module.export(key, item)
+            return
+        if len(rest) == 1:
+            self.module.export(rest[0], value)
+
+    def _owner(self, name: str, scope_id: str | None) -> str:
+        """The scope that binds `name` (flow-insensitive assignment target); module if none."""
+        while scope_id is not None:
+            scope = self.module.scopes[scope_id]
+            if name in scope.bindings:
+                return scope_id
+            scope_id = scope.parent
+        return self.key
+
+    # -- uses --------------------------------------------------------------------------------
+    def call(self, node: Node, fn: ir.Function) -> None:
+        is_new = node.type == "new_expression"
+        callee = node.child_by_field_name("constructor" if is_new else "function")
+        args_node = node.child_by_field_name("arguments")
+        value = value_of(node, fn.id, self.key)
+        if callee is not None and not isinstance(value, ir.Import):
+            target = value.callee if isinstance(value, ir.Call) else value
+            args = value.args if isinstance(value, ir.Call) else ()
+            path = chain(callee)
+            symbol = ".".join(path) if path else _short(text(callee))
+            line, col = position(node)
+            fn.uses.append(ir.Use(target, line, col, symbol, True, args))
+            if path and len(path) >= 2 and path[-1] in REGISTRATION_METHODS:
+                kind = "registerTool" if path[-1] == "registerToolTask" else path[-1]
+                self.module.registrations.append(
+                    ir.Registration(kind, args, (), fn.id, self.key, line, col)
+                )
+            if path is None:
+                self.walk(callee, fn)
+            else:
+                self.walk_subscripts(callee, fn)
+        if args_node is not None:
+            self.walk_children(args_node, fn)
+
+    def access(self, node: Node, fn: ir.Function) -> None:
+        path = chain(node)
+        if path is None:
+            self.walk_children(node, fn)
+            return
+        if path != ("this",):
+            line, col = position(node)
+            fn.uses.append(
+                ir.Use(ir.Name(path, fn.id), line, col, ".".join(path), False)
+            )
+        self.walk_subscripts(node, fn)
+
+    def walk_subscripts(self, node: Node, fn: ir.Function) -> None:
+        """Index expressions inside a name chain (`a[b()]`) are code too."""
+        node = unwrap(node)
+        while node.type in ("member_expression", "subscript_expression"):
+            index = node.child_by_field_name("index")
+            if index is not None and index.type != "string":
+                self.walk(index, fn)
+            obj = node.child_by_field_name("object")
+            if obj is None:
+                return
+            node = unwrap(obj)
+
+    # -- modules -----------------------------------------------------------------------------
+    def import_statement(self, node: Node) -> None:
+        source = node.child_by_field_name("source")
+        if source is None:
+            return
+        spec = string_value(source)
+        scope = self.scope(self.key)
+        for clause in node.named_children:
+            if clause.type != "import_clause":
+                continue
+            for part in clause.named_children:
+                if part.type == "identifier":
+                    scope.bind(text(part), ir.Import(spec, ("default",), self.key))
+                elif part.type == "namespace_import":
+                    for ident in part.named_children:
+                        scope.bind(text(ident), ir.Import(spec, (), self.key))
+                elif part.type == "named_imports":
+                    for spec_node in part.named_children:
+                        if spec_node.type != "import_specifier":
+                            continue
+                        name = property_name(spec_node.child_by_field_name("name")) or ""
+                        alias = spec_node.child_by_field_name("alias")
+                        local = text(alias) if alias is not None else name
+                        scope.bind(local, ir.Import(spec, (name,), self.key))
+
+    def export_statement(self, node: Node, fn: ir.Function) -> None:
+        source = node.child_by_field_name("source")
+        spec = string_value(source) if source is not None else None
+        declaration = node.child_by_field_name("declaration")
+        default = any(c.type == "default" for c in node.children)
+        if declaration is not None:
+            self.walk(declaration, fn)
+            for name in _declared_names(declaration):
+                exported = "default" if default else name
+                self.module.export(exported, ir.Name((name,), self.key))
+            return
+        clause = next((c for c in node.named_children if c.type == "export_clause"), None)
+        if clause is not None:
+            for spec_node in clause.named_children:
+                name = property_name(spec_node.child_by_field_name("name")) or ""
+                alias = spec_node.child_by_field_name("alias")
+                exported = property_name(alias) if alias is not None else name
+                value: ir.Value = (
+                    ir.Import(spec, (name,), self.key)
+                    if spec is not None
+                    else ir.Name((name,), self.key)
+                )
+                self.module.export(exported or name, value)
+            return
+        if spec is not None:
+            namespace = next((c for c in node.named_children if c.type == "namespace_export"), None)
+            if namespace is not None and namespace.named_child_count:
+                alias = property_name(namespace.named_children[-1]) or ""
+                self.module.export(alias, ir.Import(spec, (), self.key))
+            else:
+                self.module.star_exports.append(ir.Import(spec, (), self.key))
+            return
+        value_node = node.child_by_field_name("value")
+        if default and value_node is not None:
+            self.module.export("default", value_of(value_node, fn.id, self.key))
+            self.walk(value_node, fn)
+
+    # -- dispatch ----------------------------------------------------------------------------
+    def branch(self, node: Node, labels: tuple[ir.Value, ...], fn: ir.Function) -> ir.Function:
+        sub = self.new_function(node, f"{fn.name}#branch", fn)
+        fn.children.remove(sub.id)
+        fn.branches.append(ir.Branch(labels, sub.id))
+        return sub
+
+    def switch(self, node: Node, fn: ir.Function) -> None:
+        value = node.child_by_field_name("value")
+        if value is not None:
+            self.walk(value, fn)
+        body = node.child_by_field_name("body")
+        pending: list[ir.Value] = []
+        for case in body.named_children if body is not None else []:
+            if case.type not in ("switch_case", "switch_default"):
+                continue
+            label = case.child_by_field_name("value")
+            statements = [c for c in case.named_children if c is not label and c.type != "comment"]
+            if label is not None:
+                pending.append(value_of(label, fn.id, self.key))
+                self.walk(label, fn)
+            if not statements:
+                continue  # an empty case falls through to the next one: same branch
+            labels = tuple(pending) if label is not None else ()
+            sub = self.branch(case, labels, fn)
+            for statement in statements:
+                self.walk(statement, sub)
+            pending = []
+
+    def if_statement(self, node: Node, fn: ir.Function) -> None:
+        condition = node.child_by_field_name("condition")
+        consequence = node.child_by_field_name("consequence")
+        alternative = node.child_by_field_name("alternative")
+        labels: tuple[ir.Value, ...] = ()
+        if condition is not None:
+            self.walk(condition, fn)
+            cond = unwrap(condition)
+            op = cond.child_by_field_name("operator") if cond.type == "binary_expression" else None
+            if op is not None and text(op) in ("===", "=="):
+                labels = (
+                    value_of(cond.child_by_field_name("left"), fn.id, self.key),
+                    value_of(cond.child_by_field_name("right"), fn.id, self.key),
+                )
+        if consequence is not None:
+            target = self.branch(consequence, labels, fn) if labels else fn
+            self.walk(consequence, target)
+        if alternative is not None:
+            self.walk(alternative, fn)
+
+
+def _anonymous_name(node: Node) -> str:
+    return f"<{node.type.replace('_', ' ')}@{position(node)[0]}>"
+
+
+def _short(source: str) -> str:
+    flat = " ".join(source.split())
+    return flat if len(flat) <= 60 else flat[:57] + "..."
+
+
+def _param_names(node: Node) -> list[str]:
+    if node.type == "identifier":
+        return [text(node)]
+    names: list[str] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type in ("identifier", "shorthand_property_identifier_pattern"):
+            parent = current.parent
+            if parent is not None and parent.type in ("pair_pattern",):
+                if parent.child_by_field_name("key") == current:
+                    continue
+            names.append(text(current))
+            continue
+        if current.type in ("type_annotation", "assignment_pattern") and current.type != (
+            "assignment_pattern"
+        ):
+            continue
+        if current.type == "assignment_pattern":
+            left = current.child_by_field_name("left")
+            if left is not None:
+                stack.append(left)
+            continue
+        if current.type in FUNCTION_NODES or current.type == "type_annotation":
+            continue
+        stack.extend(reversed(current.named_children))
+    return names
+
+
+def _heritage_exprs(node: Node) -> list[Node]:
+    out: list[Node] = []
+    for child in node.named_children:
+        if child.type == "extends_clause":
+            value = child.child_by_field_name("value")
+            out.extend([value] if value is not None else child.named_children[:1])
+        elif child.type not in ("implements_clause",):
+            out.append(child)
+    return out
+
+
+def _declared_names(node: Node) -> list[str]:
+    if node.type in ("lexical_declaration", "variable_declaration"):
+        names = []
+        for decl in node.named_children:
+            if decl.type == "variable_declarator":
+                target = decl.child_by_field_name("name")
+                if target is not None:
+                    names.extend(_param_names(target))
+        return names
+    name = node.child_by_field_name("name")
+    return [text(name)] if name is not None else []

@@ -1,0 +1,428 @@
+"""Python front-end: stdlib `ast` -> `ir.Module`. Target code is parsed, never imported."""
+
+from __future__ import annotations
+
+import ast
+import warnings
+
+from toolwitness.code import ir
+
+TOOL_DECORATORS = {"tool": "py-tool", "list_tools": "list_tools", "call_tool": "call_tool"}
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def parse_module(key: str, source: bytes) -> ir.Module:
+    module = ir.Module(key=key, language="py")
+    module.scopes[key] = ir.Scope(key, None)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(source, filename=key)
+    except (SyntaxError, ValueError, RecursionError) as exc:
+        module.errors.append(f"not valid Python: {type(exc).__name__}")
+        return module
+    builder = _Builder(module)
+    top = ir.Function(key, "<module>", key, 1, 1, key)
+    try:
+        builder.body(tree.body, top, None)
+    except RecursionError:
+        module.errors.append("nesting too deep to analyse")
+    return module
+
+
+def chain(node: ast.expr) -> tuple[str, ...] | None:
+    if isinstance(node, ast.Name):
+        return (node.id,)
+    if isinstance(node, ast.Attribute):
+        base = chain(node.value)
+        return None if base is None else (*base, node.attr)
+    if isinstance(node, ast.Subscript):
+        base = chain(node.value)
+        key = node.slice
+        name = key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else None
+        return None if base is None else (*base, name if name is not None else ir.COMPUTED)
+    return None
+
+
+class _Builder:
+    def __init__(self, module: ir.Module) -> None:
+        self.module = module
+        self.key = module.key
+        self.classes: list[ir.ClassDef] = []
+        self.declared_outer: dict[str, set[str]] = {}
+
+    def node_id(self, node: ast.AST) -> str:
+        return f"{self.key}:{getattr(node, 'lineno', 0)}:{getattr(node, 'col_offset', 0) + 1}"
+
+    def scope(self, scope_id: str) -> ir.Scope:
+        return self.module.scopes[scope_id]
+
+    # -- values ------------------------------------------------------------------------------
+    def value(self, node: ast.expr | None, scope: str) -> ir.Value:
+        if node is None:
+            return ir.Lit(None)
+        path = chain(node)
+        if path is not None:
+            return ir.Name(path, scope)
+        if isinstance(node, ast.Constant):
+            v = node.value
+            return ir.Lit(v) if isinstance(v, str | int | float | bool | type(None)) else ir.Opaque("bytes")
+        if isinstance(node, ast.Attribute):
+            return ir.Member(self.value(node.value, scope), (node.attr,))
+        if isinstance(node, ast.Call):
+            args = tuple(self._arg(a, scope) for a in node.args)
+            kwargs = tuple((k.arg, self.value(k.value, scope)) for k in node.keywords if k.arg)
+            return ir.Call(self.value(node.func, scope), args, kwargs)
+        if isinstance(node, ast.JoinedStr):
+            parts = tuple(
+                self.value(p.value if isinstance(p, ast.FormattedValue) else p, scope)
+                for p in node.values
+            )
+            return ir.Concat(parts)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            return ir.Concat((self.value(node.left, scope), self.value(node.right, scope)))
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+            return self.value(node.left, scope)  # `Path / name` is still a Path
+        if isinstance(node, ast.Dict):
+            items: list[tuple[str, ir.Value]] = []
+            spreads: list[ir.Value] = []
+            for k, v in zip(node.keys, node.values, strict=True):
+                if k is None:
+                    spreads.append(self.value(v, scope))
+                    continue
+                key = k.value if isinstance(k, ast.Constant) and isinstance(k.value, str) else None
+                items.append((key or ir.COMPUTED, self.value(v, scope)))
+            return ir.Obj(tuple(items), tuple(spreads))
+        if isinstance(node, ast.List | ast.Tuple | ast.Set):
+            return ir.Arr(tuple(self._arg(e, scope) for e in node.elts))
+        if isinstance(node, ast.Lambda):
+            return ir.FuncRef(self.node_id(node))
+        if isinstance(node, ast.Await):
+            return self.value(node.value, scope)
+        return ir.Opaque(type(node).__name__)
+
+    def _arg(self, node: ast.expr, scope: str) -> ir.Value:
+        if isinstance(node, ast.Starred):
+            return ir.Spread(self.value(node.value, scope))
+        return self.value(node, scope)
+
+    # -- statements --------------------------------------------------------------------------
+    def body(self, statements: list[ast.stmt], fn: ir.Function, cls: ir.ClassDef | None) -> None:
+        for statement in statements:
+            self.statement(statement, fn, cls)
+
+    def statement(self, node: ast.stmt, fn: ir.Function, cls: ir.ClassDef | None) -> None:
+        if isinstance(node, _FUNCS):
+            self.function(node, fn, cls)
+        elif isinstance(node, ast.ClassDef):
+            self.klass(node, fn)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            self.imports(node, fn)
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            value = node.value
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            bound = self.value(value, fn.id) if value is not None else None
+            for target in targets:
+                self.assign(target, bound, fn, cls)
+            if value is not None:
+                self.expr(value, fn)
+        elif isinstance(node, ast.Global | ast.Nonlocal):
+            self.declared_outer.setdefault(fn.id, set()).update(node.names)
+        elif isinstance(node, ast.Return):
+            if node.value is not None:
+                fn.returns.append(self.value(node.value, fn.id))
+                self.expr(node.value, fn)
+        elif isinstance(node, ast.If):
+            self.if_statement(node, fn, cls)
+        elif isinstance(node, ast.Match):
+            self.match(node, fn, cls)
+        elif isinstance(node, ast.With | ast.AsyncWith):
+            for item in node.items:
+                self.expr(item.context_expr, fn)
+                if item.optional_vars is not None:
+                    self.assign(item.optional_vars, self.value(item.context_expr, fn.id), fn, cls)
+            self.body(node.body, fn, cls)
+        elif isinstance(node, ast.For | ast.AsyncFor):
+            self.expr(node.iter, fn)
+            item = ir.Member(self.value(node.iter, fn.id), (ir.COMPUTED,))
+            self.assign(node.target, item, fn, cls)
+            self.body(node.body, fn, cls)
+            self.body(node.orelse, fn, cls)
+        else:
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.stmt):
+                    self.statement(child, fn, cls)
+                elif isinstance(child, ast.expr):
+                    self.expr(child, fn)
+                elif isinstance(child, ast.excepthandler):
+                    if child.type is not None:
+                        self.expr(child.type, fn)
+                    if child.name:
+                        self.scope(fn.id).bind(child.name, ir.Opaque("exception"))
+                    self.body(child.body, fn, cls)
+
+    def assign(
+        self, target: ast.expr, value: ir.Value | None, fn: ir.Function, cls: ir.ClassDef | None
+    ) -> None:
+        if isinstance(target, ast.Name):
+            bound = value if value is not None else ir.Opaque("annotation")
+            if cls is not None and fn.id == cls.scope and self.classes and self.classes[-1] is cls:
+                cls.attrs.setdefault(target.id, []).append(bound)
+                return
+            self.scope(self._owner(target.id, fn)).bind(target.id, bound)
+        elif isinstance(target, ast.Attribute):
+            path = chain(target)
+            if path and len(path) == 2 and self.classes and path[0] in ("self", "cls"):
+                self.classes[-1].attrs.setdefault(path[1], []).append(value or ir.Opaque("attr"))
+            self.expr(target.value, fn)
+        elif isinstance(target, ast.Tuple | ast.List):
+            for element in target.elts:
+                inner = element.value if isinstance(element, ast.Starred) else element
+                self.assign(inner, ir.Opaque("unpacked"), fn, cls)
+        else:
+            self.expr(target, fn)
+
+    def _owner(self, name: str, fn: ir.Function) -> str:
+        if name in self.declared_outer.get(fn.id, set()):
+            current: str | None = self.scope(fn.id).parent
+            while current is not None:
+                if name in self.scope(current).bindings or current == self.key:
+                    return current
+                current = self.scope(current).parent
+            return self.key
+        return fn.id
+
+    def imports(self, node: ast.Import | ast.ImportFrom, fn: ir.Function) -> None:
+        scope = self.scope(fn.id)
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    scope.bind(alias.asname, ir.Import(alias.name, (), self.key))
+                else:
+                    head = alias.name.split(".")[0]
+                    scope.bind(head, ir.Import(head, (), self.key))
+            return
+        module = node.module or ""
+        for alias in node.names:
+            if alias.name == "*":
+                self.module.star_exports.append(ir.Import(module, (), self.key, node.level))
+                continue
+            local = alias.asname or alias.name
+            scope.bind(local, ir.Import(module, (alias.name,), self.key, node.level))
+
+    # -- functions and classes ---------------------------------------------------------------
+    def function(
+        self,
+        node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda,
+        parent: ir.Function,
+        cls: ir.ClassDef | None,
+    ) -> ir.Function:
+        fid = self.node_id(node)
+        is_lambda = isinstance(node, ast.Lambda)
+        name = "<lambda>" if is_lambda else node.name
+        if cls is not None and not is_lambda:
+            name = f"{cls.name}.{name}"
+        fn = ir.Function(
+            fid, name, self.key, node.lineno, node.col_offset + 1, cls.scope if cls else parent.id
+        )
+        self.module.functions[fid] = fn
+        self.module.scopes[fid] = ir.Scope(fid, fn.parent_scope)
+        parent.children.append(fid)
+        scope = self.scope(fid)
+        arguments = node.args
+        params = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+        params += [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
+        fn.params = tuple(a.arg for a in params)
+        for default in [*arguments.defaults, *(d for d in arguments.kw_defaults if d)]:
+            self.expr(default, parent)
+        decorators = [] if is_lambda else node.decorator_list
+        static = any(chain(d) == ("staticmethod",) for d in decorators)
+        for index, param in enumerate(params):
+            if index == 0 and cls is not None and not static and not is_lambda:
+                instance: ir.Value = ir.Call(ir.ClassRef(cls.id), (), (), True)
+                if any(chain(d) == ("classmethod",) for d in decorators):
+                    instance = ir.ClassRef(cls.id)
+                scope.bind(param.arg, instance)
+            else:
+                scope.bind(param.arg, self._annotated(param.annotation, fid))
+        if isinstance(node, ast.Lambda):
+            fn.returns.append(self.value(node.body, fid))
+            self.expr(node.body, fn)
+            return fn
+        fn.docstring = ast.get_docstring(node)
+        if cls is not None:
+            cls.methods[node.name] = fid
+        else:
+            self.scope(parent.id).bind(node.name, ir.FuncRef(fid))
+        for decorator in decorators:
+            self.decorator(decorator, fn, parent)
+        self.body(node.body, fn, None)
+        return fn
+
+    def _annotated(self, annotation: ast.expr | None, scope: str) -> ir.Value:
+        """A parameter typed `x: git.Repo` holds an instance of that class."""
+        if annotation is None:
+            return ir.Opaque("parameter")
+        if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+            left = annotation.left
+            pick = annotation.right if isinstance(left, ast.Constant) else left
+            return self._annotated(pick, scope)
+        path = chain(annotation)
+        if path is None or ir.COMPUTED in path:
+            return ir.Opaque("parameter")
+        return ir.Call(ir.Name(path, scope), (), (), True)
+
+    def decorator(self, node: ast.expr, fn: ir.Function, parent: ir.Function) -> None:
+        call = node if isinstance(node, ast.Call) else None
+        path = chain(call.func if call is not None else node)
+        kind = TOOL_DECORATORS.get(path[-1]) if path and len(path) >= 2 else None
+        self.expr(node, parent)
+        if kind is None:
+            fn.decorators.append(self.value(call.func if call else node, parent.id))
+            return
+        args = tuple(self._arg(a, parent.id) for a in call.args) if call else ()
+        kwargs = tuple((k.arg, self.value(k.value, parent.id)) for k in call.keywords if k.arg) if call else ()
+        self.module.registrations.append(
+            ir.Registration(
+                kind,
+                args,
+                kwargs,
+                parent.id,
+                self.key,
+                node.lineno,
+                node.col_offset + 1,
+                handler=ir.FuncRef(fn.id),
+                docstring=fn.docstring,
+                func_name=fn.name,
+            )
+        )
+
+    def klass(self, node: ast.ClassDef, fn: ir.Function) -> None:
+        cid = self.node_id(node)
+        cls = ir.ClassDef(cid, node.name, self.key, node.lineno, fn.id)
+        self.module.classes[cid] = cls
+        self.scope(fn.id).bind(node.name, ir.ClassRef(cid))
+        cls.bases = [self.value(b, fn.id) for b in node.bases]
+        for decorator in node.decorator_list:
+            self.expr(decorator, fn)
+        self.classes.append(cls)
+        for statement in node.body:
+            if isinstance(statement, _FUNCS):
+                self.function(statement, fn, cls)
+            else:
+                self.statement(statement, fn, cls)
+        self.classes.pop()
+
+    # -- dispatch ----------------------------------------------------------------------------
+    def branch(self, node: ast.AST, labels: tuple[ir.Value, ...], fn: ir.Function) -> ir.Function:
+        bid = self.node_id(node)
+        sub = ir.Function(bid, f"{fn.name}#branch", self.key, getattr(node, "lineno", 0), 1, fn.id)
+        self.module.functions[bid] = sub
+        self.module.scopes[bid] = ir.Scope(bid, fn.id)
+        fn.branches.append(ir.Branch(labels, bid))
+        return sub
+
+    def if_statement(self, node: ast.If, fn: ir.Function, cls: ir.ClassDef | None) -> None:
+        self.expr(node.test, fn)
+        test = node.test
+        labels: tuple[ir.Value, ...] = ()
+        if (
+            isinstance(test, ast.Compare)
+            and len(test.ops) == 1
+            and isinstance(test.ops[0], ast.Eq)
+        ):
+            labels = (self.value(test.left, fn.id), self.value(test.comparators[0], fn.id))
+        target = self.branch(node.body[0], labels, fn) if labels and node.body else fn
+        self.body(node.body, target, cls)
+        self.body(node.orelse, fn, cls)
+
+    def match(self, node: ast.Match, fn: ir.Function, cls: ir.ClassDef | None) -> None:
+        self.expr(node.subject, fn)
+        for case in node.cases:
+            labels = tuple(self.value(v, fn.id) for v in _pattern_values(case.pattern))
+            if case.guard is not None:
+                self.expr(case.guard, fn)
+            target = self.branch(case.body[0], labels, fn) if case.body else fn
+            self.body(case.body, target, cls)
+
+    # -- expressions -------------------------------------------------------------------------
+    def expr(self, node: ast.expr, fn: ir.Function) -> None:
+        stack: list[ast.AST] = [node]
+        while stack:
+            current = stack.pop()
+            if isinstance(current, ast.Lambda):
+                self.function(current, fn, None)
+                continue
+            if isinstance(current, ast.Call):
+                self.call(current, fn)
+                stack.extend(current.args)
+                stack.extend(k.value for k in current.keywords)
+                path = chain(current.func)
+                if path is None:
+                    stack.append(current.func)
+                else:
+                    stack.extend(_subscript_indexes(current.func))
+                continue
+            path = chain(current) if isinstance(current, ast.expr) else None
+            if path is not None and isinstance(current, ast.Name | ast.Attribute | ast.Subscript):
+                fn.uses.append(
+                    ir.Use(
+                        ir.Name(path, fn.id),
+                        current.lineno,
+                        current.col_offset + 1,
+                        ".".join(path),
+                        False,
+                    )
+                )
+                stack.extend(_subscript_indexes(current))
+                continue
+            if isinstance(current, ast.comprehension):
+                self.assign(current.target, ir.Opaque("item"), fn, None)
+                stack.append(current.iter)
+                stack.extend(current.ifs)
+                continue
+            stack.extend(reversed(list(ast.iter_child_nodes(current))))
+
+    def call(self, node: ast.Call, fn: ir.Function) -> None:
+        value = self.value(node, fn.id)
+        if not isinstance(value, ir.Call):
+            return
+        path = chain(node.func)
+        symbol = ".".join(path) if path else type(node.func).__name__
+        fn.uses.append(
+            ir.Use(
+                value.callee,
+                node.lineno,
+                node.col_offset + 1,
+                symbol,
+                True,
+                value.args,
+                value.kwargs,
+            )
+        )
+        if path and len(path) >= 2 and path[-1] == "add_tool":
+            self.module.registrations.append(
+                ir.Registration(
+                    "add_tool", value.args, value.kwargs, fn.id, self.key, node.lineno,
+                    node.col_offset + 1,
+                )
+            )
+
+
+def _subscript_indexes(node: ast.expr) -> list[ast.expr]:
+    out: list[ast.expr] = []
+    while isinstance(node, ast.Attribute | ast.Subscript):
+        if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Constant):
+            out.append(node.slice)
+        node = node.value
+    return out
+
+
+def _pattern_values(pattern: ast.pattern) -> list[ast.expr]:
+    if isinstance(pattern, ast.MatchValue):
+        return [pattern.value]
+    if isinstance(pattern, ast.MatchOr):
+        return [v for p in pattern.patterns for v in _pattern_values(p)]
+    if isinstance(pattern, ast.MatchAs) and pattern.pattern is not None:
+        return _pattern_values(pattern.pattern)
+    return []

@@ -1,0 +1,307 @@
+"""Reachability from a tool's handler to capability sinks, with witnesses and reasons.
+
+Breadth-first over functions (so each witness carries a shortest call path): a function reaches
+the functions it calls or references (a function passed as a value is assumed called), the
+functions it defines (closures, callbacks), its dispatch branches (except the arms another tool
+owns) and the external members it uses, which the sink catalog maps to lattice leaves. Calls on
+receivers of unknown type fall back to every project method of that name (class-hierarchy
+analysis). Anything that cannot be resolved is a reason, never silently nothing.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolwitness.code import ir
+from toolwitness.code.project import CodeLimits, Project
+from toolwitness.code.resolve import (
+    UNKNOWN,
+    Missing,
+    RClass,
+    Resolved,
+    RExternal,
+    Resolver,
+    RFunc,
+    RValue,
+)
+from toolwitness.code.sinks import Sink, SinkCatalog, refine_leaves
+
+MAX_WITNESSES_PER_LEAF = 3
+
+
+@dataclass(frozen=True)
+class SinkHit:
+    leaf: str
+    file: str
+    line: int
+    column: int
+    symbol: str
+    sink: str  # catalog name, "module:qualified"
+    path: tuple[str, ...]  # function labels from the handler to the calling function
+
+
+@dataclass
+class Reach:
+    hits: dict[str, list[SinkHit]] = field(default_factory=dict)
+    reasons: list[str] = field(default_factory=list)
+    visited: int = 0
+
+    def add(self, hit: SinkHit) -> None:
+        bucket = self.hits.setdefault(hit.leaf, [])
+        if len(bucket) < MAX_WITNESSES_PER_LEAF and all(
+            (h.file, h.line, h.column) != (hit.file, hit.line, hit.column) for h in bucket
+        ):
+            bucket.append(hit)
+
+    @property
+    def leaves(self) -> frozenset[str]:
+        return frozenset(self.hits)
+
+
+@dataclass
+class _Edges:
+    targets: list[str] = field(default_factory=list)
+    hits: list[tuple[str, ir.Use, Sink]] = field(default_factory=list)
+    reasons: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class DispatchContext:
+    """The tool being analysed and every tool name, to skip arms that belong to other tools."""
+
+    tool: str | None
+    all_tools: frozenset[str]
+
+
+class CallGraph:
+    def __init__(self, project: Project, catalog: SinkCatalog, limits: CodeLimits) -> None:
+        self.project = project
+        self.catalog = catalog
+        self.limits = limits
+        self.resolver = Resolver(project, limits.max_resolution_depth, catalog)
+        self._edge_cache: dict[tuple[str, str | None], _Edges] = {}
+        self._dispatching: set[str] = set()
+        self._sink_cache: dict[RExternal, Sink | None] = {}
+
+    def label(self, func_id: str) -> str:
+        fn = self.project.functions[func_id]
+        return f"{fn.name} ({fn.file}:{fn.line})"
+
+    def reach(self, entries: Iterable[str], ctx: DispatchContext) -> Reach:
+        result = Reach()
+        parents: dict[str, str | None] = {}
+        queue: deque[str] = deque()
+        for entry in entries:
+            if entry not in parents:
+                parents[entry] = None
+                queue.append(entry)
+        while queue:
+            func_id = queue.popleft()
+            result.visited += 1
+            if result.visited > self.limits.max_visited_functions:
+                result.reasons.append(
+                    f"call graph larger than {self.limits.max_visited_functions} functions"
+                )
+                break
+            fn = self.project.functions[func_id]
+            module = self.project.modules[fn.file]
+            if module.errors:
+                result.reasons.append(f"{fn.file}: {module.errors[0]}")
+            targets: list[str] = list(fn.children)
+            targets += [b.func_id for b in fn.branches if self._branch_taken(b, ctx)]
+            for decorator in fn.decorators:
+                targets += self._functions(self.resolver.resolve(decorator))
+            edges = self._edges(fn, ctx)
+            targets += edges.targets
+            result.reasons += edges.reasons
+            for leaf, use, sink in edges.hits:
+                result.add(
+                    SinkHit(
+                        leaf,
+                        fn.file,
+                        use.line,
+                        use.column,
+                        use.symbol,
+                        _sink_name(sink),
+                        self._path(func_id, parents),
+                    )
+                )
+            for target in targets:
+                if target not in parents and target in self.project.functions:
+                    parents[target] = func_id
+                    queue.append(target)
+        if self.resolver.truncated:
+            result.reasons.append("name resolution hit its depth bound")
+        result.reasons = sorted(set(result.reasons))
+        return result
+
+    def _path(self, func_id: str, parents: dict[str, str | None]) -> tuple[str, ...]:
+        labels: list[str] = []
+        current: str | None = func_id
+        while current is not None and len(labels) < 64:
+            labels.append(self.label(current))
+            current = parents.get(current)
+        return tuple(reversed(labels))
+
+    def _edges(self, fn: ir.Function, ctx: DispatchContext) -> _Edges:
+        """What a function's uses lead to; cached (only computed-member dispatch depends on ctx)."""
+        key = (fn.id, ctx.tool if fn.id in self._dispatching else None)
+        cached = self._edge_cache.get(key)
+        if cached is None:
+            cached = _Edges()
+            for use in fn.uses:
+                self._use(use, fn, cached, ctx)
+            if fn.id in self._dispatching:
+                key = (fn.id, ctx.tool)
+            self._edge_cache[key] = cached
+        return cached
+
+    def _use(self, use: ir.Use, fn: ir.Function, edges: _Edges, ctx: DispatchContext) -> None:
+        resolved = self._dispatch_map(use, fn, ctx)
+        if resolved is None:
+            resolved = self.resolver.resolve(use.target)
+        known = False
+        for item in resolved:
+            if isinstance(item, RFunc):
+                edges.targets.append(item.func_id)
+                known = True
+            elif isinstance(item, RClass) and use.is_call:
+                cls = self.project.classes.get(item.class_id)
+                ctor = (cls.methods.get("constructor") or cls.methods.get("__init__")) if cls else None
+                edges.targets += [ctor] if ctor else []
+                known = True
+            elif isinstance(item, RExternal):
+                known = True
+                sink = self._sink(item)
+                if sink is not None:
+                    edges.hits += [(leaf, use, sink) for leaf in sorted(self._leaves(sink, use))]
+            elif isinstance(item, Missing):
+                edges.reasons.append(item.reason)
+            elif isinstance(item, RValue) and not isinstance(item.value, ir.Opaque | ir.Lit):
+                known = True
+        if use.is_call and not known and isinstance(use.target, ir.Name):
+            path = use.target.path
+            if len(path) >= 2 and path[-1] != ir.COMPUTED:
+                edges.targets += self.project.methods_by_name.get(path[-1], [])
+            elif path[-1] == ir.COMPUTED and self._local_base(use.target):
+                edges.reasons.append(f"{fn.file}:{use.line}: computed call {use.symbol}")
+
+    def _dispatch_map(
+        self, use: ir.Use, fn: ir.Function, ctx: DispatchContext
+    ) -> tuple[Resolved, ...] | None:
+        """`handlers[name](...)` on an object keyed by tool names: only this tool's entry."""
+        target = use.target
+        if not (isinstance(target, ir.Name) and target.path[-1] == ir.COMPUTED and use.is_call):
+            return None
+        base = self.resolver.resolve(ir.Name(target.path[:-1], target.scope))
+        objects = [b.value for b in base if isinstance(b, RValue) and isinstance(b.value, ir.Obj)]
+        keys = {k for o in objects for k, _ in o.items}
+        if not keys & ctx.all_tools:
+            return None
+        self._dispatching.add(fn.id)
+        if ctx.tool is None:
+            return None
+        values = [v for o in objects for k, v in o.items if k == ctx.tool]
+        return tuple(r for v in values for r in self.resolver.resolve(v))
+
+    def _local_base(self, name: ir.Name) -> bool:
+        """A computed call on project code (not on an external library object)."""
+        base = self.resolver.resolve(ir.Name(name.path[:-1], name.scope))
+        return not base or any(not isinstance(b, RExternal | RValue) for b in base)
+
+    def _functions(self, resolved: Iterable[Resolved]) -> list[str]:
+        return [r.func_id for r in resolved if isinstance(r, RFunc)]
+
+    def _branch_taken(self, branch: ir.Branch, ctx: DispatchContext) -> bool:
+        if ctx.tool is None or not branch.labels:
+            return True
+        names = {self._static_str(label) for label in branch.labels}
+        owned = names & ctx.all_tools
+        return not owned or ctx.tool in names
+
+    def _static_str(self, value: ir.Value) -> str | None:
+        result = self.resolver.static(value)
+        return result if isinstance(result, str) else None
+
+    # -- sinks -------------------------------------------------------------------------------
+    def _sink(self, ext: RExternal) -> Sink | None:
+        if ext in self._sink_cache:
+            return self._sink_cache[ext]
+        found = self._lookup_sink(ext)
+        self._sink_cache[ext] = found
+        return found
+
+    def _lookup_sink(self, ext: RExternal) -> Sink | None:
+        names = _candidates(ext)
+        if ext.language == "js" and ext.path[:1] == ("default",) and len(ext.path) > 1:
+            names = _candidates(
+                RExternal(ext.language, ext.module, ext.path[1:], _shift(ext.instance_at))
+            ) + names
+        for qualified in names:
+            sink = self.catalog.lookup(ext.language, ext.module, qualified)
+            if sink is not None:
+                return sink
+        return None
+
+    def _leaves(self, sink: Sink, use: ir.Use) -> frozenset[str]:
+        if sink.arg_rule is None or not use.is_call:
+            return sink.leaves
+        argument, literal = self._argument(sink.arg_rule, use)
+        return refine_leaves(sink.leaves, sink.arg_rule, argument, literal=literal)
+
+    def _argument(self, rule: str, use: ir.Use) -> tuple[str | bool | None, bool]:
+        kwargs = dict(use.kwargs)
+        if rule == "open-mode":
+            mode = kwargs.get("mode") or kwargs.get("flags") or kwargs.get("flag")
+            if mode is None and len(use.args) > 1:
+                mode = use.args[1]
+            if isinstance(mode, ir.Obj):
+                mode = dict(mode.items).get("flag")
+            return _literal(self.resolver.static(mode) if mode is not None else None, mode)
+        if rule == "sql-text":
+            text = use.args[0] if use.args else kwargs.get("sql") or kwargs.get("query")
+            return _literal(self.resolver.static(text) if text is not None else None, text)
+        shell = kwargs.get("shell")
+        if shell is None:
+            for arg in use.args:
+                if isinstance(arg, ir.Obj) and "shell" in dict(arg.items):
+                    shell = dict(arg.items)["shell"]
+        return _literal(self.resolver.static(shell) if shell is not None else None, shell)
+
+
+def _literal(value: Any, node: ir.Value | None) -> tuple[str | bool | None, bool]:
+    if node is None:
+        return None, True  # argument absent: the default applies
+    if value is UNKNOWN or not isinstance(value, str | bool | type(None)):
+        return None, False
+    return value, True
+
+
+def _candidates(ext: RExternal) -> list[str]:
+    """Catalog names for an external member path, most specific first (`a.b.c`, `a.b`...)."""
+    path = [p for p in ext.path]
+    if not path:
+        return ["default"] if ext.module is not None else []
+    at = ext.instance_at
+    if at is not None and at >= len(path):
+        return []  # the value a call returned is data; only its members can be sinks
+    floor = (at + 1) if at is not None else 1
+    out: list[str] = []
+    for end in range(len(path), floor - 1, -1):
+        head = path[:end]
+        if at is not None and at < end:
+            out.append(".".join(head[:at]) + "#" + ".".join(head[at:]))
+        else:
+            out.append(".".join(head))
+    return out
+
+
+def _shift(at: int | None) -> int | None:
+    return None if at is None else max(at - 1, 0)
+
+
+def _sink_name(sink: Sink) -> str:
+    return f"{sink.module}:{sink.name}" if sink.module else sink.name

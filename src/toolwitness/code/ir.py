@@ -1,0 +1,175 @@
+"""The small intermediate representation both front-ends produce.
+
+Values are symbolic and immutable: a `Name` is a name path read in a scope, resolved later across
+files by `resolve.Resolver`. Functions record *uses* (calls and reads of name paths), the nested
+functions they define (assumed reachable: callbacks, closures), their return values and their
+dispatch branches (switch/if/match arms whose labels may be tool names).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+COMPUTED = "*"  # a computed member (`obj[key]`) in a name path
+
+
+@dataclass(frozen=True)
+class Lit:
+    value: str | int | float | bool | None
+
+
+@dataclass(frozen=True)
+class Name:
+    path: tuple[str, ...]
+    scope: str
+
+
+@dataclass(frozen=True)
+class FuncRef:
+    func_id: str
+
+
+@dataclass(frozen=True)
+class ClassRef:
+    class_id: str
+
+
+@dataclass(frozen=True)
+class Import:
+    module: str  # the specifier as written ("./lib.js", "fs", ".server", "os.path")
+    path: tuple[str, ...]  # member path inside it ("default",) / ("promises",) / ()
+    from_file: str  # module key of the importing file (relative specifiers)
+    level: int = 0  # Python relative-import level
+
+
+@dataclass(frozen=True)
+class Call:
+    callee: Value
+    args: tuple[Value, ...] = ()
+    kwargs: tuple[tuple[str, Value], ...] = ()
+    new: bool = False
+
+
+@dataclass(frozen=True)
+class Member:
+    base: Value
+    path: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Obj:
+    items: tuple[tuple[str, Value], ...]
+    spreads: tuple[Value, ...] = ()
+
+
+@dataclass(frozen=True)
+class Arr:
+    items: tuple[Value, ...]
+
+
+@dataclass(frozen=True)
+class Spread:
+    value: Value
+
+
+@dataclass(frozen=True)
+class Concat:
+    parts: tuple[Value, ...]
+
+
+@dataclass(frozen=True)
+class Opaque:
+    text: str
+
+
+Value = Lit | Name | FuncRef | ClassRef | Import | Call | Member | Obj | Arr | Spread | Concat | Opaque
+
+
+@dataclass(frozen=True)
+class Use:
+    """A call (or a read of a name path) at a source position."""
+
+    target: Value
+    line: int
+    column: int
+    symbol: str  # what the source says, for witnesses ("fs.writeFile")
+    is_call: bool
+    args: tuple[Value, ...] = ()
+    kwargs: tuple[tuple[str, Value], ...] = ()
+
+
+@dataclass(frozen=True)
+class Branch:
+    labels: tuple[Value, ...]  # the values compared against (case labels, `x === "a"` sides)
+    func_id: str
+
+
+@dataclass
+class Function:
+    id: str
+    name: str
+    file: str
+    line: int
+    column: int
+    parent_scope: str
+    params: tuple[str, ...] = ()
+    uses: list[Use] = field(default_factory=list)
+    children: list[str] = field(default_factory=list)
+    branches: list[Branch] = field(default_factory=list)
+    returns: list[Value] = field(default_factory=list)
+    decorators: list[Value] = field(default_factory=list)
+    docstring: str | None = None
+
+
+@dataclass
+class ClassDef:
+    id: str
+    name: str
+    file: str
+    line: int
+    scope: str
+    bases: list[Value] = field(default_factory=list)
+    methods: dict[str, str] = field(default_factory=dict)
+    attrs: dict[str, list[Value]] = field(default_factory=dict)
+
+
+@dataclass
+class Scope:
+    id: str
+    parent: str | None
+    bindings: dict[str, list[Value]] = field(default_factory=dict)
+
+    def bind(self, name: str, value: Value) -> None:
+        self.bindings.setdefault(name, []).append(value)
+
+
+@dataclass(frozen=True)
+class Registration:
+    """A call or decorator that may register a tool; interpreted by `registrations`."""
+
+    kind: str  # tool | registerTool | addTool | setRequestHandler | py-tool | add_tool | ...
+    args: tuple[Value, ...]
+    kwargs: tuple[tuple[str, Value], ...]
+    scope: str
+    file: str
+    line: int
+    column: int
+    handler: Value | None = None
+    docstring: str | None = None
+    func_name: str | None = None
+
+
+@dataclass
+class Module:
+    key: str  # path relative to the project root, POSIX separators
+    language: str  # js | py
+    scopes: dict[str, Scope] = field(default_factory=dict)
+    functions: dict[str, Function] = field(default_factory=dict)
+    classes: dict[str, ClassDef] = field(default_factory=dict)
+    exports: dict[str, list[Value]] = field(default_factory=dict)
+    star_exports: list[Import] = field(default_factory=list)
+    registrations: list[Registration] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def export(self, name: str, value: Value) -> None:
+        self.exports.setdefault(name, []).append(value)

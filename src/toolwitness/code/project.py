@@ -1,0 +1,151 @@
+"""A source tree as modules: bounded file discovery, parsing, and import-specifier resolution."""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from toolwitness.code import ir
+from toolwitness.errors import InputError
+
+JS_SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+PY_SUFFIXES = (".py",)
+# Directories that never hold the code a server runs (tests, dependencies, build caches).
+SKIP_DIRS = frozenset(
+    {
+        "node_modules",
+        "__tests__",
+        "__mocks__",
+        "test",
+        "tests",
+        ".git",
+        "__pycache__",
+        ".venv",
+        "venv",
+        "coverage",
+        ".cache",
+    }
+)
+_TS_FOR_JS = {".js": (".ts", ".tsx"), ".mjs": (".mts",), ".cjs": (".cts",), ".jsx": (".tsx",)}
+
+
+@dataclass(frozen=True)
+class CodeLimits:
+    max_files: int = 5_000
+    max_file_bytes: int = 4 * 1024 * 1024
+    max_total_bytes: int = 200 * 1024 * 1024
+    max_visited_functions: int = 50_000  # per tool
+    max_resolution_depth: int = 40
+
+
+@dataclass
+class Project:
+    root: Path
+    modules: dict[str, ir.Module] = field(default_factory=dict)
+    skipped: list[str] = field(default_factory=list)
+    functions: dict[str, ir.Function] = field(default_factory=dict)
+    classes: dict[str, ir.ClassDef] = field(default_factory=dict)
+    scopes: dict[str, ir.Scope] = field(default_factory=dict)
+    methods_by_name: dict[str, list[str]] = field(default_factory=dict)
+
+    def index(self) -> None:
+        for module in self.modules.values():
+            self.functions.update(module.functions)
+            self.classes.update(module.classes)
+            self.scopes.update(module.scopes)
+            for cls in module.classes.values():
+                for name, fid in cls.methods.items():
+                    self.methods_by_name.setdefault(name, []).append(fid)
+
+    def module_of(self, scope_or_func: str) -> ir.Module:
+        return self.modules[scope_or_func.split(":", 1)[0]]
+
+    # -- import specifiers -> module keys ----------------------------------------------------
+    def resolve_js(self, from_key: str, spec: str) -> str | None:
+        if not spec.startswith((".", "/")):
+            return None
+        base = posixpath.normpath(posixpath.join(posixpath.dirname(from_key), spec))
+        candidates = [base]
+        stem, ext = posixpath.splitext(base)
+        candidates += [stem + alt for alt in _TS_FOR_JS.get(ext, ())]
+        candidates += [base + suffix for suffix in JS_SUFFIXES]
+        candidates += [posixpath.join(base, "index" + suffix) for suffix in JS_SUFFIXES]
+        return next((c for c in candidates if c in self.modules), None)
+
+    def resolve_py(self, from_key: str, module: str, level: int) -> str | None:
+        parts = [p for p in module.split(".") if p]
+        if level:
+            package = posixpath.dirname(from_key).split("/") if "/" in from_key else []
+            if level - 1 > len(package):
+                return None
+            base = package[: len(package) - (level - 1)]
+            return self._py_candidate([*base, *parts])
+        found = self._py_candidate(parts)
+        if found is None and parts and parts[0] == self.root.name:
+            found = self._py_candidate(parts[1:])
+        return found
+
+    def _py_candidate(self, parts: list[str]) -> str | None:
+        stem = "/".join(parts)
+        for candidate in (f"{stem}.py", f"{stem}/__init__.py" if stem else "__init__.py"):
+            if candidate in self.modules:
+                return candidate
+        return None
+
+
+def discover(root: Path, limits: CodeLimits) -> Iterator[tuple[str, Path]]:
+    """Source files under `root` (sorted, bounded); symlinks are never followed."""
+    count = 0
+    total = 0
+    stack = [root]
+    while stack:
+        directory = stack.pop()
+        try:
+            entries = sorted(directory.iterdir(), key=lambda p: p.name, reverse=True)
+        except OSError as exc:
+            raise InputError(f"cannot list directory: {exc.strerror}", source=str(directory))
+        for entry in entries:
+            if entry.is_symlink():
+                continue
+            if entry.is_dir():
+                if entry.name not in SKIP_DIRS and not entry.name.startswith("."):
+                    stack.append(entry)
+                continue
+            name = entry.name
+            if not name.endswith(JS_SUFFIXES + PY_SUFFIXES) or name.endswith(".d.ts"):
+                continue
+            if ".test." in name or ".spec." in name or name.startswith("test_"):
+                continue
+            count += 1
+            if count > limits.max_files:
+                raise InputError(f"more than {limits.max_files} source files", source=str(root))
+            size = entry.stat().st_size
+            total += size
+            if size > limits.max_file_bytes:
+                raise InputError(
+                    f"source file over {limits.max_file_bytes} bytes", source=str(entry)
+                )
+            if total > limits.max_total_bytes:
+                raise InputError(
+                    f"source tree over {limits.max_total_bytes} bytes", source=str(root)
+                )
+            yield entry.relative_to(root).as_posix(), entry
+
+
+def load_project(root: Path, limits: CodeLimits | None = None) -> Project:
+    from toolwitness.code.frontends import js, python
+
+    limits = limits or CodeLimits()
+    if not root.is_dir():
+        raise InputError("not a directory", source=str(root))
+    project = Project(root=root)
+    for key, path in discover(root, limits):
+        source = path.read_bytes()
+        if key.endswith(PY_SUFFIXES):
+            project.modules[key] = python.parse_module(key, source)
+        else:
+            project.modules[key] = js.parse_module(key, source)
+    project.index()
+    return project

@@ -1,0 +1,276 @@
+"""Tool registrations found in code -> tool specs (name, description, annotations, handlers).
+
+Shapes: TS SDK `server.tool` (every overload) and `registerTool`; FastMCP-style `addTool`;
+low-level `setRequestHandler(ListToolsRequestSchema | CallToolRequestSchema)`; Python
+`@x.tool(...)`, `x.add_tool(fn, ...)`, `@x.list_tools()` / `@x.call_tool()`. Names, descriptions
+and annotations are evaluated statically (literals, constants, enums, other modules' exports).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolwitness.code import ir
+from toolwitness.code.project import Project
+from toolwitness.code.resolve import UNKNOWN, Resolver, RExternal, RFunc, RValue
+
+ANNOTATION_KEYS = ("title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+_SNAKE = {
+    "read_only_hint": "readOnlyHint",
+    "destructive_hint": "destructiveHint",
+    "idempotent_hint": "idempotentHint",
+    "open_world_hint": "openWorldHint",
+}
+
+
+@dataclass
+class ToolSpec:
+    name: str
+    file: str
+    line: int
+    column: int
+    shape: str
+    description: str | None = None
+    title: str | None = None
+    annotations: dict[str, Any] | None = None
+    input_schema: dict[str, Any] = field(default_factory=lambda: {"type": "object"})
+    handlers: list[str] = field(default_factory=list)  # function ids
+    problems: list[str] = field(default_factory=list)
+    dispatch: bool = False  # a shared low-level handler: arms of other tools are skipped
+
+
+@dataclass
+class Extraction:
+    tools: list[ToolSpec] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def extract(project: Project, resolver: Resolver) -> Extraction:
+    out = Extraction()
+    lists: list[tuple[ir.Registration, Any]] = []
+    calls: list[ir.Registration] = []
+    for key in sorted(project.modules):
+        for reg in project.modules[key].registrations:
+            _one(reg, resolver, out, lists, calls)
+    _low_level(lists, calls, resolver, out)
+    out.tools.sort(key=lambda t: (t.name, t.file, t.line))
+    return out
+
+
+def _one(
+    reg: ir.Registration,
+    resolver: Resolver,
+    out: Extraction,
+    lists: list[tuple[ir.Registration, Any]],
+    calls: list[ir.Registration],
+) -> None:
+    where = f"{reg.file}:{reg.line}"
+    static = resolver.static
+    if reg.kind in ("tool", "registerTool") and reg.args:
+        name = static(reg.args[0])
+        if not isinstance(name, str):
+            if _handler_like(reg.args[-1], resolver):
+                out.notes.append(f"{where}: a tool name that is not a constant")
+            return
+        spec = ToolSpec(name, reg.file, reg.line, reg.column, reg.kind)
+        middle = reg.args[1:-1]
+        if reg.kind == "registerTool":
+            config = static(middle[0]) if middle else {}
+            _apply_config(spec, config if isinstance(config, dict) else {})
+        else:
+            _tool_overload(spec, [static(a) for a in middle])
+        _set_handler(spec, reg.args[-1] if len(reg.args) > 1 else None, resolver)
+        out.tools.append(spec)
+    elif reg.kind == "addTool" and reg.args:
+        config = static(reg.args[0])
+        obj = reg.args[0]
+        resolved = [r for r in resolver.resolve(obj)]
+        if not isinstance(config, dict) or not isinstance(config.get("name"), str):
+            if isinstance(config, dict) and "execute" in config:
+                out.notes.append(f"{where}: addTool with a name that is not a constant")
+            return
+        spec = ToolSpec(config["name"], reg.file, reg.line, reg.column, "addTool")
+        _apply_config(spec, config)
+        handler = resolver.members(list(resolved), ("execute",))
+        spec.handlers = [r.func_id for r in handler if isinstance(r, RFunc)]
+        if not spec.handlers:
+            spec.problems.append("the execute function could not be resolved")
+        out.tools.append(spec)
+    elif reg.kind == "setRequestHandler" and len(reg.args) >= 2:
+        schema = _schema_name(reg.args[0], resolver)
+        if schema == "ListToolsRequestSchema":
+            lists.append((reg, reg.args[1]))
+        elif schema == "CallToolRequestSchema":
+            calls.append(reg)
+    elif reg.kind in ("py-tool", "add_tool"):
+        _python_tool(reg, resolver, out)
+    elif reg.kind == "list_tools" and reg.handler is not None:
+        lists.append((reg, reg.handler))
+    elif reg.kind == "call_tool":
+        calls.append(reg)
+
+
+def _handler_like(value: ir.Value, resolver: Resolver) -> bool:
+    return any(isinstance(r, RFunc) for r in resolver.resolve(value))
+
+
+def _tool_overload(spec: ToolSpec, middle: list[Any]) -> None:
+    """server.tool(name, [description], [paramsSchema], [annotations], handler)."""
+    objects: list[dict[str, Any]] = []
+    for item in middle:
+        if isinstance(item, str):
+            spec.description = item
+        elif isinstance(item, dict):
+            objects.append(item)
+    if len(objects) >= 2:
+        spec.annotations = _annotations(objects[1])
+    elif len(objects) == 1 and objects[0] and all(k in ANNOTATION_KEYS for k in objects[0]):
+        spec.annotations = _annotations(objects[0])
+
+
+def _apply_config(spec: ToolSpec, config: dict[str, Any]) -> None:
+    description = config.get("description")
+    spec.description = description if isinstance(description, str) else None
+    title = config.get("title")
+    spec.title = title if isinstance(title, str) else None
+    annotations = config.get("annotations")
+    if isinstance(annotations, dict):
+        spec.annotations = _annotations(annotations)
+    elif annotations is UNKNOWN:
+        spec.problems.append("annotations are not a constant")
+
+
+def _annotations(raw: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in raw.items():
+        name = _SNAKE.get(key, key)
+        if name in ANNOTATION_KEYS and value is not UNKNOWN:
+            out[name] = value
+    return out
+
+
+def _set_handler(spec: ToolSpec, value: ir.Value | None, resolver: Resolver) -> None:
+    """The handler: a function, or an object of functions (task tools: createTask, getTask...)."""
+    handlers: list[str] = []
+    for r in resolver.resolve(value) if value is not None else ():
+        if isinstance(r, RFunc):
+            handlers.append(r.func_id)
+        elif isinstance(r, RValue) and isinstance(r.value, ir.Obj):
+            members = resolver.members([r], (ir.COMPUTED,))
+            handlers += [m.func_id for m in members if isinstance(m, RFunc)]
+    spec.handlers = list(dict.fromkeys(handlers))
+    if not spec.handlers:
+        spec.problems.append("the handler could not be resolved to a function")
+
+
+def _schema_name(value: ir.Value, resolver: Resolver) -> str | None:
+    if isinstance(value, ir.Name) and value.path[-1].endswith("RequestSchema"):
+        return value.path[-1]
+    for r in resolver.resolve(value):
+        if isinstance(r, RExternal) and r.path:
+            return r.path[-1]
+    return None
+
+
+def _python_tool(reg: ir.Registration, resolver: Resolver, out: Extraction) -> None:
+    static = resolver.static
+    kwargs = dict(reg.kwargs)
+    args = list(reg.args)
+    handler = reg.handler
+    if reg.kind == "add_tool":
+        handler = args.pop(0) if args else kwargs.get("fn")
+    name = static(kwargs["name"]) if "name" in kwargs else None
+    if name is None and args and reg.kind == "py-tool":
+        name = static(args[0])
+    if name is None or name is UNKNOWN:
+        name = reg.func_name if "name" not in kwargs else None
+        if name is None and handler is not None:
+            name = _function_name(handler, resolver)
+    if not isinstance(name, str):
+        out.notes.append(f"{reg.file}:{reg.line}: a tool name that is not a constant")
+        return
+    spec = ToolSpec(name, reg.file, reg.line, reg.column, reg.kind)
+    description = static(kwargs["description"]) if "description" in kwargs else None
+    if not isinstance(description, str):
+        description = reg.docstring or _docstring(handler, resolver)
+    spec.description = description
+    title = static(kwargs.get("title")) if "title" in kwargs else None
+    spec.title = title if isinstance(title, str) else None
+    if "annotations" in kwargs:
+        raw = static(kwargs["annotations"])
+        if isinstance(raw, dict):
+            spec.annotations = _annotations(raw)
+        else:
+            spec.problems.append("annotations are not a constant")
+    _set_handler(spec, handler, resolver)
+    out.tools.append(spec)
+
+
+def _function_name(value: ir.Value, resolver: Resolver) -> str | None:
+    for r in resolver.resolve(value):
+        if isinstance(r, RFunc):
+            return resolver.project.functions[r.func_id].name.rsplit(".", 1)[-1]
+    return None
+
+
+def _docstring(value: ir.Value | None, resolver: Resolver) -> str | None:
+    for r in resolver.resolve(value) if value is not None else ():
+        if isinstance(r, RFunc):
+            return resolver.project.functions[r.func_id].docstring
+    return None
+
+
+def _low_level(
+    lists: list[tuple[ir.Registration, Any]],
+    calls: list[ir.Registration],
+    resolver: Resolver,
+    out: Extraction,
+) -> None:
+    """ListTools handlers give the tools; the CallTool handler (shared) dispatches on the name."""
+    handlers: list[str] = []
+    for reg in calls:
+        value = reg.handler if reg.handler is not None else reg.args[1]
+        handlers += [r.func_id for r in resolver.resolve(value) if isinstance(r, RFunc)]
+    for reg, handler_value in lists:
+        entries = _listed_tools(handler_value, resolver)
+        if entries is None:
+            out.notes.append(f"{reg.file}:{reg.line}: the tools list is not a constant")
+            continue
+        for entry in entries:
+            if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+                out.notes.append(f"{reg.file}:{reg.line}: a listed tool has no constant name")
+                continue
+            spec = ToolSpec(entry["name"], reg.file, reg.line, reg.column, "low-level")
+            _apply_config(spec, entry)
+            schema = entry.get("inputSchema")
+            if isinstance(schema, dict) and _plain_json(schema):
+                spec.input_schema = schema
+            spec.handlers = list(handlers)
+            spec.dispatch = True
+            if not handlers:
+                spec.problems.append("no CallTool handler was found")
+            out.tools.append(spec)
+
+
+def _listed_tools(handler_value: Any, resolver: Resolver) -> list[Any] | None:
+    for r in resolver.resolve(handler_value):
+        if not isinstance(r, RFunc):
+            continue
+        for returned in resolver.project.functions[r.func_id].returns:
+            value = resolver.static(returned)
+            if isinstance(value, dict) and isinstance(value.get("tools"), list):
+                return list(value["tools"])
+            if isinstance(value, list):
+                return value
+    return None
+
+
+def _plain_json(value: Any) -> bool:
+    if value is UNKNOWN:
+        return False
+    if isinstance(value, dict):
+        return all(_plain_json(v) for v in value.values())
+    if isinstance(value, list):
+        return all(_plain_json(v) for v in value)
+    return True
