@@ -15,8 +15,10 @@ import typer
 from toolwitness.acquire.catalog import load_catalog_targets
 from toolwitness.acquire.limits import MIB, InputLimits
 from toolwitness.commands import discover as discover_commands
+from toolwitness.commands import evaluate as evaluate_commands
 from toolwitness.commands import integrity as integrity_commands
 from toolwitness.commands import live as live_commands
+from toolwitness.commands import report as report_commands
 from toolwitness.commands import snapshot as snapshot_commands
 from toolwitness.errors import EXIT_INPUT, EXIT_INTERNAL, ToolwitnessError, UsageError
 from toolwitness.findings import Severity
@@ -24,6 +26,7 @@ from toolwitness.integrity.canonical import SurfaceDigests, digest_surface
 from toolwitness.pipeline import GRADES, ScanOptions, exit_code, scan
 from toolwitness.report.interface import OutputFormat, ReportOptions, formatter_for
 from toolwitness.rules import load_registry
+from toolwitness.suppressions import load_suppressions
 from toolwitness.textnorm import escape_display
 
 app = typer.Typer(
@@ -97,6 +100,10 @@ def scan_command(
     rules: Annotated[
         list[Path] | None, typer.Option("--rules", help="Extra rule pack (YAML).")
     ] = None,
+    suppressions: Annotated[
+        Path | None,
+        typer.Option("--suppressions", help="YAML of accepted findings, each justified."),
+    ] = None,
     lock: Annotated[
         Path | None, typer.Option("--lock", help="Verify against this lockfile (pins baselines).")
     ] = None,
@@ -114,6 +121,10 @@ def scan_command(
     server_timeout: live_commands.ServerTimeoutOpt = 180.0,
     concurrency: live_commands.ConcurrencyOpt = 4,
     max_pages: live_commands.MaxPagesOpt = 100,
+    discover: discover_commands.DiscoverFlag = False,
+    home: discover_commands.HomeOpt = None,
+    project: discover_commands.ProjectOpt = None,
+    online: discover_commands.OnlineFlag = False,
     max_tools: MaxTools = 5000,
     max_file_mib: MaxMib = 10,
     debug: DebugOpt = False,
@@ -129,12 +140,16 @@ def scan_command(
         )  # fmt: skip
         limits = _limits(max_tools, max_file_mib)
         scan_targets, live_options = live_commands.scan_inputs(targets or [], flags, limits)
+        scan_targets += discover_commands.discover_targets(
+            discover, home, project, limits, alone=not scan_targets
+        )
         with live_commands.progress_display(
             live_options is not None and live_commands.show_progress()
         ) as observer:
             options = ScanOptions(
                 limits=limits, rule_packs=tuple(rules or ()), lock=lock,
-                live=live_options, live_observer=observer,
+                suppressions=load_suppressions(suppressions) if suppressions else (),
+                live=live_options, live_observer=observer, check_options={"online": online},
             )  # fmt: skip
             result = scan(scan_targets, options)
         color = output is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
@@ -237,7 +252,9 @@ def escape_display_lines(lines: list[str]) -> str:
 
 integrity_commands.register(app)
 discover_commands.register(app)
+evaluate_commands.register(app)
 snapshot_commands.register(app)
+report_commands.register(app)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -34,6 +34,7 @@ from toolwitness.model import ServerSpec
 
 CLIENTS_SCHEMA = "toolwitness.clients/1"
 MAX_GLOB_FILES = 200
+_GENERIC_NAMES = {"mcp.json", "settings.json", "config.json", "config.yaml", "config.toml"}
 _VARIABLES = ("HOME", "APPDATA", "XDG_CONFIG_HOME", "CODEX_HOME", "PROJECT")
 
 
@@ -202,6 +203,10 @@ def guess_client(path: Path, fmt: str) -> str:
             best = (len(tail), entry.client)
     if best is not None:
         return best[1]
+    for entry in client_files():  # a distinctive file name alone (copied elsewhere)
+        base = entry.path.rsplit("/", 1)[-1]
+        if base not in _GENERIC_NAMES and "*" not in base and path.name == base:
+            return entry.client
     defaults = {"zed": "zed", "codex": "codex", "continue": "continue", "opencode": "opencode",
                 "gemini": "gemini-cli", "claude-code": "claude-code", "vscode-mcp": "vscode",
                 "vscode-settings": "vscode"}  # fmt: skip

@@ -57,14 +57,19 @@ def discovery_env(home: Path | None, project: Path | None) -> DiscoveryEnv:
 
 
 def discover_targets(
-    discover: bool, home: Path | None, project: Path | None, limits: InputLimits
+    discover: bool, home: Path | None, project: Path | None, limits: InputLimits, *, alone: bool
 ) -> list[ServerSpec]:
     """The specs `scan --discover` adds to its targets (none without --discover)."""
     if not discover:
         if home is not None or project is not None:
             raise UsageError("--home and --project apply with --discover")
         return []
-    return discover_specs(discovery_env(home, project), limits)
+    env = discovery_env(home, project)
+    specs = discover_specs(env, limits)
+    if not specs and alone:
+        where = str(env.home) + (f" or {env.project}" if env.project else "")
+        raise UsageError(f"--discover found no MCP server in the client configs under {where}")
+    return specs
 
 
 def _shown(value: str) -> str:

@@ -24,7 +24,7 @@ from toolwitness.acquire.limits import MIB, InputLimits
 
 TIMEOUT_SECONDS = 60
 MAX_OUTPUT = 8 * MIB
-INSTALL_SCRIPTS = ("preinstall", "install", "postinstall", "prepare")
+INSTALL_SCRIPTS = ("preinstall", "install", "postinstall")  # `prepare` runs only for git installs
 
 
 @dataclass(frozen=True)
