@@ -15,10 +15,8 @@ import typer
 from toolwitness.acquire.catalog import load_catalog_targets
 from toolwitness.acquire.limits import MIB, InputLimits
 from toolwitness.commands import discover as discover_commands
-from toolwitness.commands import evaluate as evaluate_commands
 from toolwitness.commands import integrity as integrity_commands
 from toolwitness.commands import live as live_commands
-from toolwitness.commands import report as report_commands
 from toolwitness.commands import snapshot as snapshot_commands
 from toolwitness.errors import EXIT_INPUT, EXIT_INTERNAL, ToolwitnessError, UsageError
 from toolwitness.findings import Severity
@@ -26,7 +24,6 @@ from toolwitness.integrity.canonical import SurfaceDigests, digest_surface
 from toolwitness.pipeline import GRADES, ScanOptions, exit_code, scan
 from toolwitness.report.interface import OutputFormat, ReportOptions, formatter_for
 from toolwitness.rules import load_registry
-from toolwitness.suppressions import load_suppressions
 from toolwitness.textnorm import escape_display
 
 app = typer.Typer(
@@ -100,10 +97,6 @@ def scan_command(
     rules: Annotated[
         list[Path] | None, typer.Option("--rules", help="Extra rule pack (YAML).")
     ] = None,
-    suppressions: Annotated[
-        Path | None,
-        typer.Option("--suppressions", help="YAML of accepted findings, each justified."),
-    ] = None,
     lock: Annotated[
         Path | None, typer.Option("--lock", help="Verify against this lockfile (pins baselines).")
     ] = None,
@@ -148,7 +141,6 @@ def scan_command(
         ) as observer:
             options = ScanOptions(
                 limits=limits, rule_packs=tuple(rules or ()), lock=lock,
-                suppressions=load_suppressions(suppressions) if suppressions else (),
                 live=live_options, live_observer=observer, check_options={"online": online},
             )  # fmt: skip
             result = scan(scan_targets, options)
@@ -252,9 +244,7 @@ def escape_display_lines(lines: list[str]) -> str:
 
 integrity_commands.register(app)
 discover_commands.register(app)
-evaluate_commands.register(app)
 snapshot_commands.register(app)
-report_commands.register(app)
 
 
 def main(argv: list[str] | None = None) -> int:
