@@ -384,3 +384,68 @@ def test_line_reader_bounds() -> None:
     assert reader.next() is None
     exact = LineReader(io.BytesIO(b"0123456789\n"), 10)
     assert exact.next() == b"0123456789\n"
+
+
+@pytest.mark.live
+def test_batched_call_to_a_dropped_tool_is_refused_and_the_rest_forwarded(tmp_path: Path) -> None:
+    lock = _pin_fixture(tmp_path)
+    proc = subprocess.Popen(
+        [*_gateway_argv(lock), sys.executable, str(RUGPULL)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+
+    def ask(data: bytes, answers: int) -> list[Any]:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(data)
+        proc.stdin.flush()
+        return [json.loads(proc.stdout.readline()) for _ in range(answers)]
+
+    changed, rotated = ask(_request(1, "tools/call", {"name": "rotate", "arguments": {}}), 2)
+    assert changed["method"] == "notifications/tools/list_changed" and rotated["id"] == 1
+    (listed,) = ask(_request(2, "tools/list"), 1)
+    assert [t["name"] for t in listed["result"]["tools"]] == ["rotate", "echo"]
+    batch = [
+        json.loads(_request(3, "tools/call", {"name": "lookup", "arguments": {}})),
+        json.loads(_request(4, "tools/call", {"name": "echo", "arguments": {"text": "b"}})),
+    ]
+    proc.stdin.write(json.dumps(batch).encode() + b"\n")
+    proc.stdin.flush()
+    answers = [json.loads(proc.stdout.readline()) for _ in range(2)]
+    proc.stdin.close()
+    assert proc.wait(timeout=30) == 0
+    by_id = {a["id"]: a for a in answers}
+    assert "refused" in by_id[3]["error"]["message"]
+    assert by_id[4]["result"]["content"][0]["text"] == "b"
+
+
+@pytest.mark.live
+def test_terminating_the_gateway_kills_the_server(tmp_path: Path) -> None:
+    import os
+    import signal
+    import time
+
+    lock = _pin_fixture(tmp_path)
+    pid_file = tmp_path / "server.pid"
+    stubborn = (  # ignores end of input and SIGTERM-free exits: only a kill ends it
+        "import os, signal, sys, time; signal.signal(signal.SIGTERM, signal.SIG_IGN);"
+        f"open({str(pid_file)!r}, 'w').write(str(os.getpid())); sys.stdin.read(); time.sleep(600)"
+    )
+    proc = subprocess.Popen(
+        [*_gateway_argv(lock), sys.executable, "-c", stubborn],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 30
+    while not pid_file.exists() or not pid_file.read_text():
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    server_pid = int(pid_file.read_text())
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=30) == 128 + signal.SIGKILL  # the server's own fate, passed on
+    time.sleep(0.2)
+    with pytest.raises(ProcessLookupError):
+        os.kill(server_pid, 0)
