@@ -14,6 +14,7 @@ import typer
 
 from toolwitness.acquire.catalog import load_catalog_targets
 from toolwitness.acquire.limits import MIB, InputLimits
+from toolwitness.commands import code as code_commands
 from toolwitness.commands import discover as discover_commands
 from toolwitness.commands import integrity as integrity_commands
 from toolwitness.commands import live as live_commands
@@ -243,6 +244,7 @@ def escape_display_lines(lines: list[str]) -> str:
 
 
 integrity_commands.register(app)
+code_commands.register(app)
 discover_commands.register(app)
 snapshot_commands.register(app)
 

@@ -48,10 +48,11 @@ class Reach:
     hits: dict[str, list[SinkHit]] = field(default_factory=dict)
     reasons: list[str] = field(default_factory=list)
     visited: int = 0
+    per_leaf: int = MAX_WITNESSES_PER_LEAF
 
     def add(self, hit: SinkHit) -> None:
         bucket = self.hits.setdefault(hit.leaf, [])
-        if len(bucket) < MAX_WITNESSES_PER_LEAF and all(
+        if len(bucket) < self.per_leaf and all(
             (h.file, h.line, h.column) != (hit.file, hit.line, hit.column) for h in bucket
         ):
             bucket.append(hit)
@@ -90,8 +91,10 @@ class CallGraph:
         fn = self.project.functions[func_id]
         return f"{fn.name} ({fn.file}:{fn.line})"
 
-    def reach(self, entries: Iterable[str], ctx: DispatchContext) -> Reach:
-        result = Reach()
+    def reach(
+        self, entries: Iterable[str], ctx: DispatchContext, per_leaf: int = MAX_WITNESSES_PER_LEAF
+    ) -> Reach:
+        result = Reach(per_leaf=per_leaf)
         parents: dict[str, str | None] = {}
         queue: deque[str] = deque()
         for entry in entries:

@@ -1,0 +1,1 @@
+"""Language front-ends: source text -> the common IR (`code.ir`)."""
