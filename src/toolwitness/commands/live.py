@@ -72,6 +72,7 @@ MaxPagesOpt = Annotated[
 
 _HEADER_NAME = frozenset(string.ascii_letters + string.digits + "!#$%&'*+-.^_`|~")  # RFC 9110
 _GENERIC_STEMS = ("index", "main", "server", "cli", "__main__", "app")
+_DATA_SUFFIXES = (".json", ".jsonc", ".json5", ".toml", ".yaml", ".yml")
 _BUILD_DIRS = ("dist", "build", "src", "lib", "bin", "out")
 
 
@@ -116,7 +117,8 @@ def command_spec(argv: Sequence[str]) -> ServerSpec:
     if not argv:
         raise UsageError("an empty stdio command")
     # The server runs in a temporary directory: a file named relative to here is made absolute.
-    command, args = _absolute_if_file(argv[0]), tuple(_absolute_if_file(a) for a in argv[1:])
+    command = os.path.abspath(argv[0]) if "/" in argv[0] and os.path.isfile(argv[0]) else argv[0]
+    args = tuple(_absolute_if_path(a) for a in argv[1:])
     package = package_from_command(command, args)
     return ServerSpec(
         name=package.name if package is not None else _command_label(argv),
@@ -126,10 +128,12 @@ def command_spec(argv: Sequence[str]) -> ServerSpec:
     )
 
 
-def _absolute_if_file(arg: str) -> str:
-    if arg.startswith("-") or "/" not in arg or os.path.isabs(arg) or not os.path.isfile(arg):
+def _absolute_if_path(arg: str) -> str:
+    """`server.js`, `./data`, `.` that exist here name what the user sees, not the temp dir."""
+    looks_like_path = "/" in arg or arg.startswith(".") or bool(PurePosixPath(arg).suffix)
+    if arg.startswith("-") or os.path.isabs(arg) or not looks_like_path:
         return arg
-    return os.path.abspath(arg)
+    return os.path.abspath(arg) if os.path.exists(arg) else arg
 
 
 def _command_label(argv: Sequence[str]) -> str:
@@ -163,7 +167,7 @@ def scan_inputs(
     out: list[str | ServerSpec] = []
     explicit = [command_spec(shlex.split(line)) for line in flags.stdio]
     words = list(targets)
-    if flags.live and words and not is_url(words[0]) and not Path(words[0]).exists():
+    if flags.live and words and _is_command(words[0]):
         explicit.append(command_spec(words))  # `scan --live -- npx -y pkg`
         words = []
     for target in words:
@@ -182,6 +186,16 @@ def scan_inputs(
     if not live:
         return out, None
     return [*out, *explicit], live_options(flags, limits)
+
+
+def _is_command(word: str) -> bool:
+    """With --live, the first word starts a command line unless it is a URL or a data file."""
+    if is_url(word):
+        return False
+    path = Path(word)
+    if not path.exists():
+        return True
+    return path.is_file() and os.access(path, os.X_OK) and path.suffix.lower() not in _DATA_SUFFIXES
 
 
 def live_options(flags: LiveFlags, limits: InputLimits) -> LiveOptions:
