@@ -54,6 +54,7 @@ class _Vocabulary:
     verbs: dict[str, tuple[str, bool]]  # word -> (class, strong)
     objects: dict[str, str]  # word -> domain
     table: dict[str, dict[str, frozenset[str]]]
+    implied: dict[str, frozenset[str]]
 
 
 _CLAUSE = re.compile(r"[.;:!?\n]+")
@@ -79,8 +80,14 @@ def vocabulary() -> _Vocabulary:
         missing = {k for k, _ in verbs.values()} - set(table)
         if missing or any("default" not in row for row in table.values()):
             raise InternalError(f"declared.yaml: table incomplete for {sorted(missing)}")
+        implied = {domain: lattice.leaves(names) for domain, names in doc["implied"].items()}
         return _Vocabulary(
-            frozenset(doc["negations"]), int(doc["negation_window"]), verbs, objects, table
+            frozenset(doc["negations"]),
+            int(doc["negation_window"]),
+            verbs,
+            objects,
+            table,
+            implied,
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise InternalError(f"declared.yaml is malformed: {exc}") from None
@@ -120,16 +127,16 @@ def description_leaves(text: str | None, tool_name: str | None = None) -> frozen
             verb = next((vocab.verbs[s] for s in _stems(word) if s in vocab.verbs), None)
             if verb is not None and word not in vocab.objects:
                 verbs.append(verb)
-        domains = domains + subject
         for klass, strong in verbs:
             row = vocab.table[klass]
-            if domains:
-                for domain in domains:
+            targets = domains + subject if strong else domains
+            if targets:
+                for domain in targets:
                     found |= row.get(domain, row["default"])
             elif strong:
                 found |= row["default"]
-        if "env" in domains and not verbs:
-            found |= vocab.table["read"]["env"]
+        for domain in domains:
+            found |= vocab.implied.get(domain, frozenset())
     return frozenset(found)
 
 

@@ -222,8 +222,8 @@ class Resolver:
             made = self._factory(callee)
             if made is not None:
                 return [made]
-            at = callee.instance_at if callee.instance_at is not None else len(callee.path)
-            return [RExternal(callee.language, callee.module, callee.path, at)]
+            # what a call returns is a new value: only its own members can be sinks
+            return [RExternal(callee.language, callee.module, callee.path, len(callee.path))]
         return [callee] if isinstance(callee, Missing) else []
 
     def _factory(self, callee: RExternal) -> RExternal | None:

@@ -438,7 +438,7 @@ class _Builder:
             if case.type not in ("switch_case", "switch_default"):
                 continue
             label = case.child_by_field_name("value")
-            statements = [c for c in case.named_children if c is not label and c.type != "comment"]
+            statements = [c for c in case.named_children if c != label and c.type != "comment"]
             if label is not None:
                 pending.append(value_of(label, fn.id, self.key))
                 self.walk(label, fn)

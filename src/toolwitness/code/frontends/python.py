@@ -388,7 +388,7 @@ class _Builder:
         if not isinstance(value, ir.Call):
             return
         path = chain(node.func)
-        symbol = ".".join(path) if path else type(node.func).__name__
+        symbol = ".".join(path) if path else _short(ast.unparse(node.func))
         fn.uses.append(
             ir.Use(
                 value.callee,
@@ -407,6 +407,11 @@ class _Builder:
                     node.col_offset + 1,
                 )
             )
+
+
+def _short(source: str) -> str:
+    flat = " ".join(source.split())
+    return flat if len(flat) <= 60 else flat[:57] + "..."
 
 
 def _subscript_indexes(node: ast.expr) -> list[ast.expr]:
