@@ -7,6 +7,8 @@ client side), so the figure is what the gateway adds, not client-library noise. 
 initialize, one tools/list (checked against a lock that pins the server), warm-up, then N timed
 calls. The legs alternate in blocks so drift in machine load hits both alike.
 
+Also printed: start-up (spawn to the initialize answer) for each leg, a one-off cost.
+
 Usage: python benchmarks/bench_gateway.py [--calls 2000] [--block 250] [--json]
 """
 
@@ -36,6 +38,8 @@ class Connection:
             argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env
         )
         self.next_id = 0
+        self.spawned = time.perf_counter_ns()
+        self.started_ms = 0.0
 
     def request(
         self, method: str, params: dict[str, Any] | None = None
@@ -59,6 +63,7 @@ class Connection:
                 return elapsed, json.loads(answer)
 
     def open(self) -> list[dict[str, Any]]:
+        """Handshake and list; start-up is the time from spawn to the initialize answer."""
         self.request(
             "initialize",
             {
@@ -67,6 +72,7 @@ class Connection:
                 "clientInfo": {"name": "bench", "version": "1"},
             },
         )
+        self.started_ms = (time.perf_counter_ns() - self.spawned) / 1e6
         assert self.proc.stdin is not None
         self.proc.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
         self.proc.stdin.flush()
@@ -136,6 +142,7 @@ def measure(
             "p99_us": round(_percentile(values, 0.99), 1),
             "mean_us": round(statistics.fmean(values), 1),
         }
+    out["startup_ms"] = {"direct": round(direct.started_ms), "gateway": round(proxied.started_ms)}
     out["added_median_us"] = round(out["gateway"]["median_us"] - out["direct"]["median_us"], 1)
     out["added_p99_us"] = round(out["gateway"]["p99_us"] - out["direct"]["p99_us"], 1)
     out["median_ratio"] = round(out["gateway"]["median_us"] / out["direct"]["median_us"], 2)
@@ -181,6 +188,10 @@ def main() -> int:
             f"{'':<14} added: median {r['added_median_us']} µs, p99 {r['added_p99_us']} µs;"
             f" gateway/direct median ratio {r['median_ratio']}x over {r['calls']} calls each"
             f" (pin {r['pin_state']})"
+        )
+        print(
+            f"{'':<14} start-up to the initialize answer: direct {r['startup_ms']['direct']} ms,"
+            f" gateway {r['startup_ms']['gateway']} ms"
         )
     return 0
 
