@@ -3,16 +3,23 @@
 from __future__ import annotations
 
 import gzip
-import io
 import stat
 import tarfile
 import time
 import zipfile
-from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
 
+from archive_builders import (
+    MIB,
+    files_tgz,
+    many_empty_files_tar,
+    member,
+    write_tgz,
+    write_zip,
+    zeros_tgz,
+)
 from toolwitness.acquire.archive import ArchiveLimits, ArchiveRefused, unpack_archive
 from toolwitness.acquire.package import (
     PackageSpec,
@@ -23,75 +30,6 @@ from toolwitness.acquire.package import (
 )
 from toolwitness.acquire.pypi_sdist import download_sdist
 from toolwitness.errors import EXIT_INPUT, InputError
-
-MIB = 1024 * 1024
-
-# --- building archives in the test -----------------------------------------------------------
-
-
-def _member(
-    name: str, kind: bytes = tarfile.REGTYPE, size: int = 0, link: str = ""
-) -> tarfile.TarInfo:
-    info = tarfile.TarInfo(name)
-    info.type = kind
-    info.size = size
-    info.linkname = link
-    info.mode = 0o644
-    return info
-
-
-def write_tgz(path: Path, members: Iterable[tuple[tarfile.TarInfo, bytes | None]]) -> Path:
-    with tarfile.open(path, "w:gz") as tar:
-        for info, data in members:
-            tar.addfile(info, io.BytesIO(data) if data is not None else None)
-    return path
-
-
-def files_tgz(path: Path, files: dict[str, bytes]) -> Path:
-    return write_tgz(path, [(_member(n, size=len(d)), d) for n, d in files.items()])
-
-
-def zeros_tgz(path: Path, file_count: int, file_bytes: int) -> Path:
-    """A tar.gz holding `file_count` files of zeros, written as concatenated gzip members so a
-    gigabyte of content costs about a megabyte on disk and a fraction of a second to build."""
-    block = gzip.compress(bytes(MIB), compresslevel=9)
-    assert file_bytes % MIB == 0
-    with path.open("wb") as out:
-        for index in range(file_count):
-            header = _member(f"package/zeros-{index}.bin", size=file_bytes).tobuf(
-                tarfile.GNU_FORMAT
-            )
-            out.write(gzip.compress(header))
-            for _ in range(file_bytes // MIB):
-                out.write(block)
-        out.write(gzip.compress(bytes(1024)))  # end-of-archive blocks
-    return path
-
-
-def many_empty_files_tar(count: int) -> bytes:
-    """`count` empty-file tar headers, made by patching one template header (tarfile's own
-    writer needs minutes for 100,000 entries on a loaded machine; this takes a second)."""
-    template = bytearray(_member("package/f" + "0" * 8).tobuf(tarfile.USTAR_FORMAT))
-    digits_at = template.index(b"0" * 8)
-    template[148:156] = b" " * 8  # the checksum is computed with its own field as spaces
-    base = sum(template) - sum(b"0" * 8)
-    out = bytearray()
-    for index in range(count):
-        digits = b"%08d" % index
-        header = bytearray(template)
-        header[digits_at : digits_at + 8] = digits
-        header[148:156] = b"%06o\0 " % (base + sum(digits))
-        out += header
-    return bytes(out + bytes(1024))
-
-
-def write_zip(
-    path: Path, entries: dict[str, bytes], compression: int = zipfile.ZIP_DEFLATED
-) -> Path:
-    with zipfile.ZipFile(path, "w", compression) as zf:
-        for name, data in entries.items():
-            zf.writestr(zipfile.ZipInfo(name), data, compress_type=compression)
-    return path
 
 
 def refused(archive: Path, tmp_path: Path, match: str, limits: ArchiveLimits | None = None) -> str:
@@ -145,7 +83,7 @@ def test_bad_entry_names_are_refused(tmp_path: Path, name: str, reason: str) -> 
 def test_symlink_to_etc_passwd_is_refused(tmp_path: Path) -> None:
     archive = write_tgz(
         tmp_path / "link.tgz",
-        [(_member("package/passwd", tarfile.SYMTYPE, link="/etc/passwd"), None)],
+        [(member("package/passwd", tarfile.SYMTYPE, link="/etc/passwd"), None)],
     )
     refused(archive, tmp_path, "symlink points outside the archive")
 
@@ -153,7 +91,7 @@ def test_symlink_to_etc_passwd_is_refused(tmp_path: Path) -> None:
 def test_relative_symlink_escaping_is_refused(tmp_path: Path) -> None:
     archive = write_tgz(
         tmp_path / "link.tgz",
-        [(_member("package/lib/up", tarfile.SYMTYPE, link="../../../outside"), None)],
+        [(member("package/lib/up", tarfile.SYMTYPE, link="../../../outside"), None)],
     )
     refused(archive, tmp_path, "symlink points outside")
 
@@ -161,7 +99,7 @@ def test_relative_symlink_escaping_is_refused(tmp_path: Path) -> None:
 def test_hardlink_out_is_refused(tmp_path: Path) -> None:
     archive = write_tgz(
         tmp_path / "hard.tgz",
-        [(_member("package/shadow", tarfile.LNKTYPE, link="/etc/shadow"), None)],
+        [(member("package/shadow", tarfile.LNKTYPE, link="/etc/shadow"), None)],
     )
     refused(archive, tmp_path, "hardlink points outside")
 
@@ -170,9 +108,9 @@ def test_links_inside_the_archive_are_skipped_not_created(tmp_path: Path) -> Non
     archive = write_tgz(
         tmp_path / "inner.tgz",
         [
-            (_member("package/real.js", size=3), b"abc"),
-            (_member("package/alias.js", tarfile.SYMTYPE, link="real.js"), None),
-            (_member("package/hard.js", tarfile.LNKTYPE, link="package/real.js"), None),
+            (member("package/real.js", size=3), b"abc"),
+            (member("package/alias.js", tarfile.SYMTYPE, link="real.js"), None),
+            (member("package/hard.js", tarfile.LNKTYPE, link="package/real.js"), None),
         ],
     )
     root = unpack_archive(archive, tmp_path / "out")
@@ -191,14 +129,14 @@ def test_links_inside_the_archive_are_skipped_not_created(tmp_path: Path) -> Non
     ],
 )
 def test_devices_and_fifos_are_refused(tmp_path: Path, kind: bytes, reason: str) -> None:
-    archive = write_tgz(tmp_path / "dev.tgz", [(_member("package/dev", kind), None)])
+    archive = write_tgz(tmp_path / "dev.tgz", [(member("package/dev", kind), None)])
     refused(archive, tmp_path, reason)
 
 
 def test_duplicate_entry_is_refused(tmp_path: Path) -> None:
     archive = write_tgz(
         tmp_path / "dup.tgz",
-        [(_member("package/a.js", size=1), b"1"), (_member("package/a.js", size=1), b"2")],
+        [(member("package/a.js", size=1), b"1"), (member("package/a.js", size=1), b"2")],
     )
     refused(archive, tmp_path, "appears twice")
 
@@ -338,14 +276,14 @@ def test_zip_per_file_cap_counts_real_bytes(tmp_path: Path) -> None:
 
 
 def test_well_formed_tarball_unpacks_with_safe_modes(tmp_path: Path) -> None:
-    setuid = _member("package/bin/run.js", size=5)
+    setuid = member("package/bin/run.js", size=5)
     setuid.mode = 0o4777
     archive = write_tgz(
         tmp_path / "pkg.tgz",
         [
-            (_member("package/package.json", size=2), b"{}"),
-            (_member("package/dist", tarfile.DIRTYPE), None),
-            (_member("package/dist/index.js", size=7), b"run();\n"),
+            (member("package/package.json", size=2), b"{}"),
+            (member("package/dist", tarfile.DIRTYPE), None),
+            (member("package/dist/index.js", size=7), b"run();\n"),
             (setuid, b"hello"),
         ],
     )
