@@ -412,3 +412,41 @@ def test_catalog_with_comments_stays_strict(
     path.write_text('{"tools": [] // comment\n}')
     assert main(["scan", str(path)]) == 2
     assert "not valid JSON" in capsys.readouterr().err
+
+
+entry_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 5) | st.sampled_from(
+        ["npx", "uvx", "stdio", "http", "sse", "local", "remote", "https://h.example/mcp", "x", ""]
+    ),
+    lambda children: st.lists(children, max_size=3)
+    | st.dictionaries(
+        st.sampled_from(
+            ["command", "args", "env", "url", "serverUrl", "httpUrl", "type", "headers", "cwd",
+             "transport", "environment", "disabled", "enabled", "name", "requestOptions", "path"]
+        ),
+        children,
+        max_size=5,
+    ),
+    max_leaves=15,
+)  # fmt: skip
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.sampled_from(["mcp-servers", "zed", "codex", "continue", "opencode", "vscode-mcp"]),
+    entry_values,
+)
+def test_any_entry_shape_is_a_spec_or_an_input_error(fmt: str, entry: object) -> None:
+    from toolwitness.acquire.config_formats import specs_from_document
+    from toolwitness.acquire.limits import InputLimits
+
+    key = {"mcp-servers": "mcpServers", "zed": "context_servers", "codex": "mcp_servers",
+           "continue": "mcpServers", "opencode": "mcp", "vscode-mcp": "servers"}[fmt]  # fmt: skip
+    doc = {key: [entry] if fmt == "continue" else {"srv": entry}}
+    try:
+        specs = specs_from_document(doc, fmt, client="t", source="t.json", limits=InputLimits())
+    except InputError:
+        return
+    for spec in specs:
+        assert spec.transport.kind in ("stdio", "http", "sse")
+        assert (spec.transport.command is None) != (spec.transport.url is None)

@@ -30,8 +30,19 @@ def _witness(surface: ServerSurface, location: str, detail: str | None = None) -
     return Witness(kind="config", file=surface.source, path=(location,), detail=detail)
 
 
-def _words(ctx: CheckContext, rule_id: str, key: str) -> set[str]:
-    return {w.lower() for w in ctx.rules.get(rule_id).patterns.get(key, [])}
+_WORDS: dict[tuple[int, str, str], frozenset[str]] = {}
+
+
+def _words(ctx: CheckContext, rule_id: str, key: str) -> frozenset[str]:
+    """A rule's pattern list, lower-cased, built once per registry (checks run per server)."""
+    cache_key = (id(ctx.rules), rule_id, key)
+    words = _WORDS.get(cache_key)
+    if words is None:
+        words = frozenset(w.lower() for w in ctx.rules.get(rule_id).patterns.get(key, []))
+        if len(_WORDS) > 256:
+            _WORDS.clear()
+        _WORDS[cache_key] = words
+    return words
 
 
 @server_check(

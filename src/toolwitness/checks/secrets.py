@@ -118,8 +118,11 @@ def describe(kind: str, value: str, prefix: str = "") -> str:
 def find_token(value: str) -> str | None:
     """A description of a known-format token anywhere in `value`, else None."""
     table = secret_table()
+    shortest = min(t.min_length for t in table.tokens)
     text = strip_references(value[:MAX_SCAN_CHARS])
     for piece in _TOKENISE.split(text):
+        if len(piece) < shortest:
+            continue
         for shape in table.tokens:
             if not piece.startswith(shape.prefix):
                 continue

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from packaging.version import InvalidVersion, Version
@@ -59,6 +60,7 @@ def _pep440_key(text: str) -> Version | None:
         return None
 
 
+@lru_cache(maxsize=4096)
 def version_key(ecosystem: str, text: str) -> Any | None:
     """A comparable key for `text`, or None if it is not an exact version there."""
     if ecosystem == "npm":
