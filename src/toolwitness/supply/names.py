@@ -83,6 +83,11 @@ def skeleton(name: str, folds: tuple[tuple[str, str], ...]) -> str:
     return text
 
 
+@lru_cache(maxsize=1024)
+def _skeleton_of_protected(name: str) -> str:
+    return skeleton(name, protected().folds)
+
+
 def _split_scope(name: str) -> tuple[str | None, str]:
     if name.startswith("@") and "/" in name:
         scope, _, bare = name.partition("/")
@@ -113,7 +118,7 @@ def judge_name(ecosystem: str, name: str) -> NameVerdict | None:
                 return NameVerdict("fake-scope", real, distance)
     folded = skeleton(key, table.folds)
     for target in sorted(names):
-        if skeleton(target, table.folds) == folded:
+        if _skeleton_of_protected(target) == folded:
             return NameVerdict("confusable", target)
     if scope is None:
         for target in sorted(names):
