@@ -25,6 +25,7 @@ from toolwitness.integrity.canonical import SurfaceDigests, digest_surface
 from toolwitness.pipeline import GRADES, ScanOptions, exit_code, scan
 from toolwitness.report.interface import OutputFormat, ReportOptions, formatter_for
 from toolwitness.rules import load_registry
+from toolwitness.suppressions import load_suppressions
 from toolwitness.textnorm import escape_display
 
 app = typer.Typer(
@@ -98,6 +99,10 @@ def scan_command(
     rules: Annotated[
         list[Path] | None, typer.Option("--rules", help="Extra rule pack (YAML).")
     ] = None,
+    suppressions: Annotated[
+        Path | None,
+        typer.Option("--suppressions", help="YAML of accepted findings, each justified."),
+    ] = None,
     lock: Annotated[
         Path | None, typer.Option("--lock", help="Verify against this lockfile (pins baselines).")
     ] = None,
@@ -142,6 +147,7 @@ def scan_command(
         ) as observer:
             options = ScanOptions(
                 limits=limits, rule_packs=tuple(rules or ()), lock=lock,
+                suppressions=load_suppressions(suppressions) if suppressions else (),
                 live=live_options, live_observer=observer, check_options={"online": online},
             )  # fmt: skip
             result = scan(scan_targets, options)

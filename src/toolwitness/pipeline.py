@@ -11,6 +11,7 @@ from toolwitness.acquire.live import LiveObserver, LiveOptions
 from toolwitness.acquire.live_targets import live_surfaces
 from toolwitness.acquire.targets import resolve_targets, static_surfaces
 from toolwitness.checks.interface import CheckContext, loaded_checks
+from toolwitness.checks.roles import tool_roles
 from toolwitness.errors import EXIT_INTERNAL, EXIT_OK, EXIT_THRESHOLD, InputError
 from toolwitness.findings import Finding, Severity, sort_findings
 from toolwitness.integrity.canonical import digest_surface
@@ -18,6 +19,8 @@ from toolwitness.integrity.verify import verify_lock
 from toolwitness.model import ServerSpec, ServerSurface
 from toolwitness.result import ScanResult, ServerResult, ToolResult
 from toolwitness.rules import RuleRegistry, load_registry
+from toolwitness.score import score_findings
+from toolwitness.suppressions import Suppression, check_known, split_suppressed
 
 GRADES = ("A", "B", "C", "D", "F")
 
@@ -30,6 +33,7 @@ class ScanOptions:
     lock: Path | None = None  # verify every server against this lockfile (integrity/verify.py)
     live: LiveOptions | None = None  # connect to config/command-line servers (acquire/live.py)
     live_observer: LiveObserver | None = None  # progress of live connections (the CLI's display)
+    suppressions: tuple[Suppression, ...] = ()  # accepted findings, each with a justification
 
 
 def scan(
@@ -73,6 +77,7 @@ def scan_surfaces(
     failures: dict[str, tuple[str, ...]] | None = None,
 ) -> ScanResult:
     rules = load_registry(list(options.rule_packs))
+    check_known(options.suppressions, rules)
     ctx = CheckContext(rules=rules, options=dict(options.check_options))
     server_checks, fleet_checks = loaded_checks(rules)
     per_server: dict[str, list[Finding]] = {s.id: [] for s in surfaces}
@@ -96,7 +101,10 @@ def scan_surfaces(
     for server_id, (_, pin_findings) in pins.items():
         per_server[server_id].extend(pin_findings)
     results = [
-        _server_result(s, sort_findings(per_server[s.id]), tuple(errors[s.id])) for s in surfaces
+        _server_result(
+            s, sort_findings(per_server[s.id]), tuple(errors[s.id]), options.suppressions
+        )
+        for s in surfaces
     ]
     if pins:
         results = [r.model_copy(update={"pin": pins[r.id][0]}) for r in results]
@@ -113,19 +121,36 @@ def _crash(rules: RuleRegistry, check: str, exc: Exception) -> Finding:
 
 
 def _server_result(
-    surface: ServerSurface, findings: list[Finding], errors: tuple[str, ...]
+    surface: ServerSurface,
+    findings: list[Finding],
+    errors: tuple[str, ...],
+    suppressions: Sequence[Suppression] = (),
 ) -> ServerResult:
     digests = digest_surface(surface)
+    kept, suppressed = split_suppressed(surface.id, findings, suppressions)
+    try:
+        roles = tool_roles(surface)
+    except Exception:  # the role checks already failed closed on this input (TW-META-005)
+        roles = {}
     tools = tuple(
-        ToolResult(name=t.name, digest=t.digest, field_digests=t.fields) for t in digests.tools
+        ToolResult(
+            name=t.name, digest=t.digest, field_digests=t.fields, roles=roles.get(t.name, ())
+        )
+        for t in digests.tools
     )
+    # An incomplete scan gets no grade: it cannot vouch for the server (and exits 3).
+    scored = None if errors else score_findings(kept)
     return ServerResult(
         surface=surface,
         surface_digest=digests.surface,
         tools=tools,
-        findings=tuple(findings),
+        findings=tuple(kept),
+        score=scored.score if scored else None,
+        grade=scored.grade if scored else None,
+        score_vector=scored.vector if scored else (),
         incomplete=bool(errors),
         errors=errors,
+        suppressed=tuple(suppressed),
     )
 
 

@@ -45,6 +45,13 @@ class ToolResult(_Frozen):
     probe: dict[str, Any] | None = None
 
 
+class SuppressedFinding(_Frozen):
+    """A finding accepted by a suppression entry: out of the score, still in the report."""
+
+    finding: Finding
+    justification: str
+
+
 class ServerResult(_Frozen):
     surface: ServerSurface
     surface_digest: str
@@ -56,6 +63,7 @@ class ServerResult(_Frozen):
     pin: PinResult | None = None
     incomplete: bool = False
     errors: tuple[str, ...] = ()
+    suppressed: tuple[SuppressedFinding, ...] = ()
 
     @property
     def id(self) -> str:

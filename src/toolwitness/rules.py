@@ -136,5 +136,9 @@ def load_registry(extra_packs: list[Path] | None = None) -> RuleRegistry:
             text = pack.read_text("utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise InputError(f"cannot read rule pack: {exc}", source=str(pack)) from None
-        registry = registry.extended(parse_pack(text, str(pack)))
+        added = parse_pack(text, str(pack))
+        taken = sorted(r.id for r in added if r.id in registry)
+        if taken:  # a custom pack adds rules; it never changes what a built-in id means
+            raise InputError(f"redefines existing rule(s) {', '.join(taken)}", source=str(pack))
+        registry = registry.extended(added)
     return registry

@@ -61,6 +61,10 @@ def server_json(server: ServerResult, redact: bool) -> dict[str, Any]:
         "notes": list(server.surface.notes),
         "tools": [tool_json(t) for t in server.tools],
         "findings": [finding_json(f, redact) for f in server.findings],
+        "suppressed": [
+            {"finding": finding_json(s.finding, redact), "justification": s.justification}
+            for s in server.suppressed
+        ],
     }
 
 

@@ -42,6 +42,8 @@ def _server_block(server: ServerResult, redact: bool) -> Group:
     head.append_text(_t(server.id, "bold"))
     grade = "–" if server.grade is None else f"{server.grade} ({server.score})"
     head.append(f"   grade {grade}   {len(server.tools)} tools   {len(server.findings)} findings")
+    if server.suppressed:
+        head.append(f"   {len(server.suppressed)} suppressed")
     parts.append(head)
     if server.incomplete:
         parts.append(_t("INCOMPLETE: " + "; ".join(server.errors), "bold red"))
@@ -87,6 +89,9 @@ def _server_block(server: ServerResult, redact: bool) -> Group:
                 where = f"{w.file}:{w.line}" if w.file and w.line else (w.file or w.kind)
                 detail = " ".join(x for x in (w.symbol, w.detail) if x)
                 parts.append(_t(f"      witness: {where} {detail}".rstrip(), "dim"))
+    for s in server.suppressed:
+        where = f"{s.finding.rule_id} on {s.finding.tool or '(server)'}"
+        parts.append(_t(f"  suppressed {where}: {s.justification}", "dim"))
     return Group(*parts)
 
 
@@ -110,11 +115,13 @@ class TerminalFormat:
             console.print()
         counts = result.severity_counts()
         flagged = sum(len(s.flagged_tools()) for s in result.servers)
+        suppressed = sum(len(s.suppressed) for s in result.servers)
         summary = ", ".join(f"{counts[s.value]} {s.value}" for s in Severity if counts[s.value])
         console.print(
             Text(
                 f"{len(result.servers)} servers, {result.tool_count()} tools, {flagged} flagged"
                 f" (severity ≥ {FLAG_THRESHOLD.value}); findings: {summary or 'none'}"
+                + (f"; {suppressed} suppressed" if suppressed else "")
             )
         )
         return buffer.getvalue()

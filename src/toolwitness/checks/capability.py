@@ -1,0 +1,217 @@
+"""TW-CAP: annotations against derived roles, unconstrained dangerous parameters, and the
+sampling / elicitation capabilities.
+
+Roles come from `checks/roles.py` (name, description, parameters -- never annotations), so an
+annotation can contradict them. A role given by the tool's name or by a parameter's shape is
+strong evidence; one given only by its description is weaker and the finding says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from toolwitness.checks.interface import CheckContext, server_check
+from toolwitness.checks.roles import ParamShape, RoleSignal, ToolRoles, surface_roles
+from toolwitness.findings import Confidence, Finding, Severity, Witness
+from toolwitness.model import ServerSurface, Tool
+
+# Roles that change the world: a read-only claim contradicts any of them.
+MUTATING = ("destructive", "file-write", "state-write", "code-exec")
+_STRONG = ("name", "parameter")
+
+
+def role_witness(tool: str, signal: RoleSignal) -> Witness:
+    return Witness(
+        kind="field", symbol=tool, path=(signal.location,), detail=f"{signal.role}: {signal.term}"
+    )
+
+
+def _witnesses(tool: str, signals: list[RoleSignal], limit: int = 4) -> tuple[Witness, ...]:
+    ordered = sorted(signals, key=lambda s: (s.source not in _STRONG, s.location, s.term))
+    return tuple(role_witness(tool, s) for s in ordered[:limit])
+
+
+def _hint_witness(tool: Tool, index: int, hint: str) -> Witness:
+    return Witness(
+        kind="field",
+        symbol=tool.name,
+        path=(f"tools[{index}].annotations.{hint}",),
+        detail=f"{hint}: {str(tool.hint(hint)).lower()}",
+    )
+
+
+def _graded(signals: list[RoleSignal]) -> tuple[Severity | None, Confidence | None]:
+    """Rule defaults when the evidence is strong; one step down (and heuristic) if prose only."""
+    if any(s.source in _STRONG for s in signals):
+        return None, None
+    return Severity.MEDIUM, Confidence.HEURISTIC
+
+
+def _mutation_signals(roles: ToolRoles) -> list[RoleSignal]:
+    found = [s for s in roles.signals if s.role in MUTATING]
+    # Sending is mutation too, when a verb says so (a URL parameter alone may be a plain GET).
+    found += [s for s in roles.evidence("external-sink") if s.source != "parameter"]
+    return found
+
+
+def _annotation_findings(tool: Tool, roles: ToolRoles, ctx: CheckContext) -> Iterator[Finding]:
+    i, base = roles.index, f"tools[{roles.index}].annotations"
+    read_only, destructive = tool.hint("readOnlyHint"), tool.hint("destructiveHint")
+    mutation = _mutation_signals(roles)
+    if read_only is True and mutation:
+        severity, confidence = _graded(mutation)
+        kinds = sorted({s.role for s in mutation})
+        yield ctx.rules.finding(
+            "TW-CAP-001",
+            tool=tool.name,
+            location=f"{base}.readOnlyHint",
+            message=f"declared read-only, but its own metadata says: {', '.join(kinds)}",
+            evidence="; ".join(sorted({f"{s.role}: {s.term}" for s in mutation})[:4]),
+            witnesses=(_hint_witness(tool, i, "readOnlyHint"), *_witnesses(tool.name, mutation)),
+            severity=severity,
+            confidence=confidence,
+        )
+    wipes = roles.evidence("destructive")
+    if wipes and read_only is not True and destructive is False:
+        strong = any(s.source in _STRONG for s in wipes)
+        yield ctx.rules.finding(
+            "TW-CAP-002",
+            tool=tool.name,
+            location=f"{base}.destructiveHint",
+            message="declared non-destructive, but its metadata says it deletes or overwrites",
+            evidence="; ".join(sorted({s.term for s in wipes})[:4]),
+            witnesses=(_hint_witness(tool, i, "destructiveHint"), *_witnesses(tool.name, wipes)),
+            severity=None if strong else Severity.LOW,
+            confidence=None if strong else Confidence.HEURISTIC,
+        )
+    if wipes and read_only is not True and destructive is None:
+        yield ctx.rules.finding(
+            "TW-CAP-003",
+            tool=tool.name,
+            location=base if tool.annotations else f"tools[{i}]",
+            message="deletes or overwrites, and does not declare destructiveHint",
+            evidence="; ".join(sorted({s.term for s in wipes})[:4]),
+            witnesses=_witnesses(tool.name, wipes),
+        )
+    yield from _world_findings(tool, roles, ctx)
+    if read_only is True and destructive is True:
+        yield ctx.rules.finding(
+            "TW-CAP-006",
+            tool=tool.name,
+            location=base,
+            message="readOnlyHint and destructiveHint are both true",
+            witnesses=(
+                _hint_witness(tool, i, "readOnlyHint"),
+                _hint_witness(tool, i, "destructiveHint"),
+            ),
+        )
+
+
+def _world_findings(tool: Tool, roles: ToolRoles, ctx: CheckContext) -> Iterator[Finding]:
+    base = f"tools[{roles.index}].annotations.openWorldHint"
+    open_world = tool.hint("openWorldHint")
+    reach = roles.evidence("network") + [
+        s for s in roles.evidence("external-sink") if s.source != "parameter"
+    ]
+    if open_world is False and reach:
+        yield ctx.rules.finding(
+            "TW-CAP-004",
+            tool=tool.name,
+            location=base,
+            message="declared closed-world, but it reaches hosts or recipients it is given",
+            evidence="; ".join(sorted({f"{s.role}: {s.term}" for s in reach})[:4]),
+            witnesses=(
+                _hint_witness(tool, roles.index, "openWorldHint"),
+                *_witnesses(tool.name, reach),
+            ),
+            severity=None if any(s.source in _STRONG for s in reach) else Severity.LOW,
+            confidence=None if any(s.source in _STRONG for s in reach) else Confidence.HEURISTIC,
+        )
+    secrets = roles.evidence("credential-access")
+    if open_world is True and secrets:
+        yield ctx.rules.finding(
+            "TW-CAP-005",
+            tool=tool.name,
+            location=base,
+            message="reads credentials and declares that it interacts with an open world",
+            evidence="; ".join(sorted({s.term for s in secrets})[:4]),
+            witnesses=(
+                _hint_witness(tool, roles.index, "openWorldHint"),
+                *_witnesses(tool.name, secrets),
+            ),
+        )
+
+
+def _free(params: list[ParamShape]) -> list[ParamShape]:
+    return [p for p in params if not p.constrained]
+
+
+def _param_witness(tool: str, param: ParamShape, shape: str) -> Witness:
+    return Witness(
+        kind="field",
+        symbol=tool,
+        path=(param.location,),
+        detail=f"{shape} parameter, unconstrained",
+    )
+
+
+def _parameter_findings(roles: ToolRoles, ctx: CheckContext) -> Iterator[Finding]:
+    name = roles.tool
+    commands = _free(roles.shaped("command"))
+    if roles.has("code-exec", sources=("name", "description")):
+        for param in commands + _free(roles.shaped("code")):
+            yield ctx.rules.finding(
+                "TW-CAP-010",
+                tool=name,
+                location=param.location,
+                message="the tool executes, and this parameter takes any command or code",
+                evidence=param.name,
+                witnesses=(_param_witness(name, param, "command"),),
+            )
+    else:
+        for param in roles.shaped("command"):
+            yield ctx.rules.finding(
+                "TW-CAP-013",
+                tool=name,
+                location=param.location,
+                message="a command-shaped parameter on a tool that never says it runs anything",
+                evidence=param.name,
+                witnesses=(_param_witness(name, param, "command"),),
+            )
+    if roles.has("network") or roles.has("external-sink"):
+        for param in _free(roles.shaped("url") + roles.shaped("webhook")):
+            yield ctx.rules.finding(
+                "TW-CAP-011",
+                tool=name,
+                location=param.location,
+                message="the tool reaches a URL it is given, with no allowlist on the parameter",
+                evidence=param.name,
+                witnesses=(_param_witness(name, param, "url"),),
+            )
+    writes = roles.has("file-write") or roles.has("destructive")
+    if writes or roles.has("sensitive-source"):
+        for param in _free(roles.shaped("path")):
+            yield ctx.rules.finding(
+                "TW-CAP-012",
+                tool=name,
+                location=param.location,
+                message=f"the tool {'writes' if writes else 'reads'} any path it is given",
+                evidence=param.name,
+                witnesses=(_param_witness(name, param, "path"),),
+                severity=None if writes else Severity.INFO,
+            )
+
+
+@server_check(
+    "capability.annotations",
+    ["TW-CAP-001", "TW-CAP-002", "TW-CAP-003", "TW-CAP-004", "TW-CAP-005", "TW-CAP-006"],
+)
+def annotation_contradictions(surface: ServerSurface, ctx: CheckContext) -> Iterator[Finding]:
+    for tool, roles in zip(surface.tools, surface_roles(surface), strict=True):
+        yield from _annotation_findings(tool, roles, ctx)
+
+
+@server_check("capability.parameters", ["TW-CAP-010", "TW-CAP-011", "TW-CAP-012", "TW-CAP-013"])
+def unconstrained_parameters(surface: ServerSurface, ctx: CheckContext) -> Iterator[Finding]:
+    for roles in surface_roles(surface):
+        yield from _parameter_findings(roles, ctx)

@@ -1,0 +1,126 @@
+"""TW-CAP-020..022: sampling and elicitation, and elicitation that asks the user for a secret.
+
+What a server will elicit is visible in two places: structures under `capabilities.elicitation`
+(some servers and snapshots carry example request schemas there) and prose that describes the
+request ("prompts the user for their API key"). Negated prose ("never asks for your password")
+does not count.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from typing import Any
+
+from toolwitness.checks.interface import CheckContext, server_check
+from toolwitness.checks.role_text import clauses, name_tokens
+from toolwitness.checks.role_vocab import RoleVocabulary, vocabulary
+from toolwitness.checks.roles import is_negated
+from toolwitness.findings import Confidence, Finding, Severity, Witness
+from toolwitness.model import ServerSurface
+
+_ASK_VERBS = frozenset({"ask", "prompt", "elicit", "request", "collect", "solicit", "query"})
+_ADDRESSEES = frozenset({"user", "you", "human", "operator", "customer"})
+_MAX_NODES = 2000
+
+
+def _secret_words(vocab: RoleVocabulary) -> frozenset[str]:
+    return frozenset(
+        o
+        for r in vocab.rules
+        if r.role == "credential-access" and r.source == "description"
+        for o in r.objects
+    )
+
+
+def _structure_secrets(node: Any, secrets: frozenset[str], vocab: RoleVocabulary) -> list[str]:
+    """Secret words in the keys and strings of a capability structure (bounded walk)."""
+    found: set[str] = set()
+    stack, seen = [node], 0
+    while stack and seen < _MAX_NODES:
+        item = stack.pop()
+        seen += 1
+        texts: list[str] = []
+        if isinstance(item, dict):
+            texts.extend(str(k) for k in item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str):
+            texts.append(item)
+        for text in texts:
+            tokens = [vocab.lemma(t) for t in name_tokens(text)]
+            pairs = [vocab.lemma(f"{a} {b}") for a, b in itertools.pairwise(tokens)]
+            found.update(t for t in (*tokens, *pairs) if t in secrets)
+    return sorted(found)
+
+
+def _asks_for_secret(text: str, secrets: frozenset[str], vocab: RoleVocabulary) -> str | None:
+    for clause in clauses(text, vocab):
+        if not _ADDRESSEES & set(clause.tokens):
+            continue
+        for at, token in enumerate(clause.tokens):
+            if token in _ASK_VERBS and not is_negated(clause, at, vocab):
+                tail = clause.tokens[at + 1 :]
+                pairs = [vocab.lemma(f"{a} {b}") for a, b in itertools.pairwise(tail)]
+                hit = next((t for t in (*pairs, *tail) if t in secrets), None)
+                if hit:
+                    return f"{token} … {hit}"
+    return None
+
+
+@server_check("capability.client-features", ["TW-CAP-020", "TW-CAP-021", "TW-CAP-022"])
+def client_features(surface: ServerSurface, ctx: CheckContext) -> Iterator[Finding]:
+    caps = surface.capabilities or {}
+    vocab = vocabulary()
+    secrets = _secret_words(vocab)
+    if "sampling" in caps:
+        yield ctx.rules.finding(
+            "TW-CAP-020",
+            tool=None,
+            location="capabilities.sampling",
+            message="the server declares the sampling capability",
+            witnesses=(Witness(kind="field", path=("capabilities.sampling",)),),
+        )
+    elicits = "elicitation" in caps
+    if elicits:
+        yield ctx.rules.finding(
+            "TW-CAP-021",
+            tool=None,
+            location="capabilities.elicitation",
+            message="the server declares the elicitation capability",
+            witnesses=(Witness(kind="field", path=("capabilities.elicitation",)),),
+        )
+        asked = _structure_secrets(caps["elicitation"], secrets, vocab)
+        if asked:
+            yield ctx.rules.finding(
+                "TW-CAP-022",
+                tool=None,
+                location="capabilities.elicitation",
+                message="an elicitation request shape asks for a secret",
+                evidence=", ".join(asked[:5]),
+                witnesses=(
+                    Witness(
+                        kind="field", path=("capabilities.elicitation",), detail="secret field"
+                    ),
+                ),
+            )
+    prose: list[tuple[str | None, str, str]] = [(None, "instructions", surface.instructions or "")]
+    prose += [
+        (t.name, f"tools[{i}].description", t.description or "")
+        for i, t in enumerate(surface.tools)
+    ]
+    for tool, location, text in prose:
+        hit = _asks_for_secret(text, secrets, vocab) if text else None
+        if hit is None:
+            continue
+        yield ctx.rules.finding(
+            "TW-CAP-022",
+            tool=tool,
+            location=location,
+            message="the text describes asking the user for a secret",
+            evidence=hit,
+            witnesses=(Witness(kind="field", symbol=tool, path=(location,), detail=hit),),
+            severity=None if elicits else Severity.MEDIUM,
+            confidence=Confidence.STRONG if elicits else Confidence.HEURISTIC,
+        )

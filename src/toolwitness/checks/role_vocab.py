@@ -1,0 +1,200 @@
+"""The role vocabulary (`data/roles.yaml`), loaded once and validated.
+
+Words are literal lemmas; this module adds their inflections so matching is one dictionary
+lookup per token (no regexes from data). A malformed file is a packaging bug: `InternalError`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+import yaml
+
+from toolwitness.errors import InternalError
+
+ROLE_NAMES = (
+    "untrusted-input",
+    "sensitive-source",
+    "credential-access",
+    "external-sink",
+    "network",
+    "code-exec",
+    "file-write",
+    "state-write",
+    "destructive",
+)
+_SOURCES = ("name", "description", "parameter")
+_RULE_KEYS = frozenset(
+    {
+        "from",
+        "any",
+        "verbs",
+        "objects",
+        "shapes",
+        "corroborate",
+        "readonly_exempt",
+        "unconstrained_only",
+        "when_verb",
+    }
+)
+_FLAGS = ("from", "readonly_exempt", "unconstrained_only")
+_MAX_ITEMS = 2000
+_MAX_WORD = 60
+
+
+@dataclass(frozen=True)
+class RoleRule:
+    role: str
+    source: str  # name | description | parameter
+    any: frozenset[str] = frozenset()
+    verbs: frozenset[str] = frozenset()
+    objects: frozenset[str] = frozenset()
+    shapes: frozenset[str] = frozenset()
+    corroborate: frozenset[str] = frozenset()
+    when_verb: frozenset[str] = frozenset()  # name `any`: only if the name's verb is one of these
+    readonly_exempt: bool = False
+    unconstrained_only: bool = False  # parameter rules: a narrowed parameter does not count
+
+
+@dataclass(frozen=True)
+class ShapeRule:
+    names: frozenset[str]
+    last_token: frozenset[str]
+    formats: frozenset[str]
+
+
+@dataclass(frozen=True)
+class RoleVocabulary:
+    rules: tuple[RoleRule, ...]
+    shapes: dict[str, ShapeRule]
+    negators: frozenset[str]
+    clause_breaks: frozenset[str]
+    reference_openers: frozenset[str]
+    verb_leads: frozenset[str]
+    ambiguous_verbs: frozenset[str]
+    readonly_markers: frozenset[str]
+    back_references: frozenset[str]
+    negation_window: int
+    object_window: int
+    lemmas: dict[str, str]  # inflected form -> lemma
+    verbs: frozenset[str]  # every word used as a verb anywhere (name verb positions)
+
+    def lemma(self, token: str) -> str:
+        return self.lemmas.get(token, token)
+
+
+def _flat(value: Any, where: str) -> list[str]:
+    """A list of words; YAML aliases may nest one list inside another (flattened here)."""
+    if not isinstance(value, list) or len(value) > _MAX_ITEMS:
+        raise InternalError(f"roles.yaml {where}: expected a bounded list")
+    out: list[str] = []
+    for item in value:
+        if isinstance(item, list):
+            out.extend(_flat(item, where))
+        elif isinstance(item, str) and 0 < len(item) <= _MAX_WORD:
+            out.append(item.lower())
+        else:
+            raise InternalError(f"roles.yaml {where}: {item!r} is not a short word")
+    return out
+
+
+def _verb_forms(verb: str) -> set[str]:
+    forms = {verb, verb + "s", verb + "es", verb + "ing"}
+    if verb.endswith("e"):
+        forms.add(verb[:-1] + "ing")
+    if verb.endswith("y") and len(verb) > 2 and verb[-2] not in "aeiou":
+        forms.add(verb[:-1] + "ies")
+    if len(verb) >= 3 and verb[-1] not in "aeiouwxy" and verb[-2] in "aeiou":
+        forms.add(verb + verb[-1] + "ing")  # run -> running, commit -> committing
+    return forms
+
+
+def _noun_forms(noun: str) -> set[str]:
+    head, _, last = noun.rpartition(" ")
+    prefix = head + " " if head else ""
+    forms = {last, last + "s", last + "es"}
+    if last.endswith("y") and len(last) > 2 and last[-2] not in "aeiou":
+        forms.add(last[:-1] + "ies")
+    return {prefix + f for f in forms}
+
+
+def _rule(role: str, raw: Any, where: str) -> RoleRule:
+    if not isinstance(raw, dict) or not set(raw) <= _RULE_KEYS or raw.get("from") not in _SOURCES:
+        raise InternalError(f"roles.yaml {where}: unknown keys or bad 'from'")
+    fields = {k: frozenset(_flat(raw[k], f"{where}.{k}")) for k in raw if k not in _FLAGS}
+    rule = RoleRule(
+        role=role,
+        source=raw["from"],
+        readonly_exempt=bool(raw.get("readonly_exempt")),
+        unconstrained_only=bool(raw.get("unconstrained_only")),
+        **fields,
+    )
+    if not (rule.any or rule.verbs or rule.shapes):
+        raise InternalError(f"roles.yaml {where}: a rule needs any, verbs or shapes")
+    return rule
+
+
+def parse_vocabulary(doc: Any) -> RoleVocabulary:
+    if not isinstance(doc, dict) or doc.get("version") != 1:
+        raise InternalError("roles.yaml: expected a mapping with version: 1")
+    roles = doc.get("roles")
+    if not isinstance(roles, dict) or set(roles) != set(ROLE_NAMES):
+        raise InternalError(f"roles.yaml: roles must be exactly {sorted(ROLE_NAMES)}")
+    rules = tuple(
+        _rule(role, raw, f"roles.{role}[{i}]")
+        for role in ROLE_NAMES
+        for i, raw in enumerate(roles[role] or [])
+    )
+    shapes: dict[str, ShapeRule] = {}
+    for name, raw in (doc.get("parameter_shapes") or {}).items():
+        if not isinstance(raw, dict):
+            raise InternalError(f"roles.yaml parameter_shapes.{name}: expected a mapping")
+        shapes[str(name)] = ShapeRule(
+            names=frozenset(_flat(raw.get("names", []), f"shape {name}")),
+            last_token=frozenset(_flat(raw.get("last_token", []), f"shape {name}")),
+            formats=frozenset(_flat(raw.get("formats", []), f"shape {name}")),
+        )
+    for rule in rules:
+        if not rule.shapes <= set(shapes):
+            raise InternalError(f"roles.yaml: rule for {rule.role} names an unknown shape")
+    verbs = {v for rule in rules for v in rule.verbs}
+    verbs |= {w for r in rules if r.role in ("destructive", "state-write") for w in r.any}
+    lexicon = doc.get("lexicon") or {}
+    for key in ("read_verbs", "write_verbs", "sink_verbs"):
+        verbs |= set(_flat(lexicon.get(key, []), f"lexicon.{key}"))
+    ambiguous = frozenset(_flat(doc.get("ambiguous_verbs", []), "ambiguous_verbs"))
+    verbs |= ambiguous
+    lemmas: dict[str, str] = {}
+    nouns = {o for r in rules for o in (*r.objects, *r.any, *r.corroborate) if o not in verbs}
+    for noun in sorted(nouns):
+        for form in _noun_forms(noun):
+            lemmas.setdefault(form, noun)
+    for verb in sorted(verbs):
+        for form in _verb_forms(verb):
+            lemmas[form] = verb  # a verb reading wins over a plural noun reading
+    for word in nouns | verbs:
+        lemmas[word] = word  # a vocabulary word is its own lemma
+    return RoleVocabulary(
+        rules=rules,
+        shapes=shapes,
+        negators=frozenset(_flat(doc.get("negators", []), "negators")),
+        clause_breaks=frozenset(_flat(doc.get("clause_breaks", []), "clause_breaks")),
+        reference_openers=frozenset(_flat(doc.get("reference_openers", []), "reference_openers")),
+        verb_leads=frozenset(_flat(doc.get("verb_leads", []), "verb_leads")),
+        ambiguous_verbs=ambiguous,
+        readonly_markers=frozenset(_flat(doc.get("readonly_markers", []), "readonly_markers")),
+        back_references=frozenset(_flat(doc.get("back_references", []), "back_references")),
+        negation_window=int(doc.get("negation_window", 4)),
+        object_window=int(doc.get("object_window", 8)),
+        lemmas=lemmas,
+        verbs=frozenset(verbs),
+    )
+
+
+@lru_cache(maxsize=1)
+def vocabulary() -> RoleVocabulary:
+    text = resources.files("toolwitness.data").joinpath("roles.yaml").read_text("utf-8")
+    return parse_vocabulary(yaml.safe_load(text))

@@ -1,0 +1,358 @@
+"""A tool's capability roles, derived from what it says and takes -- never from its annotations.
+
+Roles (`data/roles.yaml`): untrusted-input, sensitive-source, credential-access, external-sink,
+network, code-exec, file-write, state-write, destructive. Each role carries the signals that gave
+it (name token, description clause, parameter shape) so findings can name their witness.
+Annotations are what the roles are checked against (`checks/capability.py`), so they must not
+feed the derivation.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from toolwitness import paths
+from toolwitness.checks.role_text import Clause, clauses, name_tokens
+from toolwitness.checks.role_vocab import ROLE_NAMES, RoleRule, RoleVocabulary, vocabulary
+from toolwitness.model import ServerSurface, Tool
+
+_MAX_PARAMS = 256
+_MAX_DEPTH = 4
+_CONSTRAINT_KEYS = ("enum", "const", "pattern")
+
+
+@dataclass(frozen=True)
+class RoleSignal:
+    role: str
+    source: str  # name | description | parameter
+    term: str  # the words or parameter that matched, in our own words
+    location: str  # JSON path of the field
+
+
+@dataclass(frozen=True)
+class ParamShape:
+    name: str
+    location: str
+    shapes: frozenset[str]  # command | code | url | webhook | path | sql | recipient
+    constrained: bool  # enum, const, pattern or a narrowing format
+
+
+@dataclass(frozen=True)
+class ToolRoles:
+    tool: str
+    index: int
+    signals: tuple[RoleSignal, ...]
+    params: tuple[ParamShape, ...]
+
+    @property
+    def roles(self) -> tuple[str, ...]:
+        present = {s.role for s in self.signals}
+        return tuple(r for r in ROLE_NAMES if r in present)
+
+    def has(
+        self, role: str, *, sources: tuple[str, ...] = ("name", "description", "parameter")
+    ) -> bool:
+        return any(s.role == role and s.source in sources for s in self.signals)
+
+    def evidence(self, role: str) -> list[RoleSignal]:
+        return [s for s in self.signals if s.role == role]
+
+    def shaped(self, shape: str) -> list[ParamShape]:
+        return [p for p in self.params if shape in p.shapes]
+
+
+def _schema_type_is_text(schema: dict[str, Any]) -> bool:
+    kind = schema.get("type")
+    if kind is None:
+        return True
+    kinds = kind if isinstance(kind, list) else [kind]
+    return "string" in kinds
+
+
+def _constrained(schema: dict[str, Any], shapes: frozenset[str], vocab: RoleVocabulary) -> bool:
+    if any(schema.get(k) not in (None, [], "") for k in _CONSTRAINT_KEYS):
+        return True
+    fmt = schema.get("format")
+    if isinstance(fmt, str) and fmt:
+        # A URI format only says "this is a URL"; it does not narrow where the URL points.
+        url_formats = vocab.shapes["url"].formats if "url" in vocab.shapes else frozenset()
+        return not (shapes & {"url", "webhook"} and fmt.lower() in url_formats)
+    return False
+
+
+def _shapes_of(name: str, schema: dict[str, Any], vocab: RoleVocabulary) -> frozenset[str]:
+    tokens = name_tokens(name)
+    if not tokens:
+        return frozenset()
+    joined, last = "_".join(tokens), tokens[-1]
+    fmt = schema.get("format")
+    found = {
+        shape
+        for shape, rule in vocab.shapes.items()
+        if joined in rule.names
+        or last in rule.last_token
+        or (isinstance(fmt, str) and fmt.lower() in rule.formats)
+    }
+    return frozenset(found)
+
+
+def parameter_shapes(tool: Tool, index: int, vocab: RoleVocabulary) -> list[ParamShape]:
+    """Shaped string parameters, top level and nested (bounded breadth and depth)."""
+    out: list[ParamShape] = []
+    base = f"tools[{index}].inputSchema"
+    stack: list[tuple[Any, str, int]] = [(tool.input_schema, base, 0)]
+    seen = 0
+    while stack and seen < _MAX_PARAMS:
+        schema, loc, depth = stack.pop()
+        props = schema.get("properties") if isinstance(schema, dict) else None
+        if not isinstance(props, dict) or depth > _MAX_DEPTH:
+            continue
+        for name in sorted(props):
+            seen += 1
+            prop = props[name]
+            if not isinstance(prop, dict):
+                continue
+            ploc = paths.child(paths.child(loc, "properties"), name)
+            target = prop.get("items") if prop.get("type") == "array" else prop
+            if isinstance(target, dict) and _schema_type_is_text(target):
+                shapes = _shapes_of(name, target, vocab)
+                if shapes:
+                    out.append(ParamShape(name, ploc, shapes, _constrained(target, shapes, vocab)))
+            if isinstance(target, dict) and "properties" in target:
+                stack.append(
+                    (target, ploc if target is prop else paths.child(ploc, "items"), depth + 1)
+                )
+    return sorted(out, key=lambda p: p.location)
+
+
+def _prose(tool: Tool, index: int) -> Iterator[tuple[str, str]]:
+    """(location, text) of the prose a tool uses to describe itself and its parameters."""
+    base = f"tools[{index}]"
+    if tool.title:
+        yield f"{base}.title", tool.title
+    if tool.description:
+        yield f"{base}.description", tool.description
+    props = tool.input_schema.get("properties")
+    if isinstance(props, dict):
+        for name in sorted(props)[:_MAX_PARAMS]:
+            prop = props[name]
+            if isinstance(prop, dict) and isinstance(prop.get("description"), str):
+                loc = paths.child(paths.child(f"{base}.inputSchema", "properties"), name)
+                yield f"{loc}.description", prop["description"]
+
+
+def _name_verb_positions(tokens: list[str], vocab: RoleVocabulary) -> set[int]:
+    """Name tokens read as verbs: the first verb-like token, and any after and/then/or."""
+    positions: set[int] = set()
+    first = True
+    for i, token in enumerate(tokens):
+        if token not in vocab.verbs:
+            continue
+        if first or (i > 0 and tokens[i - 1] in ("and", "then", "or")):
+            positions.add(i)
+            first = False
+    return positions
+
+
+_NAME_INDEX: dict[int, tuple[dict[str, list[RoleRule]], dict[str, list[RoleRule]]]] = {}
+
+
+def _name_index(
+    vocab: RoleVocabulary,
+) -> tuple[dict[str, list[RoleRule]], dict[str, list[RoleRule]]]:
+    """word -> name rules it can trigger, as an `any` word and as a verb (built once per vocab)."""
+    cached = _NAME_INDEX.get(id(vocab))
+    if cached is None:
+        by_any: dict[str, list[RoleRule]] = {}
+        by_verb: dict[str, list[RoleRule]] = {}
+        for rule in vocab.rules:
+            if rule.source == "name":
+                for word in rule.any:
+                    by_any.setdefault(word, []).append(rule)
+                for word in rule.verbs:
+                    by_verb.setdefault(word, []).append(rule)
+        cached = _NAME_INDEX.setdefault(id(vocab), (by_any, by_verb))
+    return cached
+
+
+def _name_signals(tool: Tool, index: int, vocab: RoleVocabulary) -> Iterator[RoleSignal]:
+    tokens = [vocab.lemma(t) for t in name_tokens(tool.name)]
+    by_any, by_verb = _name_index(vocab)
+    verb_at = _name_verb_positions(tokens, vocab)
+    first_verb = tokens[min(verb_at)] if verb_at else None
+    # Objects may be two-word ("private key"): every token and every adjacent pair.
+    words = list(enumerate(tokens))
+    words += [(i, vocab.lemma(f"{a} {b}")) for i, (a, b) in enumerate(itertools.pairwise(tokens))]
+    loc = f"tools[{index}].name"
+    done: set[str] = set()  # roles already given by a name token (one signal per role)
+    for i, word in words:
+        for rule in by_any.get(word, ()):
+            if rule.role in done or (i not in verb_at and word in vocab.verbs):
+                continue
+            if first_verb is None or not rule.when_verb or first_verb in rule.when_verb:
+                done.add(rule.role)
+                yield RoleSignal(rule.role, "name", f"name token '{word}'", loc)
+    for i in sorted(verb_at):
+        for rule in by_verb.get(tokens[i], ()):
+            if rule.role in done:
+                continue
+            obj = next((t for j, t in words if j != i and t in rule.objects), None)
+            if obj is not None:
+                done.add(rule.role)
+                yield RoleSignal(rule.role, "name", f"name '{tokens[i]} … {obj}'", loc)
+
+
+_COORDINATION = frozenset({",", "or", "and", "nor", "/"})
+
+
+def is_negated(clause: Clause, at: int, vocab: RoleVocabulary) -> bool:
+    """A negator shortly before the verb; a list of coordinated verbs ("does not delete, modify
+    or upload") shares one negation, so commas, conjunctions and verbs do not use up the window."""
+    budget = vocab.negation_window
+    j = at - 1
+    while j >= 0 and budget > 0:
+        token = clause.tokens[j]
+        if token in vocab.negators:
+            return True
+        if token not in _COORDINATION and token not in vocab.verbs:
+            budget -= 1
+        j -= 1
+    return False
+
+
+def _verb_position(clause: Clause, at: int, vocab: RoleVocabulary) -> bool:
+    if at == 0:
+        return True
+    prev = clause.tokens[at - 1]
+    return prev in vocab.verb_leads or prev in vocab.negators or prev.endswith("ly")
+
+
+def _object_after(
+    clause: Clause, at: int, objects: frozenset[str], vocab: RoleVocabulary
+) -> str | None:
+    """The first object within the window after the verb; a pronoun right after it ("executes
+    it") sends the search back over the words before the verb."""
+    tokens = clause.tokens
+    span = list(range(at + 1, min(len(tokens), at + 1 + vocab.object_window)))
+    if span and tokens[span[0]] in vocab.back_references:
+        span = list(range(at - 1, max(-1, at - 1 - vocab.object_window), -1))
+    for j in span:
+        if j + 1 < len(tokens):
+            pair = vocab.lemma(f"{tokens[j]} {tokens[j + 1]}")
+            if pair in objects:
+                return pair
+        if tokens[j] in objects:
+            return tokens[j]
+    return None
+
+
+def _is_reference(clause: Clause, vocab: RoleVocabulary) -> bool:
+    """Usage advice about another tool: 'Use write_file to change it' (not 'Use this to ...')."""
+    return (
+        clause.sentence_start
+        and bool(clause.tokens)
+        and clause.tokens[0] in vocab.reference_openers
+        and any("_" in t for t in clause.tokens)
+    )
+
+
+def _description_signals(
+    parts: list[tuple[str, list[Clause]]], vocab: RoleVocabulary
+) -> Iterator[tuple[RoleRule, RoleSignal]]:
+    rules = [r for r in vocab.rules if r.source == "description"]
+    for loc, cls in parts:
+        for clause in cls:
+            if _is_reference(clause, vocab):
+                continue
+            for at, token in enumerate(clause.tokens):
+                if token not in vocab.verbs:
+                    continue
+                if not _verb_position(clause, at, vocab) or is_negated(clause, at, vocab):
+                    continue
+                for rule in rules:
+                    if token not in rule.verbs:
+                        continue
+                    if rule.objects:
+                        obj = _object_after(clause, at, rule.objects, vocab)
+                        if obj is None:
+                            continue
+                        yield rule, RoleSignal(rule.role, "description", f"'{token} … {obj}'", loc)
+                    else:
+                        yield rule, RoleSignal(rule.role, "description", f"'{token}'", loc)
+
+
+def _says_read_only(
+    name: list[str], parts: list[tuple[str, list[Clause]]], vocab: RoleVocabulary
+) -> bool:
+    if "readonly" in name or ("read" in name and "only" in name):
+        return True
+    for _, cls in parts:
+        for clause in cls:
+            for at, token in enumerate(clause.tokens):
+                pair = f"{token} {clause.tokens[at + 1]}" if at + 1 < len(clause.tokens) else ""
+                if (
+                    token in vocab.readonly_markers or pair in vocab.readonly_markers
+                ) and not is_negated(clause, at, vocab):
+                    return True
+    return False
+
+
+def derive_roles(tool: Tool, index: int, vocab: RoleVocabulary | None = None) -> ToolRoles:
+    vocab = vocab or vocabulary()
+    parts = [(loc, clauses(text, vocab)) for loc, text in _prose(tool, index)]
+    name = [vocab.lemma(t) for t in name_tokens(tool.name)]
+    words = set(name) | {t for _, cls in parts for c in cls for t in c.tokens}
+    read_only = _says_read_only(name, parts, vocab)
+    params = parameter_shapes(tool, index, vocab)
+    signals: list[RoleSignal] = list(_name_signals(tool, index, vocab))
+    for rule, signal in _description_signals(parts, vocab):
+        if not (rule.readonly_exempt and read_only):
+            signals.append(signal)
+    for rule in vocab.rules:
+        if rule.source != "parameter" or (rule.corroborate and not rule.corroborate & words):
+            continue
+        for param in params:
+            if rule.unconstrained_only and param.constrained:
+                continue
+            if rule.shapes & param.shapes and not (rule.readonly_exempt and read_only):
+                shape = sorted(rule.shapes & param.shapes)[0]
+                signals.append(
+                    RoleSignal(
+                        rule.role, "parameter", f"{shape} parameter '{param.name}'", param.location
+                    )
+                )
+    # Reading a credential is reading sensitive data: the wider role follows from the narrower.
+    signals += [
+        RoleSignal("sensitive-source", s.source, s.term, s.location)
+        for s in signals
+        if s.role == "credential-access"
+    ]
+    unique = sorted(
+        set(signals), key=lambda s: (ROLE_NAMES.index(s.role), s.source, s.location, s.term)
+    )
+    return ToolRoles(tool=tool.name, index=index, signals=tuple(unique), params=tuple(params))
+
+
+_LAST: list[tuple[ServerSurface, tuple[ToolRoles, ...]]] = []
+
+
+def surface_roles(surface: ServerSurface) -> tuple[ToolRoles, ...]:
+    """Roles of every tool; the last surface's answer is kept (capability, flow and the pipeline
+    each ask for the same surface in turn, and surfaces are frozen)."""
+    if _LAST and _LAST[0][0] is surface:
+        return _LAST[0][1]
+    vocab = vocabulary()
+    result = tuple(derive_roles(tool, i, vocab) for i, tool in enumerate(surface.tools))
+    _LAST[:] = [(surface, result)]
+    return result
+
+
+def tool_roles(surface: ServerSurface) -> dict[str, tuple[str, ...]]:
+    """Tool name -> its roles (what `ToolResult.roles` reports)."""
+    out: dict[str, tuple[str, ...]] = {}
+    for derived in surface_roles(surface):
+        out.setdefault(derived.tool, derived.roles)
+    return out

@@ -1,0 +1,157 @@
+"""The trust score: a deterministic 0-100 score and an A-F grade per server (docs/scoring.md).
+
+penalty(finding) = severity weight x confidence factor; per rule, the k-th largest counts
+decay^(k-1); per family the sum is capped; score = 100 - total (rounded half up); hard gates cap
+the grade (a confirmed critical is an F). All arithmetic is exact (`fractions.Fraction`), so the
+result does not depend on the order of tools or findings, and the same input gives the same bytes.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+import yaml
+
+from toolwitness.errors import InternalError
+from toolwitness.findings import Confidence, Finding, Severity
+from toolwitness.result import Penalty
+
+GRADES = ("A", "B", "C", "D", "F")
+
+
+@dataclass(frozen=True)
+class Gate:
+    severity: Severity
+    confidence: Confidence | None
+    max_grade: str
+
+    def applies(self, finding: Finding) -> bool:
+        return finding.severity == self.severity and (
+            self.confidence is None or finding.confidence == self.confidence
+        )
+
+
+@dataclass(frozen=True)
+class ScoringModel:
+    start: int
+    weights: dict[Severity, Fraction]
+    factors: dict[Confidence, Fraction]
+    decay: Fraction
+    caps: dict[str, Fraction]
+    floors: dict[str, int]
+    gates: tuple[Gate, ...]
+
+
+@dataclass(frozen=True)
+class Score:
+    score: int
+    grade: str
+    vector: tuple[Penalty, ...]
+    gate: str | None  # the gate that capped the grade, in words, if one did
+
+
+def _fraction(value: Any, where: str) -> Fraction:
+    try:
+        result = Fraction(str(value))
+    except (ValueError, ZeroDivisionError):
+        raise InternalError(f"scoring.yaml {where}: {value!r} is not a number") from None
+    if result < 0:
+        raise InternalError(f"scoring.yaml {where}: negative")
+    return result
+
+
+def parse_model(doc: Any) -> ScoringModel:
+    if not isinstance(doc, dict) or doc.get("version") != 1:
+        raise InternalError("scoring.yaml: expected a mapping with version: 1")
+    try:
+        weights = {Severity(k): _fraction(v, k) for k, v in doc["severity_weights"].items()}
+        factors = {Confidence(k): _fraction(v, k) for k, v in doc["confidence_factors"].items()}
+        gates = tuple(
+            Gate(
+                Severity(g["severity"]),
+                Confidence(g["confidence"]) if "confidence" in g else None,
+                str(g["max_grade"]),
+            )
+            for g in doc["gates"]
+        )
+        floors = {str(k): int(v) for k, v in doc["grade_floors"].items()}
+        caps = {str(k): _fraction(v, k) for k, v in doc["family_caps"].items()}
+        decay = _fraction(doc["repeat_decay"], "repeat_decay")
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise InternalError(f"scoring.yaml: malformed ({exc})") from None
+    if set(weights) != set(Severity) or set(factors) != set(Confidence):
+        raise InternalError("scoring.yaml: every severity and confidence needs a value")
+    if set(floors) != set(GRADES) or any(g.max_grade not in GRADES for g in gates):
+        raise InternalError("scoring.yaml: grades must be exactly A-F")
+    if not decay < 1:
+        raise InternalError("scoring.yaml: repeat_decay must be below 1")
+    return ScoringModel(int(doc["start"]), weights, factors, decay, caps, floors, gates)
+
+
+@lru_cache(maxsize=1)
+def default_model() -> ScoringModel:
+    text = resources.files("toolwitness.data").joinpath("scoring.yaml").read_text("utf-8")
+    return parse_model(yaml.safe_load(text))
+
+
+def penalty_of(finding: Finding, model: ScoringModel) -> Fraction:
+    return model.weights[finding.severity] * model.factors[finding.confidence]
+
+
+def grade_of(score: int, model: ScoringModel) -> str:
+    return next(g for g in GRADES if score >= model.floors[g])
+
+
+def _rule_penalties(findings: Iterable[Finding], model: ScoringModel) -> dict[str, Fraction]:
+    per_rule: dict[str, list[Fraction]] = defaultdict(list)
+    for finding in findings:
+        per_rule[finding.rule_id].append(penalty_of(finding, model))
+    out: dict[str, Fraction] = {}
+    for rule_id, penalties in per_rule.items():
+        ordered = sorted(penalties, reverse=True)
+        out[rule_id] = sum((p * model.decay**k for k, p in enumerate(ordered)), Fraction(0))
+    return out
+
+
+def _capped(per_rule: dict[str, Fraction], model: ScoringModel) -> dict[str, Fraction]:
+    """Scale each family's rules down so the family total stays within its cap."""
+    families: dict[str, list[str]] = defaultdict(list)
+    for rule_id in per_rule:
+        families[rule_id.split("-")[1]].append(rule_id)
+    out = dict(per_rule)
+    for family, rule_ids in families.items():
+        total = sum((per_rule[r] for r in rule_ids), Fraction(0))
+        cap = model.caps.get(family)
+        if cap is not None and total > cap:
+            for r in rule_ids:
+                out[r] = per_rule[r] * cap / total
+    return out
+
+
+def score_findings(findings: Iterable[Finding], model: ScoringModel | None = None) -> Score:
+    model = model or default_model()
+    findings = list(findings)
+    per_rule = _capped(_rule_penalties(findings, model), model)
+    total = sum(per_rule.values(), Fraction(0))
+    raw = max(0, int(Fraction(model.start) - total + Fraction(1, 2)))  # round half up
+    grade, gate_text = grade_of(raw, model), None
+    for finding in sorted(findings, key=Finding.sort_key):
+        gate = next((g for g in model.gates if g.applies(finding)), None)
+        if gate and GRADES.index(gate.max_grade) > GRADES.index(grade):
+            grade = gate.max_grade
+            kind = f"{finding.confidence.value} {finding.severity.value}"
+            gate_text = f"a {kind} finding caps the grade at {grade}"
+    ceiling = model.start if grade == "A" else model.floors[GRADES[GRADES.index(grade) - 1]] - 1
+    score = min(raw, ceiling)
+    vector = tuple(
+        Penalty(rule_id=r, penalty=float(round(p, 2)))
+        for r, p in sorted(per_rule.items(), key=lambda kv: (-kv[1], kv[0]))
+        if p > 0
+    )
+    return Score(score=score, grade=grade, vector=vector, gate=gate_text)
