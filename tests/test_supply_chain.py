@@ -301,3 +301,25 @@ def test_online_pypi_metadata_through_pip() -> None:
     assert meta.builds_from_source is False  # a wheel exists
     assert any("publish age" in s for s in meta.skipped)
     assert pypi_metadata("mcp-server-time", "0.0.0.1").version_exists is False
+
+
+def test_static_surfaces_say_which_registry_checks_were_skipped() -> None:
+    from toolwitness.acquire.targets import static_surfaces
+    from toolwitness.model import ServerSpec
+
+    def spec(ecosystem: str) -> ServerSpec:
+        return ServerSpec(
+            name=ecosystem,
+            transport=Transport(kind="stdio", command="x"),
+            package=PackageRef(ecosystem=ecosystem, name="p", version="1.0.0"),
+        )
+
+    offline = static_surfaces([spec("npm")], online=False)[0].notes
+    assert any("registry checks skipped" in n for n in offline)
+    online = {
+        s.id: s.notes
+        for s in static_surfaces([spec(e) for e in ("npm", "pypi", "docker")], online=True)
+    }
+    assert not any("skipped" in n or "not checked" in n for n in online["npm"])
+    assert any("publish age not checked" in n for n in online["pypi"])
+    assert any("npm and PyPI only" in n for n in online["docker"])

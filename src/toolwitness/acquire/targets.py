@@ -28,6 +28,10 @@ OFFLINE_NOTE = (
     " version exists); pass --online to run them"
 )
 DISABLED_NOTE = "the client config switches this server off"
+ONLINE_SKIPS = {
+    "pypi": "online: PyPI publish age not checked (pip reports no upload times)",
+    "docker": "online: registry checks cover npm and PyPI only; this image was not looked up",
+}
 
 
 @dataclass(frozen=True)
@@ -95,6 +99,8 @@ def static_surfaces(specs: Sequence[ServerSpec], *, online: bool = False) -> lis
         notes = [STATIC_NOTE]
         if spec.package is not None and not online:
             notes.append(OFFLINE_NOTE)
+        elif spec.package is not None and spec.package.ecosystem in ONLINE_SKIPS:
+            notes.append(ONLINE_SKIPS[spec.package.ecosystem])
         if not spec.enabled:
             notes.append(DISABLED_NOTE)
         out.append(
