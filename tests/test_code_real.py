@@ -1,0 +1,125 @@
+"""Code verification of the real published servers (installed by scripts/install-test-servers.sh).
+
+The npm packages are analysed as published (compiled ESM in dist/), the PyPI servers from their
+installed site-packages. Each expected verdict was checked by reading the package's code: e.g.
+filesystem's edit_file reads the file (fs.readFile, realpath in validatePath) and writes it
+(writeFile + rename), which its annotations allow (readOnlyHint false) but its description does
+not say ("Make line-based edits to a text file").
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import NPM_MODULES, VENVS
+
+from toolwitness.code.analyse import CodeAnalysis, CodeOptions, analyse_directory
+from toolwitness.code.declared import DeclaredFrom
+from toolwitness.code.verify import OK, VIOLATION
+
+
+def _npm(name: str) -> Path:
+    return NPM_MODULES / "@modelcontextprotocol" / name / "dist"
+
+
+def _pypi(name: str) -> Path:
+    module = name.replace("-", "_")
+    found = sorted(VENVS.glob(f"{name}/lib/python3.*/site-packages/{module}"))
+    if not found:
+        pytest.skip(f"{name} is not installed (scripts/install-test-servers.sh)")
+    return found[0]
+
+
+def _analyse(path: Path, mode: DeclaredFrom = DeclaredFrom.BOTH) -> CodeAnalysis:
+    if not path.is_dir():
+        pytest.skip(f"{path} is not installed (scripts/install-test-servers.sh)")
+    return analyse_directory(path, CodeOptions(declared_from=mode))
+
+
+FS_READ_ONLY = [
+    "read_file",
+    "read_text_file",
+    "read_media_file",
+    "read_multiple_files",
+    "list_directory",
+    "list_directory_with_sizes",
+    "directory_tree",
+    "search_files",
+    "get_file_info",
+]
+
+
+@pytest.fixture(scope="module")
+def filesystem() -> CodeAnalysis:
+    return _analyse(_npm("server-filesystem"))
+
+
+def test_filesystem_read_only_tools_read_and_are_ok(filesystem: CodeAnalysis) -> None:
+    assert len(filesystem.tools) == 14
+    for name in FS_READ_ONLY:
+        verdict = filesystem.verdict(name)
+        assert verdict.verdict == OK, name
+        assert verdict.actual == {"READ_FS"}, name
+    assert filesystem.verdict("list_allowed_directories").actual == frozenset()
+
+
+def test_filesystem_writers_reach_writes(filesystem: CodeAnalysis) -> None:
+    for name in ("write_file", "edit_file", "create_directory", "move_file"):
+        verdict = filesystem.verdict(name)
+        assert verdict.actual == {"READ_FS", "WRITE_FS"}, name
+        assert verdict.verdict == OK, name
+    witness = filesystem.verdict("edit_file").witnesses()["WRITE_FS"][0]
+    assert witness.file == "lib.js" and witness.symbol.startswith("fs.")
+    assert any(step.startswith("applyFileEdits (lib.js:") for step in witness.path)
+
+
+def test_filesystem_edit_file_violates_its_description() -> None:
+    analysis = _analyse(_npm("server-filesystem"), DeclaredFrom.DESCRIPTION)
+    edit = analysis.verdict("edit_file")
+    assert edit.verdict == VIOLATION and edit.undeclared == {"READ_FS"}
+    assert analysis.verdict("read_text_file").verdict == OK
+    annotations_only = _analyse(_npm("server-filesystem"), DeclaredFrom.ANNOTATIONS)
+    assert annotations_only.verdict("edit_file").verdict == OK
+
+
+def test_memory_graph_tools() -> None:
+    analysis = _analyse(_npm("server-memory"))
+    assert len(analysis.tools) == 9
+    for name in ("read_graph", "search_nodes", "open_nodes"):
+        assert analysis.verdict(name).actual == {"READ_FS"}  # class method via module `let`
+        assert analysis.verdict(name).verdict == OK
+    for name in ("create_entities", "delete_relations"):
+        assert analysis.verdict(name).actual == {"READ_FS", "WRITE_FS"}
+        assert analysis.verdict(name).verdict == OK
+
+
+def test_everything_environment_tool_reaches_env() -> None:
+    analysis = _analyse(_npm("server-everything"))
+    assert len(analysis.tools) == 19
+    env = analysis.verdict("get-env")
+    assert env.actual == {"ENV"} and env.verdict == OK  # the description says so
+    witness = env.witnesses()["ENV"][0]
+    assert (witness.file, witness.symbol) == ("tools/get-env.js", "process.env")
+    assert analysis.verdict("gzip-file-as-resource").actual == {"NETWORK_OUTBOUND"}
+    assert analysis.verdict("echo").actual == frozenset()
+    assert "simulate-research-query" in {t.name for t in analysis.tools}  # registerToolTask
+
+
+def test_git_tools_run_git() -> None:
+    analysis = _analyse(_pypi("mcp-server-git"))
+    assert len(analysis.tools) == 12
+    assert analysis.verdict("git_status").actual == {"READ_FS", "EXEC_PROCESS"}
+    assert analysis.verdict("git_reset").actual == {"WRITE_FS", "EXEC_PROCESS"}
+    spec = next(t for t in analysis.tools if t.name == "git_status")
+    assert spec.annotations is not None and spec.annotations["readOnlyHint"] is True
+    assert all(v.verdict == OK for v in analysis.verdicts)
+
+
+def test_fetch_and_time() -> None:
+    fetch = _analyse(_pypi("mcp-server-fetch"))
+    assert fetch.verdict("fetch").actual == {"NETWORK_OUTBOUND"}
+    assert fetch.verdict("fetch").verdict == OK
+    time = _analyse(_pypi("mcp-server-time"))
+    assert {t.name for t in time.tools} == {"get_current_time", "convert_time"}
+    assert all(v.verdict == OK and not v.actual for v in time.verdicts)
