@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test venv servers lint unit bench clean
+.PHONY: demo test venv servers lint unit bench clean screenshot
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,10 @@ unit: venv
 ## test: create the venv, install dev deps and the real test servers, lint, run every test
 test: venv servers lint
 	$(BIN)/pytest -q
+
+## screenshot: render the demo's HTML report and screenshot it in headless Chromium
+screenshot: venv
+	$(BIN)/python scripts/screenshot.py docs/report-demo.png
 
 bench: venv
 	$(BIN)/python benchmarks/bench_catalog.py

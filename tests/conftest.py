@@ -36,3 +36,30 @@ def write_json(tmp_path: Path) -> Any:
         return path
 
     return write
+
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Any:
+    """Headless Chromium (Debian's package, installed by .ci/run) driven by Playwright."""
+    import shutil
+
+    if shutil.which("chromium") is None:
+        pytest.fail("Debian's chromium is missing: .ci/run installs it (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        instance = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield instance
+        instance.close()

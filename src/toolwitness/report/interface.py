@@ -15,6 +15,7 @@ class OutputFormat(StrEnum):
     SARIF = "sarif"
     CSV = "csv"
     MARKDOWN = "markdown"
+    HTML = "html"
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,7 @@ class Formatter(Protocol):
 
 def formatter_for(fmt: OutputFormat, options: ReportOptions) -> Formatter:
     from toolwitness.report.csv_format import CsvFormat
+    from toolwitness.report.html import HtmlFormat
     from toolwitness.report.json_format import JsonFormat
     from toolwitness.report.markdown import MarkdownFormat
     from toolwitness.report.sarif import SarifFormat
@@ -41,5 +43,6 @@ def formatter_for(fmt: OutputFormat, options: ReportOptions) -> Formatter:
         OutputFormat.SARIF: SarifFormat(options),
         OutputFormat.CSV: CsvFormat(options),
         OutputFormat.MARKDOWN: MarkdownFormat(options),
+        OutputFormat.HTML: HtmlFormat(options),
     }
     return registry[fmt]

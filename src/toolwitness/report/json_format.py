@@ -10,6 +10,7 @@ from toolwitness.findings import Finding
 from toolwitness.report.evidence import shown_evidence
 from toolwitness.report.interface import ReportOptions
 from toolwitness.result import ScanResult, ServerResult, ToolResult
+from toolwitness.textnorm import REDACTED, escape_display
 
 SCHEMA_ID = "toolwitness.report/1"
 
@@ -28,9 +29,12 @@ def finding_json(finding: Finding, redact: bool) -> dict[str, Any]:
     }
 
 
-def tool_json(tool: ToolResult) -> dict[str, Any]:
+def tool_json(tool: ToolResult, description: str | None, redact: bool) -> dict[str, Any]:
+    if description is not None:
+        description = REDACTED if redact else escape_display(description)
     return {
         "name": tool.name,
+        "description": description,
         "digest": tool.digest,
         "roles": list(tool.roles),
         "declared": None if tool.declared is None else list(tool.declared),
@@ -59,7 +63,10 @@ def server_json(server: ServerResult, redact: bool) -> dict[str, Any]:
         "incomplete": server.incomplete,
         "errors": list(server.errors),
         "notes": list(server.surface.notes),
-        "tools": [tool_json(t) for t in server.tools],
+        "tools": [
+            tool_json(t, s.description, redact)
+            for t, s in zip(server.tools, server.surface.tools, strict=True)
+        ],
         "findings": [finding_json(f, redact) for f in server.findings],
         "suppressed": [
             {"finding": finding_json(s.finding, redact), "justification": s.justification}
