@@ -119,7 +119,8 @@ def _tools_table(server: dict[str, Any]) -> str:
         probe = t["probe"]["verdict"] if t.get("probe") else "–"
         rows.append(
             f'<tr><th scope="row"><code>{h(t["name"])}</code></th>'
-            f'<td class="mono">{_description(t.get("description"))}</td><td>{_caps(t["roles"])}</td>'
+            f'<td class="mono">{_description(t.get("description"))}</td>'
+            f'<td>{_caps(t["roles"])}</td>'
             f"<td>{_caps(t['declared'])}</td><td>{_caps(t['actual'])}</td>"
             f"<td>{_caps(t['undeclared'])}</td><td>{h(t['verdict'] or '–')}</td>"
             f"<td>{h(probe)}</td></tr>"
