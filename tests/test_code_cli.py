@@ -10,8 +10,8 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from conftest import FIXTURES, NPM_MODULES
 
+from conftest import FIXTURES, NPM_MODULES
 from toolwitness.cli import main
 
 CODE = FIXTURES / "code"
@@ -32,7 +32,9 @@ def _tools(doc: dict[str, object]) -> dict[str, dict[str, object]]:
 def test_json_report_carries_verdicts_and_validates(capsys: pytest.CaptureFixture[str]) -> None:
     code, doc = _report(capsys, str(CODE / "ts-sdk"))
     assert code == 0
-    schema = json.loads(resources.files("toolwitness.data").joinpath("report.schema.json").read_text())
+    schema = json.loads(
+        resources.files("toolwitness.data").joinpath("report.schema.json").read_text()
+    )
     jsonschema.Draft202012Validator(schema).validate(doc)
     tools = _tools(doc)
     journal = tools["journal_tool"]

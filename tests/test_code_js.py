@@ -9,8 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
 
+from conftest import FIXTURES
 from toolwitness.code.analyse import CodeAnalysis, analyse_directory, code_findings
 from toolwitness.code.verify import OK, UNANALYZABLE, VIOLATION
 from toolwitness.rules import load_registry
@@ -123,7 +123,9 @@ def test_minified_single_line_bundle(tmp_path: Path) -> None:
     source = (CODE / "js-lowlevel-dispatch" / "server.js").read_text()
     lines = [line.strip() for line in source.splitlines() if not line.strip().startswith("//")]
     (tmp_path / "server.js").write_text(" ".join(lines))
-    (tmp_path / "handlers.js").write_text((CODE / "js-lowlevel-dispatch" / "handlers.js").read_text())
+    (tmp_path / "handlers.js").write_text(
+        (CODE / "js-lowlevel-dispatch" / "handlers.js").read_text()
+    )
     analysis = analyse_directory(tmp_path)
     assert analysis.verdict("restart").actual == {"EXEC_PROCESS"}
     assert analysis.verdict("restart").witnesses()["EXEC_PROCESS"][0].line == 1

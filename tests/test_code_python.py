@@ -9,8 +9,8 @@ from __future__ import annotations
 import sys
 
 import pytest
-from conftest import FIXTURES
 
+from conftest import FIXTURES
 from toolwitness.code.analyse import CodeAnalysis, analyse_directory, code_findings
 from toolwitness.code.verify import OK, UNANALYZABLE, VIOLATION
 from toolwitness.rules import load_registry

@@ -12,8 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import NPM_MODULES, VENVS
 
+from conftest import NPM_MODULES, VENVS
 from toolwitness.code.analyse import CodeAnalysis, CodeOptions, analyse_directory
 from toolwitness.code.declared import DeclaredFrom
 from toolwitness.code.verify import OK, VIOLATION

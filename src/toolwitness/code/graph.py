@@ -22,8 +22,8 @@ from toolwitness.code.resolve import (
     Missing,
     RClass,
     Resolved,
-    RExternal,
     Resolver,
+    RExternal,
     RFunc,
     RValue,
 )
@@ -173,7 +173,9 @@ class CallGraph:
                 known = True
             elif isinstance(item, RClass) and use.is_call:
                 cls = self.project.classes.get(item.class_id)
-                ctor = (cls.methods.get("constructor") or cls.methods.get("__init__")) if cls else None
+                ctor = (
+                    (cls.methods.get("constructor") or cls.methods.get("__init__")) if cls else None
+                )
                 edges.targets += [ctor] if ctor else []
                 known = True
             elif isinstance(item, RExternal):
@@ -240,9 +242,12 @@ class CallGraph:
     def _lookup_sink(self, ext: RExternal) -> Sink | None:
         names = _candidates(ext)
         if ext.language == "js" and ext.path[:1] == ("default",) and len(ext.path) > 1:
-            names = _candidates(
-                RExternal(ext.language, ext.module, ext.path[1:], _shift(ext.instance_at))
-            ) + names
+            names = (
+                _candidates(
+                    RExternal(ext.language, ext.module, ext.path[1:], _shift(ext.instance_at))
+                )
+                + names
+            )
         for qualified in names:
             sink = self.catalog.lookup(ext.language, ext.module, qualified)
             if sink is not None:

@@ -82,7 +82,9 @@ class Opaque:
     text: str
 
 
-Value = Lit | Name | FuncRef | ClassRef | Import | Call | Member | Obj | Arr | Spread | Concat | Opaque
+Value = (
+    Lit | Name | FuncRef | ClassRef | Import | Call | Member | Obj | Arr | Spread | Concat | Opaque
+)
 
 
 @dataclass(frozen=True)

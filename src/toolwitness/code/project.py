@@ -105,7 +105,9 @@ def discover(root: Path, limits: CodeLimits) -> Iterator[tuple[str, Path]]:
         try:
             entries = sorted(directory.iterdir(), key=lambda p: p.name, reverse=True)
         except OSError as exc:
-            raise InputError(f"cannot list directory: {exc.strerror}", source=str(directory))
+            raise InputError(
+                f"cannot list directory: {exc.strerror}", source=str(directory)
+            ) from None
         for entry in entries:
             if entry.is_symlink():
                 continue

@@ -153,7 +153,7 @@ class Resolver:
     def members(self, bases: list[Resolved], path: tuple[str, ...]) -> list[Resolved]:
         current = bases
         for name in path:
-            current = _dedupe([m for base in current for m in self.member(base, name)])
+            current = list(_dedupe([m for base in current for m in self.member(base, name)]))
             if len(current) > _MAX_CANDIDATES:
                 current = current[:_MAX_CANDIDATES]
                 self.truncated = True
@@ -253,9 +253,7 @@ class Resolver:
             return [r for v in module.exports[name] for r in self.resolve(v)]
         found: list[Resolved] = []
         for star in module.star_exports:
-            found += [
-                r for r in self.members(list(self.resolve(star)), (name,)) if not _missing(r)
-            ]
+            found += [r for r in self.members(list(self.resolve(star)), (name,)) if not _missing(r)]
         if found:
             return found
         if name == ir.COMPUTED:

@@ -2,10 +2,10 @@
 
 `P_actual` is the set of leaves the handler reaches; `P_declared` comes from `declared.declare`.
 A VIOLATION names every undeclared leaf with at least one witness (file, line, column, symbol,
-call path). A tool whose code path could not be fully resolved is UNANALYZABLE with its reasons
-unless a witnessed violation was found anyway; it is never OK. Severity follows what the client trusts: a
-leaf the annotations rule out (TW-CODE-001) is high; a leaf only the description misses
-(TW-CODE-002) is medium.
+call path). A tool whose code path could not be fully resolved is UNANALYZABLE with its
+reasons unless a witnessed violation was found anyway; it is never OK. Severity follows what the
+client trusts: a leaf the annotations rule out (TW-CODE-001) is high; a leaf only the
+description misses (TW-CODE-002) is medium.
 """
 
 from __future__ import annotations

@@ -26,8 +26,10 @@ def code_command(
     ],
     declared_from: Annotated[
         DeclaredFrom,
-        typer.Option("--declared-from", help="What a tool declares: its description, its "
-                     "annotations, or both."),
+        typer.Option(
+            "--declared-from",
+            help="What a tool declares: its description, its annotations, or both.",
+        ),
     ] = DeclaredFrom.BOTH,
     graph: Annotated[
         str | None,

@@ -104,9 +104,10 @@ class _Builder:
             self.assignment(node, fn)
         elif kind in ("call_expression", "new_expression"):
             self.call(node, fn)
-        elif kind in ("member_expression", "subscript_expression", "identifier", "this"):
-            self.access(node, fn)
-        elif kind == "shorthand_property_identifier":
+        elif (
+            kind in ("member_expression", "subscript_expression", "identifier", "this")
+            or kind == "shorthand_property_identifier"
+        ):
             self.access(node, fn)
         elif kind == "pair":
             value = node.child_by_field_name("value")
@@ -163,9 +164,9 @@ class _Builder:
                 self.scope(fn.id).bind(pname, ir.Opaque("parameter"))
             for param in params.named_children if params.type != "identifier" else []:
                 default = param.child_by_field_name("right") or param.child_by_field_name("value")
-                if param.type in ("assignment_pattern", "required_parameter", "optional_parameter"):
-                    if default is not None:
-                        self.walk(default, fn)
+                with_default = ("assignment_pattern", "required_parameter", "optional_parameter")
+                if param.type in with_default and default is not None:
+                    self.walk(default, fn)
         body = node.child_by_field_name("body")
         if body is not None:
             if node.type == "arrow_function" and body.type != "statement_block":
@@ -342,9 +343,7 @@ class _Builder:
             return
         if path != ("this",):
             line, col = position(node)
-            fn.uses.append(
-                ir.Use(ir.Name(path, fn.id), line, col, ".".join(path), False)
-            )
+            fn.uses.append(ir.Use(ir.Name(path, fn.id), line, col, ".".join(path), False))
         self.walk_subscripts(node, fn)
 
     def walk_subscripts(self, node: Node, fn: ir.Function) -> None:
@@ -399,20 +398,20 @@ class _Builder:
         if clause is not None:
             for spec_node in clause.named_children:
                 name = property_name(spec_node.child_by_field_name("name")) or ""
-                alias = spec_node.child_by_field_name("alias")
-                exported = property_name(alias) if alias is not None else name
+                alias_node = spec_node.child_by_field_name("alias")
+                alias = property_name(alias_node) if alias_node is not None else None
                 value: ir.Value = (
                     ir.Import(spec, (name,), self.key)
                     if spec is not None
                     else ir.Name((name,), self.key)
                 )
-                self.module.export(exported or name, value)
+                self.module.export(alias or name, value)
             return
         if spec is not None:
             namespace = next((c for c in node.named_children if c.type == "namespace_export"), None)
             if namespace is not None and namespace.named_child_count:
-                alias = property_name(namespace.named_children[-1]) or ""
-                self.module.export(alias, ir.Import(spec, (), self.key))
+                namespace_name = property_name(namespace.named_children[-1]) or ""
+                self.module.export(namespace_name, ir.Import(spec, (), self.key))
             else:
                 self.module.star_exports.append(ir.Import(spec, (), self.key))
             return
@@ -489,14 +488,10 @@ def _param_names(node: Node) -> list[str]:
         current = stack.pop()
         if current.type in ("identifier", "shorthand_property_identifier_pattern"):
             parent = current.parent
-            if parent is not None and parent.type in ("pair_pattern",):
-                if parent.child_by_field_name("key") == current:
-                    continue
+            is_key = parent is not None and parent.type == "pair_pattern"
+            if is_key and parent is not None and parent.child_by_field_name("key") == current:
+                continue
             names.append(text(current))
-            continue
-        if current.type in ("type_annotation", "assignment_pattern") and current.type != (
-            "assignment_pattern"
-        ):
             continue
         if current.type == "assignment_pattern":
             left = current.child_by_field_name("left")

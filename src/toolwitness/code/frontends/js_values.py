@@ -40,12 +40,12 @@ class _Source:
     than tree-sitter's `Node.text` and `Node.start_point`."""
 
     data: bytes = b""
-    line_starts: list[int] = [0]
+    line_starts: tuple[int, ...] = (0,)
 
 
 def set_source(data: bytes) -> None:
     _Source.data = data
-    _Source.line_starts = [0, *(m.end() for m in re.finditer(b"\n", data))]
+    _Source.line_starts = (0, *(m.end() for m in re.finditer(b"\n", data)))
 
 
 def position(node: Node) -> tuple[int, int]:
@@ -187,9 +187,7 @@ def _item(node: Node, scope: str, module: str) -> ir.Value:
 def _template(node: Node, scope: str, module: str) -> ir.Value:
     parts: list[ir.Value] = []
     for child in node.named_children:
-        if child.type == "string_fragment":
-            parts.append(ir.Lit(unescape(text(child))))
-        elif child.type == "escape_sequence":
+        if child.type in ("string_fragment", "escape_sequence"):
             parts.append(ir.Lit(unescape(text(child))))
         elif child.type == "template_substitution" and child.named_child_count:
             parts.append(value_of(child.named_children[0], scope, module))

@@ -66,7 +66,11 @@ class _Builder:
             return ir.Name(path, scope)
         if isinstance(node, ast.Constant):
             v = node.value
-            return ir.Lit(v) if isinstance(v, str | int | float | bool | type(None)) else ir.Opaque("bytes")
+            return (
+                ir.Lit(v)
+                if isinstance(v, str | int | float | bool | type(None))
+                else ir.Opaque("bytes")
+            )
         if isinstance(node, ast.Attribute):
             return ir.Member(self.value(node.value, scope), (node.attr,))
         if isinstance(node, ast.Call):
@@ -86,12 +90,13 @@ class _Builder:
         if isinstance(node, ast.Dict):
             items: list[tuple[str, ir.Value]] = []
             spreads: list[ir.Value] = []
-            for k, v in zip(node.keys, node.values, strict=True):
-                if k is None:
-                    spreads.append(self.value(v, scope))
+            for key_node, item in zip(node.keys, node.values, strict=True):
+                if key_node is None:
+                    spreads.append(self.value(item, scope))
                     continue
-                key = k.value if isinstance(k, ast.Constant) and isinstance(k.value, str) else None
-                items.append((key or ir.COMPUTED, self.value(v, scope)))
+                constant = key_node.value if isinstance(key_node, ast.Constant) else None
+                key = constant if isinstance(constant, str) else ir.COMPUTED
+                items.append((key, self.value(item, scope)))
             return ir.Obj(tuple(items), tuple(spreads))
         if isinstance(node, ast.List | ast.Tuple | ast.Set):
             return ir.Arr(tuple(self._arg(e, scope) for e in node.elts))
@@ -144,8 +149,8 @@ class _Builder:
             self.body(node.body, fn, cls)
         elif isinstance(node, ast.For | ast.AsyncFor):
             self.expr(node.iter, fn)
-            item = ir.Member(self.value(node.iter, fn.id), (ir.COMPUTED,))
-            self.assign(node.target, item, fn, cls)
+            element = ir.Member(self.value(node.iter, fn.id), (ir.COMPUTED,))
+            self.assign(node.target, element, fn, cls)
             self.body(node.body, fn, cls)
             self.body(node.orelse, fn, cls)
         else:
@@ -154,7 +159,7 @@ class _Builder:
                     self.statement(child, fn, cls)
                 elif isinstance(child, ast.expr):
                     self.expr(child, fn)
-                elif isinstance(child, ast.excepthandler):
+                elif isinstance(child, ast.ExceptHandler):
                     if child.type is not None:
                         self.expr(child.type, fn)
                     if child.name:
@@ -219,7 +224,7 @@ class _Builder:
     ) -> ir.Function:
         fid = self.node_id(node)
         is_lambda = isinstance(node, ast.Lambda)
-        name = "<lambda>" if is_lambda else node.name
+        name = "<lambda>" if isinstance(node, ast.Lambda) else node.name
         if cls is not None and not is_lambda:
             name = f"{cls.name}.{name}"
         fn = ir.Function(
@@ -235,7 +240,7 @@ class _Builder:
         fn.params = tuple(a.arg for a in params)
         for default in [*arguments.defaults, *(d for d in arguments.kw_defaults if d)]:
             self.expr(default, parent)
-        decorators = [] if is_lambda else node.decorator_list
+        decorators = [] if isinstance(node, ast.Lambda) else node.decorator_list
         static = any(chain(d) == ("staticmethod",) for d in decorators)
         for index, param in enumerate(params):
             if index == 0 and cls is not None and not static and not is_lambda:
@@ -281,7 +286,11 @@ class _Builder:
             fn.decorators.append(self.value(call.func if call else node, parent.id))
             return
         args = tuple(self._arg(a, parent.id) for a in call.args) if call else ()
-        kwargs = tuple((k.arg, self.value(k.value, parent.id)) for k in call.keywords if k.arg) if call else ()
+        kwargs = (
+            tuple((k.arg, self.value(k.value, parent.id)) for k in call.keywords if k.arg)
+            if call
+            else ()
+        )
         self.module.registrations.append(
             ir.Registration(
                 kind,
@@ -326,11 +335,7 @@ class _Builder:
         self.expr(node.test, fn)
         test = node.test
         labels: tuple[ir.Value, ...] = ()
-        if (
-            isinstance(test, ast.Compare)
-            and len(test.ops) == 1
-            and isinstance(test.ops[0], ast.Eq)
-        ):
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq):
             labels = (self.value(test.left, fn.id), self.value(test.comparators[0], fn.id))
         target = self.branch(node.body[0], labels, fn) if labels and node.body else fn
         self.body(node.body, target, cls)
@@ -403,7 +408,12 @@ class _Builder:
         if path and len(path) >= 2 and path[-1] == "add_tool":
             self.module.registrations.append(
                 ir.Registration(
-                    "add_tool", value.args, value.kwargs, fn.id, self.key, node.lineno,
+                    "add_tool",
+                    value.args,
+                    value.kwargs,
+                    fn.id,
+                    self.key,
+                    node.lineno,
                     node.col_offset + 1,
                 )
             )
