@@ -394,3 +394,41 @@ def test_missing_lock_is_an_error_only_where_it_must_exist(tmp_path: Path) -> No
     assert read_lock(tmp_path / "none.lock").servers == {}
     with pytest.raises(InputError, match="no such lockfile"):
         read_lock(tmp_path / "none.lock", missing_ok=False)
+
+
+def test_config_entries_without_a_tools_list_are_neither_pinned_nor_compared(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = _write(
+        tmp_path / "claude_desktop_config.json",
+        {"mcpServers": {"mem": {"command": "npx", "args": ["-y", "some-server@1.0.0"]}}},
+    )
+    lock = tmp_path / "toolwitness.lock"
+    assert main(["lock", str(config), "-o", str(lock), "--yes"]) == 2
+    assert "nothing to pin" in capsys.readouterr().err
+    assert not lock.exists()
+    catalog = _write(tmp_path / "notes.json", BASE)
+    _, report = _scan_json(capsys, config, lock)
+    assert _pin(report, "mem") is None  # a config entry has no tools to compare
+    _scan_json(capsys, catalog, lock)
+    _, report = _scan_json(capsys, config, lock)
+    assert set(read_lock(lock).servers) == {"notes"}
+
+
+@pytest.mark.live
+def test_live_scan_pins_then_matches_a_real_server(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from conftest import npm_server_entry
+
+    monkeypatch.setenv("MEMORY_FILE_PATH", str(tmp_path / "memory.jsonl"))
+    entry = str(npm_server_entry("@modelcontextprotocol/server-memory"))
+    lock = tmp_path / "toolwitness.lock"
+    argv = ["scan", "--live", "--lock", str(lock), "--format", "json", "--", "node", entry]
+    for expected in ("unpinned", "matched"):
+        capsys.readouterr()
+        main(argv)
+        report = json.loads(capsys.readouterr().out)
+        assert _pin(report)["state"] == expected
+    (server,) = read_lock(lock).servers.values()
+    assert server.spawn is not None and len(server.tools) == 9

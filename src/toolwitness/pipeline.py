@@ -107,7 +107,9 @@ def scan_surfaces(
         for s in surfaces
     ]
     if pins:
-        results = [r.model_copy(update={"pin": pins[r.id][0]}) for r in results]
+        results = [
+            r.model_copy(update={"pin": pins[r.id][0]}) if r.id in pins else r for r in results
+        ]
     return ScanResult(servers=tuple(results))
 
 

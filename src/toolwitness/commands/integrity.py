@@ -24,6 +24,7 @@ from toolwitness.integrity.lock import (
     read_lock,
     write_lock,
 )
+from toolwitness.integrity.verify import has_tools_list
 from toolwitness.model import ServerSurface
 from toolwitness.result import ScanResult
 from toolwitness.textnorm import escape_display
@@ -111,7 +112,17 @@ def lock_command(
 
     with _guard():
         limits = InputLimits(max_tools=max_tools, max_file_bytes=max_file_mib * MIB)
-        surfaces = [s.surface for s in scan(list(targets), ScanOptions(limits=limits)).servers]
+        scanned = [s.surface for s in scan(list(targets), ScanOptions(limits=limits)).servers]
+        surfaces = [s for s in scanned if has_tools_list(s)]
+        for skipped in (s for s in scanned if not has_tools_list(s)):
+            _say(
+                f"toolwitness: {escape_display(skipped.id)}: no tools list to pin (a config entry)"
+            )
+        if not surfaces:
+            raise UsageError(
+                "nothing to pin: give tools catalogs or snapshots"
+                " (toolwitness snapshot TARGET -o FILE captures a live server)"
+            )
         lock = read_lock(output, limits)
         lines, updates = plan_lock(surfaces, dict(lock.servers))
         sys.stdout.write("\n".join(lines) + "\n")

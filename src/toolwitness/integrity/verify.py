@@ -13,9 +13,13 @@ from toolwitness.acquire.limits import InputLimits
 from toolwitness.findings import Finding, Witness
 from toolwitness.integrity.drift import NARROWING, WIDENING, Drift, ToolDrift, compare
 from toolwitness.integrity.lock import Lockfile, read_lock
-from toolwitness.model import ServerSurface
+from toolwitness.model import Coverage, ServerSurface
 from toolwitness.result import PinResult
 from toolwitness.rules import RuleRegistry
+
+
+def has_tools_list(surface: ServerSurface) -> bool:
+    return any(c != Coverage.CONFIG for c in surface.coverage)
 
 
 def _location(surface: ServerSurface, tool: str, field: str | None = None) -> str:
@@ -121,9 +125,13 @@ def drift_findings(
 def verify_surfaces(
     surfaces: Sequence[ServerSurface], lock: Lockfile, rules: RuleRegistry, lock_name: str
 ) -> dict[str, tuple[PinResult, list[Finding]]]:
-    """Per server id: its pin result and the findings that explain it."""
+    """Per server id: its pin result and the findings that explain it. A surface that holds no
+    tools list (only a config entry, e.g. a failed live connection) is not compared: all its
+    pinned tools would read as removed, and recording it would pin an empty surface."""
     out: dict[str, tuple[PinResult, list[Finding]]] = {}
     for surface in surfaces:
+        if not has_tools_list(surface):
+            continue
         drift = compare(lock.entry(surface.id), surface)
         out[surface.id] = (drift.pin(), drift_findings(surface, drift, rules, lock_name))
     return out
