@@ -449,3 +449,23 @@ def test_terminating_the_gateway_kills_the_server(tmp_path: Path) -> None:
     time.sleep(0.2)
     with pytest.raises(ProcessLookupError):
         os.kill(server_pid, 0)
+
+
+@pytest.mark.live
+def test_pass_through_is_byte_identical(tmp_path: Path) -> None:
+    """With `cat` as the server every line comes back through both directions untouched."""
+    lock = _pin_fixture(tmp_path)
+    lines = [
+        b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n',
+        b'{ "jsonrpc" : "2.0", "id" : "a b", "method" : "resources/read", "params" : {} }\n',
+        '{"jsonrpc":"2.0","id":2,"result":{"text":"caf\u00e9 \\u00e9 \\/ \u202e"}}\n'.encode(),
+        b'{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"x","arguments":{}}}\n',
+        b'{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1.50}}\n',
+        b"not json at all\n",
+        b'[{"jsonrpc":"2.0","id":4,"method":"ping"},{"jsonrpc":"2.0","id":5,"method":"ping"}]\n',
+    ]
+    proc = subprocess.run(
+        [*_gateway_argv(lock), "cat"], input=b"".join(lines), capture_output=True, timeout=60
+    )
+    assert proc.returncode == 0
+    assert proc.stdout == b"".join(lines)
