@@ -26,6 +26,7 @@ import jsonschema
 import yaml
 
 from toolwitness.code.argrules import (
+    RULE_DOMAIN,
     classify_open_mode,
     classify_shell_option,
     refine_leaves,
@@ -46,6 +47,14 @@ __all__ = [
 ]
 
 _MAX_FILE_CHARS = 2 * 1024 * 1024
+_SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+LEAVES = frozenset(
+    {
+        "READ_FS", "READ_DB", "WRITE_FS", "WRITE_DB", "EXEC_PROCESS", "EXEC_SHELL", "EXEC_EVAL",
+        "NETWORK_OUTBOUND", "ENV",
+    }
+)  # fmt: skip
+_RULES = {None, *RULE_DOMAIN}
 _INDEX_SUFFIXES = ("/index.js", "/index.mjs", "/index.cjs", "/index.ts", "/index")
 
 
@@ -98,6 +107,11 @@ class SinkCatalog:
         factories: dict[tuple[str, str | None, str], tuple[str | None, str]] | None = None,
     ) -> None:
         self._aliases = dict(aliases or {})
+        self._py_aliases = sorted(
+            ((m, a) for (lang, m), a in self._aliases.items() if lang == "py"),
+            key=lambda item: -len(item[0]),  # the longest module prefix wins
+        )
+        self._memo: dict[tuple[str, str | None, str], tuple[str, str | None, str]] = {}
         self._entries: list[Sink] = []
         self._exact: dict[tuple[str, str | None, str], Sink] = {}
         self._wild: dict[tuple[str, str | None], list[tuple[list[str], Sink]]] = {}
@@ -150,6 +164,17 @@ class SinkCatalog:
     def _canonical(
         self, language: str, module: str | None, name: str
     ) -> tuple[str, str | None, str]:
+        query = (language, module, name)
+        found = self._memo.get(query)
+        if found is None:
+            if len(self._memo) > 100_000:  # bounded: the analysed code chooses the names
+                self._memo.clear()
+            found = self._memo[query] = self._canonical_uncached(language, module, name)
+        return found
+
+    def _canonical_uncached(
+        self, language: str, module: str | None, name: str
+    ) -> tuple[str, str | None, str]:
         if language == "py":
             return self._canonical_py(module, name)
         if module is not None:
@@ -165,8 +190,8 @@ class SinkCatalog:
     def _canonical_py(self, module: str | None, name: str) -> tuple[str, str | None, str]:
         # Python: one dotted path, with aliased module prefixes rewritten (redis.asyncio → redis).
         full = f"{module}.{name}" if module else name
-        for (lang, alias_module), alias in self._aliases.items():
-            if lang == "py" and (full == alias_module or full.startswith(alias_module + ".")):
+        for alias_module, alias in self._py_aliases:
+            if full == alias_module or full.startswith(alias_module + "."):
                 rest = full[len(alias_module) :]
                 target = alias.target or ""
                 full = (target + rest).lstrip(".")
@@ -180,22 +205,31 @@ def _schema() -> dict[str, Any]:
     return schema
 
 
-def parse_catalog_file(text: str, source: str) -> dict[str, Any]:
-    """One catalog file, schema-validated; InputError names the file and the JSON path."""
+def parse_catalog_file(text: str, source: str, *, validate: bool = True) -> dict[str, Any]:
+    """One catalog file, schema-validated; InputError names the file and the JSON path.
+
+    `validate=False` is for the shipped files only: the test suite validates each of them
+    against the schema, and the JSON Schema pass costs more than the rest of the load.
+    """
     if len(text) > _MAX_FILE_CHARS:
         raise InputError("sink catalog file over 2 MiB", source=source)
     try:
-        doc = yaml.safe_load(text)
+        doc = yaml.load(text, Loader=_SafeLoader)  # noqa: S506 - a safe loader (C if available)
     except yaml.YAMLError as exc:
         raise InputError(f"not valid YAML: {exc}", source=source) from None
+    if not validate:
+        if not isinstance(doc, dict):
+            raise InputError("a sink catalog file is a mapping", source=source)
+        result: dict[str, Any] = doc
+        return result
     validator = jsonschema.Draft202012Validator(_schema())
     errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path))
     if errors:
         first = errors[0]
         where = "$" + "".join(f"[{p!r}]" for p in first.absolute_path)
         raise InputError(f"invalid sink catalog: {first.message}", source=source, path=where)
-    result: dict[str, Any] = doc
-    return result
+    checked: dict[str, Any] = doc
+    return checked
 
 
 def build_catalog(docs: Iterable[dict[str, Any]]) -> SinkCatalog:
@@ -213,6 +247,8 @@ def build_catalog(docs: Iterable[dict[str, Any]]) -> SinkCatalog:
                 factories[(lang, group["module"], name)] = (group["module"], group["returns"])
         for group in doc["sinks"]:
             leaves = frozenset(group["leaves"])
+            if not leaves or not leaves <= LEAVES or group.get("arg_rule", None) not in _RULES:
+                raise InputError(f"bad leaves or arg_rule in the group for {group['names']}")
             for name in group["names"]:
                 sinks.append(
                     Sink(lang, group["module"], name, leaves, group.get("arg_rule"), group["note"])
@@ -234,5 +270,6 @@ def builtin_catalog_files() -> list[tuple[str, str]]:
 def load_sink_catalog() -> SinkCatalog:
     """The shipped catalog (cached; the catalog is immutable)."""
     return build_catalog(
-        parse_catalog_file(text, f"builtin:sinks/{name}") for name, text in builtin_catalog_files()
+        parse_catalog_file(text, f"builtin:sinks/{name}", validate=False)
+        for name, text in builtin_catalog_files()
     )
