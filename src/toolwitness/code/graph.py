@@ -30,6 +30,7 @@ from toolwitness.code.resolve import (
 from toolwitness.code.sinks import Sink, SinkCatalog, refine_leaves
 
 MAX_WITNESSES_PER_LEAF = 3
+DYNAMIC_LOAD = "dynamic-load"  # ir.Opaque text front-ends use for a computed import
 
 
 @dataclass(frozen=True)
@@ -163,6 +164,9 @@ class CallGraph:
         return cached
 
     def _use(self, use: ir.Use, fn: ir.Function, edges: _Edges, ctx: DispatchContext) -> None:
+        if isinstance(use.target, ir.Opaque) and use.target.text == DYNAMIC_LOAD:
+            edges.reasons.append(f"{fn.file}:{use.line}: module loaded by a computed name")
+            return
         resolved = self._dispatch_map(use, fn, ctx)
         if resolved is None:
             resolved = self.resolver.resolve(use.target)

@@ -27,6 +27,7 @@ from toolwitness.code.frontends.js_values import (
     value_of,
 )
 
+DYNAMIC_LOAD = "dynamic-load"
 REGISTRATION_METHODS = frozenset(
     {"tool", "registerTool", "registerToolTask", "addTool", "setRequestHandler"}
 )
@@ -73,7 +74,10 @@ def parse_module(key: str, source: bytes) -> ir.Module:
     root = tree.root_node
     if root.has_error:
         builder.module.errors.append("tree-sitter reported syntax errors")
-    builder.walk_children(root, builder.top)
+    try:
+        builder.walk_children(root, builder.top)
+    except RecursionError:
+        builder.module.errors.append("nesting too deep to analyse")
     return builder.module
 
 
@@ -317,7 +321,10 @@ class _Builder:
         callee = node.child_by_field_name("constructor" if is_new else "function")
         args_node = node.child_by_field_name("arguments")
         value = value_of(node, fn.id, self.key)
-        if callee is not None and not isinstance(value, ir.Import):
+        if callee is not None and _dynamic_loader(callee, value):
+            line, col = position(node)
+            fn.uses.append(ir.Use(ir.Opaque(DYNAMIC_LOAD), line, col, text(callee), True))
+        elif callee is not None and not isinstance(value, ir.Import):
             target = value.callee if isinstance(value, ir.Call) else value
             args = value.args if isinstance(value, ir.Call) else ()
             path = chain(callee)
@@ -468,6 +475,12 @@ class _Builder:
             self.walk(consequence, target)
         if alternative is not None:
             self.walk(alternative, fn)
+
+
+def _dynamic_loader(callee: Node, value: ir.Value) -> bool:
+    """`require(expr)` / `import(expr)` whose specifier is not a literal."""
+    loader = (callee.type == "identifier" and text(callee) == "require") or callee.type == "import"
+    return loader and not isinstance(value, ir.Import)
 
 
 def _anonymous_name(node: Node) -> str:

@@ -7,6 +7,7 @@ import warnings
 
 from toolwitness.code import ir
 
+DYNAMIC_LOAD = "dynamic-load"
 TOOL_DECORATORS = {"tool": "py-tool", "list_tools": "list_tools", "call_tool": "call_tool"}
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -405,6 +406,10 @@ class _Builder:
                 value.kwargs,
             )
         )
+        if _dynamic(node, path):
+            fn.uses.append(
+                ir.Use(ir.Opaque(DYNAMIC_LOAD), node.lineno, node.col_offset + 1, symbol, True)
+            )
         if path and len(path) >= 2 and path[-1] == "add_tool":
             self.module.registrations.append(
                 ir.Registration(
@@ -417,6 +422,16 @@ class _Builder:
                     node.col_offset + 1,
                 )
             )
+
+
+def _dynamic(node: ast.Call, path: tuple[str, ...] | None) -> bool:
+    """`import_module(expr)`, `__import__(expr)`, `getattr(x, expr)`: a name chosen at run time."""
+    if path not in (("importlib", "import_module"), ("import_module",), ("__import__",), ("getattr",)):
+        return False
+    index = 1 if path == ("getattr",) else 0
+    if len(node.args) <= index:
+        return False
+    return not isinstance(node.args[index], ast.Constant)
 
 
 def _short(source: str) -> str:

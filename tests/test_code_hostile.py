@@ -1,0 +1,107 @@
+"""Hostile source trees: fuzzed text, deep nesting, too many or too large files, symlinks,
+modules loaded by computed names. Refused with a clear error or made UNANALYZABLE, never a crash
+and never silently OK."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toolwitness.code.analyse import analyse_directory
+from toolwitness.code.frontends import js, python
+from toolwitness.code.project import CodeLimits, load_project
+from toolwitness.code.verify import UNANALYZABLE
+from toolwitness.errors import InputError
+
+JS_PIECES = st.sampled_from(
+    ["server.tool(", "registerTool(", "(", ")", "{", "}", "[", "]", '"x"', "=>", "async ",
+     "function f", "class A ", "extends ", "this.", "require(", "import ", "export ", "switch(",
+     "case 1:", "if(", ",", ";", "`${", "}`", "new ", "a.b", "\n", "\u202e", "\x00"]
+)
+PY_PIECES = st.sampled_from(
+    ["@mcp.tool()\n", "def f(", "):\n", "    ", "return ", "class A:\n", "import os\n",
+     "from . import x\n", "match x:\n", "case 1:\n", "if a == 'b':\n", "(", ")", "[", "]",
+     "lambda: ", "self.", "x = ", "\n", "'s'", "\u202e", "async ", "await "]
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(JS_PIECES, max_size=60).map("".join))
+def test_js_front_end_never_raises(source: str) -> None:
+    for name in ("a.js", "a.ts", "a.tsx"):
+        module = js.parse_module(name, source.encode("utf-8", "surrogatepass"))
+        assert module.key == name
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(PY_PIECES, max_size=60).map("".join))
+def test_python_front_end_never_raises(source: str) -> None:
+    module = python.parse_module("a.py", source.encode())
+    assert module.key == "a.py"
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.binary(max_size=400))
+def test_arbitrary_bytes(data: bytes) -> None:
+    js.parse_module("a.js", data)
+    python.parse_module("a.py", data)
+
+
+def test_deep_nesting_is_an_error_not_a_crash() -> None:
+    assert js.parse_module("x.js", b"a = " + b"[" * 30000 + b"]" * 30000).errors
+    assert python.parse_module("x.py", b"x = [" + b"1+" * 100000 + b"1]").errors
+
+
+def test_deeply_nested_handler_is_unanalyzable(tmp_path: Path) -> None:
+    nested = "[" * 20000 + "]" * 20000
+    (tmp_path / "s.js").write_text(
+        f'server.registerTool("deep", {{ description: "Show" }}, () => {nested});\n'
+    )
+    analysis = analyse_directory(tmp_path)
+    if analysis.tools:  # the registration may sit past the point the walk gave up
+        assert analysis.verdict("deep").verdict == UNANALYZABLE
+
+
+def test_too_many_files_is_refused(tmp_path: Path) -> None:
+    for i in range(5):
+        (tmp_path / f"m{i}.js").write_text("export const a = 1;\n")
+    with pytest.raises(InputError, match="more than 4 source files"):
+        load_project(tmp_path, CodeLimits(max_files=4))
+
+
+def test_oversized_file_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "big.js").write_bytes(b" " * 2048)
+    with pytest.raises(InputError, match="over 1024 bytes"):
+        load_project(tmp_path, CodeLimits(max_file_bytes=1024))
+
+
+def test_symlinks_are_not_followed(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.js").write_text("export const s = 1;\n")
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "a.js").write_text("export const a = 1;\n")
+    (tree / "link").symlink_to(outside, target_is_directory=True)
+    (tree / "l.js").symlink_to(outside / "secret.js")
+    assert sorted(load_project(tree).modules) == ["a.js"]
+
+
+def test_computed_module_loads_are_unanalyzable(tmp_path: Path) -> None:
+    (tmp_path / "s.js").write_text(
+        "const name = process.argv[2];\n"
+        'server.registerTool("load", { description: "Show" }, () => require(name).run());\n'
+    )
+    (tmp_path / "p.py").write_text(
+        "import importlib\nfrom mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\n"
+        "@mcp.tool()\ndef plug(n: str) -> str:\n    '''Show a plugin.'''\n"
+        "    return importlib.import_module(n).run()\n"
+    )
+    analysis = analyse_directory(tmp_path)
+    assert analysis.verdict("load").verdict == UNANALYZABLE
+    plug = analysis.verdict("plug")  # the catalog also counts import_module as code loading
+    assert plug.verdict != "OK" and "EXEC_EVAL" in plug.actual
+    assert any("computed name" in r for r in plug.reasons)
