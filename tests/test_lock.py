@@ -432,3 +432,18 @@ def test_live_scan_pins_then_matches_a_real_server(
         assert _pin(report)["state"] == expected
     (server,) = read_lock(lock).servers.values()
     assert server.spawn is not None and len(server.tools) == 9
+
+
+def test_terminal_report_names_the_pin_state(
+    pinned: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, lock = pinned
+    catalog = _write(
+        lock.parent / "v2" / "notes.json",
+        _variant(read_note={"annotations": {"readOnlyHint": True}}),
+    )
+    capsys.readouterr()
+    assert main(["scan", str(catalog), "--lock", str(lock)]) == 1
+    out = capsys.readouterr().out
+    assert "pin blocked" in out
+    assert "TW-PIN-005" in out and "readOnlyHint: absent → true" in out

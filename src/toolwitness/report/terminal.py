@@ -44,6 +44,10 @@ def _server_block(server: ServerResult, redact: bool) -> Group:
     head.append(f"   grade {grade}   {len(server.tools)} tools   {len(server.findings)} findings")
     if server.suppressed:
         head.append(f"   {len(server.suppressed)} suppressed")
+    if server.pin is not None:
+        head.append(
+            f"   pin {server.pin.state}", style="bold red" if server.pin.state == "blocked" else ""
+        )
     parts.append(head)
     if server.incomplete:
         parts.append(_t("INCOMPLETE: " + "; ".join(server.errors), "bold red"))
