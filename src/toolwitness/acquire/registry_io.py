@@ -38,10 +38,13 @@ class RegistryFailure(Exception):
         return IncompleteScanError(f"{self.spec}: download failed: {self.detail}")
 
 
-def _last_line(text: str) -> str:
+def _first_error(text: str) -> str:
+    """The line that says what went wrong (npm: after its `code` line; pip: its first ERROR)."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
-    errors = [line for line in lines if "ERR" in line or "ERROR" in line or "error" in line]
-    return excerpt((errors or lines or ["no output"])[-1], 300)
+    lines = [line for line in lines if "complete log of this run" not in line]
+    errors = [line for line in lines if "ERR" in line or "error" in line.lower()]
+    explained = [line for line in errors if not line.startswith("npm error code ")]
+    return excerpt((explained or errors or lines or ["no output"])[0], 300)
 
 
 def run_tool(argv: list[str], *, cwd: Path, timeout: float, spec: str) -> str:
@@ -62,7 +65,7 @@ def run_tool(argv: list[str], *, cwd: Path, timeout: float, spec: str) -> str:
     stderr = done.stderr[-_MAX_OUTPUT:].decode("utf-8", "replace")
     raise RegistryFailure(
         spec,
-        _last_line(stderr or stdout),
+        _first_error(stderr or stdout),
         not_found=any(marker in stderr for marker in _NOT_FOUND),
         no_match=any(marker in stderr for marker in _NO_MATCH),
     )
