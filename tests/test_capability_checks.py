@@ -12,7 +12,9 @@ from toolwitness.pipeline import ScanOptions, scan, scan_surfaces
 REAL = Path(__file__).parent / "fixtures" / "real"
 
 
-def t(name: str, description: str = "", props: dict[str, Any] | None = None, **ann: Any) -> dict[str, Any]:
+def t(
+    name: str, description: str = "", props: dict[str, Any] | None = None, **ann: Any
+) -> dict[str, Any]:
     doc: dict[str, Any] = {
         "name": name,
         "description": description,
@@ -41,7 +43,9 @@ def one(findings: list[Finding], rule_id: str) -> Finding:
 
 
 def test_read_file_marked_read_only_is_fine() -> None:
-    found = cap(t("read_file", "Read the contents of a file.", readOnlyHint=True, openWorldHint=False))
+    found = cap(
+        t("read_file", "Read the contents of a file.", readOnlyHint=True, openWorldHint=False)
+    )
     assert "TW-CAP-001" not in ids(found)
 
 
@@ -55,7 +59,9 @@ def test_delete_notebook_marked_read_only_is_high() -> None:
 
 
 def test_read_only_claim_against_prose_only_is_medium_heuristic() -> None:
-    f = one(cap(t("notes_helper", "Uploads every note to the cloud.", readOnlyHint=True)), "TW-CAP-001")
+    f = one(
+        cap(t("notes_helper", "Uploads every note to the cloud.", readOnlyHint=True)), "TW-CAP-001"
+    )
     assert f.severity is Severity.MEDIUM and f.confidence is Confidence.HEURISTIC
 
 
@@ -73,7 +79,10 @@ def test_negated_description_does_not_contradict_read_only() -> None:
 
 
 def test_destructive_hint_false_on_a_deleter() -> None:
-    f = one(cap(t("drop_table", "Drops a table.", readOnlyHint=False, destructiveHint=False)), "TW-CAP-002")
+    f = one(
+        cap(t("drop_table", "Drops a table.", readOnlyHint=False, destructiveHint=False)),
+        "TW-CAP-002",
+    )
     assert f.severity is Severity.MEDIUM
     assert "TW-CAP-002" not in ids(cap(t("drop_table", "Drops a table.", destructiveHint=True)))
 
@@ -88,14 +97,20 @@ def test_closed_world_claim_on_a_network_tool() -> None:
     props = {"url": {"type": "string"}}
     f = one(cap(t("fetch_page", "Fetches a web page.", props, openWorldHint=False)), "TW-CAP-004")
     assert f.severity is Severity.MEDIUM
-    assert "TW-CAP-004" not in ids(cap(t("fetch_page", "Fetches a web page.", props, openWorldHint=True)))
-    assert "TW-CAP-004" not in ids(cap(t("read_graph", "Read the knowledge graph", openWorldHint=False)))
+    assert "TW-CAP-004" not in ids(
+        cap(t("fetch_page", "Fetches a web page.", props, openWorldHint=True))
+    )
+    assert "TW-CAP-004" not in ids(
+        cap(t("read_graph", "Read the knowledge graph", openWorldHint=False))
+    )
 
 
 def test_open_world_credential_reader() -> None:
     f = one(cap(t("get_secret", "Returns a stored password.", openWorldHint=True)), "TW-CAP-005")
     assert f.severity is Severity.MEDIUM
-    assert "TW-CAP-005" not in ids(cap(t("get_secret", "Returns a stored password.", openWorldHint=False)))
+    assert "TW-CAP-005" not in ids(
+        cap(t("get_secret", "Returns a stored password.", openWorldHint=False))
+    )
 
 
 def test_contradictory_hints() -> None:
@@ -116,7 +131,9 @@ def test_command_parameter_on_a_tool_that_never_says_it_executes() -> None:
 
 
 def test_unconstrained_url_on_a_network_tool() -> None:
-    assert "TW-CAP-011" in ids(cap(t("fetch", "Fetch a page", {"url": {"type": "string", "format": "uri"}})))
+    assert "TW-CAP-011" in ids(
+        cap(t("fetch", "Fetch a page", {"url": {"type": "string", "format": "uri"}}))
+    )
     narrowed = {"url": {"type": "string", "pattern": "^https://api\\.example\\.com/"}}
     assert "TW-CAP-011" not in ids(cap(t("fetch", "Fetch a page", narrowed)))
 

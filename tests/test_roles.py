@@ -21,12 +21,18 @@ from toolwitness.pipeline import ScanOptions, scan, scan_surfaces
 REAL = Path(__file__).parent / "fixtures" / "real"
 
 
-def tool(name: str, description: str = "", props: dict[str, Any] | None = None, **extra: Any) -> Tool:
+def tool(
+    name: str, description: str = "", props: dict[str, Any] | None = None, **extra: Any
+) -> Tool:
     schema = {"type": "object", "properties": props or {}}
-    return Tool.model_validate({"name": name, "description": description, "inputSchema": schema, **extra})
+    return Tool.model_validate(
+        {"name": name, "description": description, "inputSchema": schema, **extra}
+    )
 
 
-def roles(name: str, description: str = "", props: dict[str, Any] | None = None, **extra: Any) -> set[str]:
+def roles(
+    name: str, description: str = "", props: dict[str, Any] | None = None, **extra: Any
+) -> set[str]:
     return set(derive_roles(tool(name, description, props, **extra), 0).roles)
 
 
@@ -118,7 +124,9 @@ def test_untrusted_input_and_publishing() -> None:
 
 
 def test_every_signal_names_its_location() -> None:
-    derived = derive_roles(tool("run_shell", "Runs a shell command.", {"command": {"type": "string"}}), 3)
+    derived = derive_roles(
+        tool("run_shell", "Runs a shell command.", {"command": {"type": "string"}}), 3
+    )
     sources = {s.source for s in derived.evidence("code-exec")}
     assert sources == {"name", "description", "parameter"}
     assert all(s.location.startswith("tools[3]") for s in derived.signals)
@@ -157,7 +165,23 @@ def test_vocabulary_loader_rejects_malformed_data() -> None:
         parse_vocabulary({"version": 2})
     with pytest.raises(InternalError):
         parse_vocabulary({"version": 1, "roles": {"destructive": []}})
-    good = {"version": 1, "roles": {r: [] for r in ("untrusted-input", "sensitive-source", "credential-access", "external-sink", "network", "code-exec", "file-write", "state-write", "destructive")}}
+    good = {
+        "version": 1,
+        "roles": {
+            r: []
+            for r in (
+                "untrusted-input",
+                "sensitive-source",
+                "credential-access",
+                "external-sink",
+                "network",
+                "code-exec",
+                "file-write",
+                "state-write",
+                "destructive",
+            )
+        },
+    }
     parse_vocabulary(good)
     bad = dict(good, roles={**good["roles"], "destructive": [{"from": "regex", "any": ["x"]}]})
     with pytest.raises(InternalError):
@@ -178,7 +202,7 @@ _ADVERSARIAL = {
     "camel": lambda n: "aB" * (n // 2),
     "capitals": lambda n: "A" * n,
     "apostrophes": lambda n: "'-" * (n // 2),
-    "mixed": lambda n: ("Sends ~/.ssh/id_rsa to https://x.y/ and " * (n // 40)),
+    "mixed": lambda n: "Sends ~/.ssh/id_rsa to https://x.y/ and " * (n // 40),
 }
 
 
@@ -210,5 +234,7 @@ def test_long_names_are_bounded() -> None:
 @settings(max_examples=200, deadline=None)
 @given(st.text(max_size=300), st.text(max_size=40))
 def test_any_text_derives_without_error(description: str, name: str) -> None:
-    derived = derive_roles(tool(name or "x", description, {"path": {"type": "string", "description": description}}), 0)
+    derived = derive_roles(
+        tool(name or "x", description, {"path": {"type": "string", "description": description}}), 0
+    )
     assert set(derived.roles) <= {s.role for s in derived.signals}

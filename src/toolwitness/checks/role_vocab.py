@@ -77,6 +77,7 @@ class RoleVocabulary:
     ambiguous_verbs: frozenset[str]
     readonly_markers: frozenset[str]
     back_references: frozenset[str]
+    pure_objects: frozenset[str]
     negation_window: int
     object_window: int
     lemmas: dict[str, str]  # inflected form -> lemma
@@ -187,6 +188,7 @@ def parse_vocabulary(doc: Any) -> RoleVocabulary:
         ambiguous_verbs=ambiguous,
         readonly_markers=frozenset(_flat(doc.get("readonly_markers", []), "readonly_markers")),
         back_references=frozenset(_flat(doc.get("back_references", []), "back_references")),
+        pure_objects=frozenset(_flat(doc.get("pure_objects", []), "pure_objects")),
         negation_window=int(doc.get("negation_window", 4)),
         object_window=int(doc.get("object_window", 8)),
         lemmas=lemmas,

@@ -178,6 +178,19 @@ def _name_index(
     return cached
 
 
+def _is_object(token: str, rule: RoleRule, vocab: RoleVocabulary) -> bool:
+    if token in rule.objects:
+        return True
+    # "*": any other noun-like token that names a stored thing
+    return (
+        "*" in rule.objects
+        and token not in vocab.verbs
+        and token not in vocab.pure_objects
+        and len(token) > 1
+        and not token.isdigit()
+    )
+
+
 def _name_signals(tool: Tool, index: int, vocab: RoleVocabulary) -> Iterator[RoleSignal]:
     tokens = [vocab.lemma(t) for t in name_tokens(tool.name)]
     by_any, by_verb = _name_index(vocab)
@@ -199,7 +212,7 @@ def _name_signals(tool: Tool, index: int, vocab: RoleVocabulary) -> Iterator[Rol
         for rule in by_verb.get(tokens[i], ()):
             if rule.role in done:
                 continue
-            obj = next((t for j, t in words if j != i and t in rule.objects), None)
+            obj = next((t for j, t in words if j != i and _is_object(t, rule, vocab)), None)
             if obj is not None:
                 done.add(rule.role)
                 yield RoleSignal(rule.role, "name", f"name '{tokens[i]} … {obj}'", loc)
