@@ -143,3 +143,23 @@ def test_discover_as_a_subprocess_reads_home_from_environment(tmp_path: Path) ->
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
     assert [s["name"] for s in doc["servers"]] == ["docs", "linear"]
+
+
+@pytest.mark.live
+def test_scan_discover_live_connects_the_discovered_specs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from conftest import npm_server_entry
+
+    entry = npm_server_entry("@modelcontextprotocol/server-memory")
+    cursor = tmp_path / ".cursor"
+    cursor.mkdir()
+    (cursor / "mcp.json").write_text(
+        json.dumps({"mcpServers": {"memory": {"command": "node", "args": [str(entry)]}}})
+    )
+    code = main(["scan", "--discover", "--live", "--home", str(tmp_path), "--format", "json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 0
+    (server,) = doc["servers"]
+    assert server["id"] == "memory" and "live" in server["coverage"]
+    assert len(server["tools"]) == 9
