@@ -450,3 +450,36 @@ def test_any_entry_shape_is_a_spec_or_an_input_error(fmt: str, entry: object) ->
     for spec in specs:
         assert spec.transport.kind in ("stdio", "http", "sse")
         assert (spec.transport.command is None) != (spec.transport.url is None)
+
+
+def test_windows_variables_resolve(tmp_path: Path) -> None:
+    profile = tmp_path / "Users" / "me"
+    appdata = tmp_path / "Roaming"
+    (appdata / "Claude").mkdir(parents=True)
+    (appdata / "Claude" / "claude_desktop_config.json").write_text(
+        '{"mcpServers": {"a": {"command": "npx.cmd", "args": ["-y", "p@1.0.0"]}}}'
+    )
+    (profile / ".cursor").mkdir(parents=True)
+    (profile / ".cursor" / "mcp.json").write_text(
+        '{"mcpServers": {"b": {"url": "https://h.example/mcp"}}}'
+    )
+    env = DiscoveryEnv.from_environ({"USERPROFILE": str(profile), "APPDATA": str(appdata)})
+    assert [c.client for c in find_configs(env)] == ["claude-desktop", "cursor"]
+
+
+def test_entry_and_glob_counts_are_bounded(tmp_path: Path) -> None:
+    from toolwitness.acquire.config_formats import specs_from_document
+    from toolwitness.acquire.limits import InputLimits
+
+    doc = {"mcpServers": {f"s{i}": {"command": "npx"} for i in range(5)}}
+    with pytest.raises(InputError, match="more than 3 server entries"):
+        specs_from_document(
+            doc, "mcp-servers", client="t", source="t", limits=InputLimits(max_items=3)
+        )
+    blocks = tmp_path / "p" / ".continue" / "mcpServers"
+    blocks.mkdir(parents=True)
+    for i in range(201):
+        (blocks / f"b{i}.yaml").write_text("mcpServers: []\n")
+    env = DiscoveryEnv.from_environ({}, home=tmp_path / "h", project=tmp_path / "p")
+    with pytest.raises(InputError, match="more than 200 files"):
+        find_configs(env)

@@ -171,14 +171,11 @@ def _url(raw: dict[str, Any], e: _Entry, ctx: EntryContext) -> tuple[str | None,
     parts = urlsplit(url)
     if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
         raise e.fail(f"{key!r} is not an http(s) URL with a host", key)
-    if key == "httpUrl" or any(k == "httpUrl" for k, _ in found):
-        return url, "http"
-    if key == "serverUrl":
-        return url, "http"
-    kind = ctx.url_kind
+    if any(k in ("httpUrl", "serverUrl") for k, _ in found):
+        return url, "http"  # Gemini CLI's httpUrl and Windsurf's serverUrl are Streamable HTTP
     if parts.path.rstrip("/").endswith("/sse"):
-        kind = "sse"
-    return url, kind
+        return url, "sse"
+    return url, ctx.url_kind
 
 
 def _headers(raw: dict[str, Any], e: _Entry) -> dict[str, str]:
