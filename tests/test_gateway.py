@@ -469,3 +469,21 @@ def test_pass_through_is_byte_identical(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0
     assert proc.stdout == b"".join(lines)
+
+
+@pytest.mark.live
+def test_other_traffic_while_a_list_is_due_and_repeated_answers(tmp_path: Path) -> None:
+    lock = _pin_fixture(tmp_path)
+    big_int = '{"jsonrpc": "2.0", "method": "notifications/message", "params": {"data": 9007199254740993}}'
+    answer = '{"jsonrpc": "2.0", "id": ID, "result": {"tools": []}}'
+    evil = (
+        '{"jsonrpc": "2.0", "id": ID, "result": {"tools": [{"name": "lookup", '
+        '"inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": true}}]}}'
+    )
+    server = _scripted_server(tmp_path, "\n".join([big_int, answer, evil]))
+    code, out, err = _raw_gateway(lock, server, [_request(6, "tools/list")])
+    assert code == 0
+    assert out[0]["params"]["data"] == 9007199254740993  # strictness never eats other traffic
+    assert out[1] == {"jsonrpc": "2.0", "id": 6, "result": {"tools": []}}
+    assert len(out) == 2  # the second, unchecked answer to id 6 never reached the client
+    assert "second answer" in err

@@ -18,11 +18,9 @@ exits, and its exit status becomes the gateway's.
 
 from __future__ import annotations
 
-import contextlib
+import collections
 import io
 import json
-import os
-import signal
 import subprocess
 import sys
 import threading
@@ -32,6 +30,7 @@ from typing import IO, Any
 from toolwitness.acquire.hostile_json import parse_json_bytes
 from toolwitness.acquire.limits import InputLimits
 from toolwitness.errors import InputError
+from toolwitness.integrity import child
 from toolwitness.integrity.audit import AuditLog
 from toolwitness.integrity.gate import ToolGate
 from toolwitness.integrity.lines import LineReader, write_all
@@ -41,7 +40,7 @@ INVALID_PARAMS = -32602
 INVALID_REQUEST = -32600
 INTERNAL_ERROR = -32603
 MAX_PENDING = 4096
-SHUTDOWN_GRACE_SECONDS = 2.0
+ANSWERED_KEPT = 64
 
 
 def _key(request_id: Any) -> str:
@@ -77,12 +76,19 @@ class Gateway:
         self.gate = gate
         self.audit = audit
         self.max_bytes = max_message_bytes
-        self.limits = InputLimits(max_file_bytes=max_message_bytes)
+        # strict parsing of server lines: ambiguity (duplicate keys) is what it must catch; a long
+        # string is bounded by the message size already
+        self.limits = InputLimits(
+            max_file_bytes=max_message_bytes, max_string_chars=max_message_bytes
+        )
         self.client_in = client_in
         self.client_out = client_out
         self._out_lock = threading.Lock()
         self._pending: dict[str, bool] = {}  # tools/list request id -> is a continuation page
         self._pending_lock = threading.Lock()
+        # ids of answered tools/list requests: a second answer to one is dropped, not forwarded
+        # unchecked (a client that keeps the last answer would otherwise take the unchecked one)
+        self._answered: collections.deque[str] = collections.deque(maxlen=ANSWERED_KEPT)
         self._done = threading.Event()
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -98,24 +104,14 @@ class Gateway:
             self.audit.write(record)
 
     def run(self) -> int:
-        try:
-            self.process = subprocess.Popen(
-                self.command,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                bufsize=0,
-                start_new_session=True,  # so the whole tree can be killed on our exit
-                preexec_fn=_die_with_parent if sys.platform == "linux" else None,  # noqa: PLW1509
-            )
-        except OSError as exc:
-            raise InputError(f"cannot start the server: {exc.strerror or exc}") from None
+        self.process = child.spawn(self.command)
         # Our own unbuffered handles on fds 0 and 1: a daemon thread blocked in sys.stdin.buffer
         # makes interpreter shutdown abort (the buffer's lock is held); ours are never finalised.
         if self.client_in is None:
             self.client_in = io.FileIO(sys.stdin.fileno(), "rb", closefd=False)
         if self.client_out is None:
             self.client_out = io.FileIO(sys.stdout.fileno(), "wb", closefd=False)
-        previous = _install_signal_handlers(self._done)
+        previous = child.install_signal_handlers(self._done)
         upstream = threading.Thread(target=self._client_loop, name="client->server", daemon=True)
         downstream = threading.Thread(target=self._server_loop, name="server->client", daemon=True)
         upstream.start()
@@ -124,29 +120,10 @@ class Gateway:
             while not self._done.wait(0.5):
                 pass
         finally:
-            _restore_signal_handlers(previous)
-            code = self._stop()
-        downstream.join(timeout=SHUTDOWN_GRACE_SECONDS)
+            child.restore_signal_handlers(previous)
+            code = child.stop(self.process)
+        downstream.join(timeout=child.SHUTDOWN_GRACE_SECONDS)
         return code
-
-    def _stop(self) -> int:
-        process = self.process
-        assert process is not None
-        if process.stdin is not None and not process.stdin.closed:
-            with contextlib.suppress(OSError):
-                process.stdin.close()
-        try:
-            process.wait(timeout=SHUTDOWN_GRACE_SECONDS)
-        except subprocess.TimeoutExpired:
-            _kill_group(process, signal.SIGTERM)
-            try:
-                process.wait(timeout=SHUTDOWN_GRACE_SECONDS)
-            except subprocess.TimeoutExpired:
-                _kill_group(process, signal.SIGKILL)
-                process.wait()
-        _kill_group(process, signal.SIGKILL)  # grandchildren left behind by a wrapper (npx)
-        code = process.returncode
-        return 128 - code if code < 0 else code
 
     # --- client -> server ----------------------------------------------------------------------
     def _client_loop(self) -> None:
@@ -208,7 +185,10 @@ class Gateway:
                 if len(self._pending) >= MAX_PENDING:
                     self._to_client(_error(message["id"], INTERNAL_ERROR, "too many pending lists"))
                     return True
-                self._pending[_key(message["id"])] = params.get("cursor") is not None
+                key = _key(message["id"])
+                self._pending[key] = params.get("cursor") is not None
+                if key in self._answered:
+                    self._answered.remove(key)
             return False
         if method != "tools/call":
             return False
@@ -243,7 +223,7 @@ class Gateway:
                     _note(f"server message over {self.max_bytes} bytes dropped")
                     self._record({"event": "oversize", "server": self.gate.server_id})
                     continue
-                if self._pending or b"list_changed" in line:
+                if self._pending or b"list_changed" in line or self._maybe_repeat(line):
                     line = self._from_server(line)
                 if line:
                     self._to_client(line)
@@ -252,15 +232,42 @@ class Gateway:
         finally:
             self._done.set()
 
+    def _unparsed(self, line: bytes, reason: str) -> bytes:
+        """A server line the strict parser refused. Ambiguous JSON (duplicate keys) while a
+        tools list is due is dropped: which reading would the client take? Otherwise only an
+        answer to a pending tools/list is stopped (answered with an error); other traffic, such
+        as a tool result holding an integer beyond 2^53, passes as it came."""
+        if not self._pending:
+            return line
+        if reason.startswith("duplicate key"):
+            _note(f"server message rejected while a tools list was due: {reason}")
+            self._record({"event": "rejected", "server": self.gate.server_id, "reason": reason})
+            return b""
+        try:
+            message = json.loads(line)
+        except ValueError:
+            return line  # not JSON: no client can read a tools list out of it
+        errors = b""
+        for item in message if isinstance(message, list) else [message]:
+            if not isinstance(item, dict) or "method" in item or "id" not in item:
+                continue
+            with self._pending_lock:
+                pending = self._pending.pop(_key(item["id"]), None)
+            if pending is not None:
+                self._record({"event": "rejected", "server": self.gate.server_id, "reason": reason})
+                text = "toolwitness gateway: tools/list result rejected: " + escape_display(reason)
+                errors += _error(item["id"], INTERNAL_ERROR, text)
+        return errors or line
+
+    def _maybe_repeat(self, line: bytes) -> bool:
+        """Could this line be another answer to an answered tools/list? (cheap byte tests)"""
+        return bool(self._answered) and (b"tools" in line or b"\\u" in line)
+
     def _from_server(self, line: bytes) -> bytes:
         try:
             message = parse_json_bytes(line, "server message", self.limits)
         except InputError as exc:
-            if not self._pending:
-                return line
-            _note(f"server message rejected while a tools list was due: {exc.reason}")
-            self._record({"event": "rejected", "server": self.gate.server_id, "reason": exc.reason})
-            return b""
+            return self._unparsed(line, exc.reason)
         if isinstance(message, list):
             out = [self._judge_message(m) for m in message]
             if all(o is m for o, m in zip(out, message, strict=True)):
@@ -280,8 +287,16 @@ class Gateway:
             return message
         if "method" in message or "id" not in message:
             return message
+        key = _key(message["id"])
         with self._pending_lock:
-            continuation = self._pending.pop(_key(message["id"]), None)
+            continuation = self._pending.pop(key, None)
+            repeated = continuation is None and key in self._answered
+            if continuation is not None:
+                self._answered.append(key)
+        if repeated:
+            _note("a second answer to an already answered tools/list was dropped")
+            self._record({"event": "repeated-answer", "server": self.gate.server_id})
+            return None
         if continuation is None or "result" not in message:
             return message
         result = message["result"]
@@ -315,33 +330,3 @@ def _replace_error(message: dict[str, Any], text: str) -> dict[str, Any]:
             "message": "toolwitness gateway: " + escape_display(text),
         },
     }
-
-
-def _die_with_parent() -> None:
-    """In the child before exec: get SIGKILL if the gateway itself is killed (Linux prctl)."""
-    import ctypes
-
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-
-
-def _kill_group(process: subprocess.Popen[bytes], sig: signal.Signals) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, sig)
-
-
-def _install_signal_handlers(done: threading.Event) -> dict[int, Any]:
-    previous: dict[int, Any] = {}
-    if threading.current_thread() is not threading.main_thread():
-        return previous
-    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-        previous[sig] = signal.signal(sig, lambda *_: done.set())
-    return previous
-
-
-def _restore_signal_handlers(previous: dict[int, Any]) -> None:
-    for sig, handler in previous.items():
-        signal.signal(sig, handler)
