@@ -10,6 +10,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from archive_builders import (
     MIB,
@@ -20,7 +22,7 @@ from archive_builders import (
     write_zip,
     zeros_tgz,
 )
-from toolwitness.acquire.archive import ArchiveLimits, ArchiveRefused, unpack_archive
+from toolwitness.acquire.archive import ArchiveLimits, ArchiveRefused, safe_parts, unpack_archive
 from toolwitness.acquire.package import (
     PackageSpec,
     fetch_and_unpack,
@@ -78,6 +80,21 @@ def test_absolute_path_is_refused(tmp_path: Path) -> None:
 )
 def test_bad_entry_names_are_refused(tmp_path: Path, name: str, reason: str) -> None:
     refused(files_tgz(tmp_path / "bad.tgz", {name: b"x"}), tmp_path, reason)
+
+
+_NAME_PIECES = ["a", "/", ".", "..", "\\", ":", "C", "\x00", "é", "~"]
+
+
+@given(st.lists(st.sampled_from(_NAME_PIECES), max_size=30).map("".join))
+def test_safe_parts_never_lets_a_path_leave_the_destination(name: str) -> None:
+    dest = Path("/srv/unpack")
+    try:
+        parts = safe_parts(name, Path("fuzz.tgz"), ArchiveLimits())
+    except ArchiveRefused:
+        return
+    target = dest.joinpath(*parts)
+    assert ".." not in parts and all(parts)
+    assert target == dest or dest in target.parents
 
 
 def test_symlink_to_etc_passwd_is_refused(tmp_path: Path) -> None:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
-import shutil
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -213,7 +212,3 @@ def fetch_and_unpack(
 ) -> Path:
     """The unpacked package root (for npm, its `package/` directory)."""
     return fetch_and_unpack_package(spec, dest, limits).root
-
-
-def tool_available(name: str) -> bool:
-    return shutil.which(name) is not None
