@@ -31,7 +31,7 @@ LOCK_SCHEMA = "toolwitness.lock/1"
 DEFAULT_LOCK_NAME = "toolwitness.lock"
 
 Digest = Annotated[str, StringConstraints(pattern=r"^sha256:[0-9a-f]{64}$")]
-Name = Annotated[str, StringConstraints(min_length=1, max_length=1000)]
+Name = Annotated[str, StringConstraints(min_length=1)]  # lengths are bounded by the parser
 
 
 class _Strict(BaseModel):
