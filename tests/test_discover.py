@@ -76,6 +76,7 @@ def test_discover_redacts_literal_secrets(home: Path, capsys: pytest.CaptureFixt
                         "url": f"https://h.example/mcp?key={TOKEN}",
                         "headers": {"Authorization": f"Bearer {TOKEN}"},
                     },
+                    "db": {"url": f"https://user:{TOKEN}@h.example/mcp"},
                 }
             }
         )

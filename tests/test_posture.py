@@ -231,6 +231,15 @@ def test_loopback_bind_is_fine() -> None:
         ),
         ("args", {"kind": "stdio", "command": "npx", "args": ("x@1.0.0", "--api-key", OPENAI_KEY)}),
         ("url", {"kind": "http", "url": "https://h.example/mcp?api_key=" + OPENAI_KEY}),
+        (
+            "env",
+            {
+                "kind": "stdio",
+                "command": "npx",
+                "args": ("x@1.0.0",),
+                "env": {"DATABASE_URL": "postgres://app:Wq7pZ2kd9x@db.internal/app"},
+            },
+        ),
     ],
 )
 def test_literal_secret_found_and_redacted(where: str, transport: dict[str, object]) -> None:
@@ -265,6 +274,8 @@ def test_literal_secret_found_and_redacted(where: str, transport: dict[str, obje
         {"API_KEY": "YOUR_API_KEY_HERE"},
         {"LOG_LEVEL": "debug"},
         {"ROOT": "/home/me/projects/some/long/path/here"},
+        {"DATABASE_URL": "postgres://app:${DB_PASSWORD}@db.internal/app"},
+        {"DATABASE_URL": "postgres://app@db.internal/app"},
     ],
 )
 def test_references_and_placeholders_are_not_secrets(env: dict[str, str]) -> None:

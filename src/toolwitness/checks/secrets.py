@@ -14,6 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from urllib.parse import urlsplit
 
 import yaml
 
@@ -141,7 +142,7 @@ def literal_secret(name: str, value: str, *, header: bool = False) -> str | None
     """Describe the literal secret `name=value` holds, or None. `header` for HTTP headers."""
     if not value or is_reference(value):
         return None
-    found = find_token(value)
+    found = find_token(value) or _url_password(value)
     if found is not None:
         return found
     text = value.strip()
@@ -160,6 +161,20 @@ def literal_secret(name: str, value: str, *, header: bool = False) -> str | None
     if len(text) >= 32 and " " not in text and "/" not in text and shannon_entropy(text) >= 4.5:
         return None if _placeholder(text) else describe("high-entropy value", text)
     return None
+
+
+def _url_password(value: str) -> str | None:
+    """`postgres://user:password@host/db`: a password written into a connection URL."""
+    text = value.strip()
+    if "://" not in text or "@" not in text or len(text) > MAX_SCAN_CHARS:
+        return None
+    try:
+        password = urlsplit(text).password
+    except ValueError:
+        return None
+    if not password or is_reference(password) or _placeholder(password):
+        return None
+    return describe("password in a connection URL", password)
 
 
 def _high_entropy(text: str) -> bool:

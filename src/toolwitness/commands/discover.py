@@ -11,6 +11,7 @@ import json
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
+from urllib.parse import urlsplit
 
 import typer
 
@@ -91,6 +92,12 @@ def shown_args(args: tuple[str, ...]) -> list[str]:
 
 
 def shown_url(url: str) -> str:
+    try:
+        password = urlsplit(url).password
+    except ValueError:
+        return REDACTED
+    if password and not is_reference(password):
+        url = url.replace(f":{password}@", f":{REDACTED}@", 1)
     base, sep, query = url.partition("?")
     if not sep:
         return url
