@@ -447,3 +447,14 @@ def test_terminal_report_names_the_pin_state(
     out = capsys.readouterr().out
     assert "pin blocked" in out
     assert "TW-PIN-005" in out and "readOnlyHint: absent → true" in out
+
+
+def test_lockfile_that_is_not_a_regular_file_or_too_big(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="not a regular file"):
+        read_lock(Path("/dev/zero"))
+    from toolwitness.acquire.limits import InputLimits
+
+    big = tmp_path / "big.lock"
+    big.write_text(" " * 2048)
+    with pytest.raises(InputError, match="over the 1024-byte limit"):
+        read_lock(big, InputLimits(max_file_bytes=1024))

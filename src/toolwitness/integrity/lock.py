@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
 from pathlib import Path
 from typing import Annotated, Any
@@ -158,19 +159,24 @@ def read_lock(
     """Read and validate a lockfile; a missing file is an empty lock when `missing_ok`."""
     limits = limits or InputLimits()
     try:
-        size = path.stat().st_size
+        info = path.stat()
     except FileNotFoundError:
         if missing_ok:
             return Lockfile()
         raise InputError("no such lockfile", source=str(path)) from None
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror}", source=str(path)) from None
-    if size > limits.max_file_bytes:
-        raise InputError(f"lockfile is {size} bytes, over the limit", source=str(path))
+    if not stat.S_ISREG(info.st_mode):  # a FIFO or /dev/zero would never end
+        raise InputError("not a regular file", source=str(path))
     try:
-        data = path.read_bytes()
+        with path.open("rb") as handle:
+            data = handle.read(limits.max_file_bytes + 1)
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror}", source=str(path)) from None
+    if len(data) > limits.max_file_bytes:
+        raise InputError(
+            f"lockfile is over the {limits.max_file_bytes}-byte limit", source=str(path)
+        )
     return parse_lock(data, str(path), limits)
 
 
