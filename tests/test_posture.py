@@ -230,6 +230,31 @@ def test_loopback_bind_is_fine() -> None:
             },
         ),
         ("args", {"kind": "stdio", "command": "npx", "args": ("x@1.0.0", "--api-key", OPENAI_KEY)}),
+        (
+            "args",
+            {"kind": "stdio", "command": "npx", "args": ("x@1.0.0", f"--api-key={OPENAI_KEY}")},
+        ),
+        (
+            "args",
+            {
+                "kind": "stdio",
+                "command": "docker",
+                "args": ("run", "-e", f"GITHUB_TOKEN={GITHUB_TOKEN}", "img@sha256:ab"),
+            },
+        ),
+        (
+            "args",
+            {
+                "kind": "stdio",
+                "command": "npx",
+                "args": (
+                    "mcp-remote@0.1.16",
+                    "https://h/",
+                    "--header",
+                    "Authorization: Bearer q8Zr2LxN0vBt6YwK4mPj",
+                ),
+            },
+        ),
         ("url", {"kind": "http", "url": "https://h.example/mcp?api_key=" + OPENAI_KEY}),
         (
             "env",

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 from toolwitness.acquire.package_spec import executable_name
 from toolwitness.checks.interface import CheckContext, server_check
-from toolwitness.checks.secrets import literal_secret
+from toolwitness.checks.secrets import arg_secret, literal_secret
 from toolwitness.findings import Finding, Severity, Witness
 from toolwitness.model import ServerSurface, Transport
 from toolwitness.supply.advisories import matching_advisories
@@ -228,10 +228,7 @@ def _secrets(surface: ServerSurface, t: Transport, ctx: CheckContext) -> Iterato
         if described:
             found.append((f"transport.headers.{key}", described))
     for i, arg in enumerate(t.args):
-        previous = t.args[i - 1] if i else ""
-        described = literal_secret(previous.lstrip("-") if previous.startswith("-") else "", arg)
-        if described is None and arg.lower().startswith("authorization:"):
-            described = literal_secret("authorization", arg.split(":", 1)[1].strip(), header=True)
+        described = arg_secret(t.args[i - 1] if i else "", arg)
         if described:
             found.append((f"transport.args[{i}]", described))
     if t.url:

@@ -30,7 +30,7 @@ _CHARSETS = {
 _REFERENCE = re.compile(
     r"\$\{[^}]{1,200}\}|\{env:[^}]{1,200}\}|\$[A-Za-z_][A-Za-z0-9_]{0,200}|%[A-Za-z_][A-Za-z0-9_]{0,200}%"
 )
-_TOKENISE = re.compile(r"[^A-Za-z0-9_\-+/=.]+")
+_TOKENISE = re.compile(r"[^A-Za-z0-9_\-+/.]+")
 MIN_ENTROPY_LENGTH = 20
 MAX_SCAN_CHARS = 4096
 
@@ -161,6 +161,21 @@ def literal_secret(name: str, value: str, *, header: bool = False) -> str | None
     if len(text) >= 32 and " " not in text and "/" not in text and shannon_entropy(text) >= 4.5:
         return None if _placeholder(text) else describe("high-entropy value", text)
     return None
+
+
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
+
+
+def arg_secret(previous: str, arg: str) -> str | None:
+    """A literal credential in one command-line argument: `--api-key VALUE`, `--token=VALUE`,
+    `NAME=VALUE` (docker -e, env-style), `Authorization: …`, or a known token anywhere."""
+    if arg.lower().startswith("authorization:"):
+        return literal_secret("authorization", arg.split(":", 1)[1].strip(), header=True)
+    name, eq, value = arg.partition("=")
+    if eq and (_ENV_NAME.fullmatch(name) or (name.startswith("-") and len(name) > 1)):
+        return literal_secret(name.lstrip("-"), value)
+    flag = previous.lstrip("-") if previous.startswith("-") else ""
+    return literal_secret(flag, arg)
 
 
 def _url_password(value: str) -> str | None:

@@ -17,7 +17,7 @@ import typer
 
 from toolwitness.acquire.configs import DiscoveryEnv, discover_specs, find_configs
 from toolwitness.acquire.limits import InputLimits
-from toolwitness.checks.secrets import is_reference, literal_secret, strip_references
+from toolwitness.checks.secrets import arg_secret, is_reference, literal_secret, strip_references
 from toolwitness.errors import UsageError
 from toolwitness.model import ServerSpec
 from toolwitness.textnorm import escape_display
@@ -81,14 +81,7 @@ def _shown(value: str) -> str:
 
 def shown_args(args: tuple[str, ...]) -> list[str]:
     """Arguments with any literal credential (`--api-key sk-…`, `Authorization: …`) masked."""
-    out = []
-    for i, arg in enumerate(args):
-        previous = args[i - 1].lstrip("-") if i and args[i - 1].startswith("-") else ""
-        secret = literal_secret(previous, arg)
-        if secret is None and arg.lower().startswith("authorization:"):
-            secret = literal_secret("authorization", arg.split(":", 1)[1].strip(), header=True)
-        out.append(REDACTED if secret else arg)
-    return out
+    return [REDACTED if arg_secret(args[i - 1] if i else "", a) else a for i, a in enumerate(args)]
 
 
 def shown_url(url: str) -> str:
