@@ -17,14 +17,65 @@ from toolwitness.code.verify import UNANALYZABLE
 from toolwitness.errors import InputError
 
 JS_PIECES = st.sampled_from(
-    ["server.tool(", "registerTool(", "(", ")", "{", "}", "[", "]", '"x"', "=>", "async ",
-     "function f", "class A ", "extends ", "this.", "require(", "import ", "export ", "switch(",
-     "case 1:", "if(", ",", ";", "`${", "}`", "new ", "a.b", "\n", "\u202e", "\x00"]
+    [
+        "server.tool(",
+        "registerTool(",
+        "(",
+        ")",
+        "{",
+        "}",
+        "[",
+        "]",
+        '"x"',
+        "=>",
+        "async ",
+        "function f",
+        "class A ",
+        "extends ",
+        "this.",
+        "require(",
+        "import ",
+        "export ",
+        "switch(",
+        "case 1:",
+        "if(",
+        ",",
+        ";",
+        "`${",
+        "}`",
+        "new ",
+        "a.b",
+        "\n",
+        "\u202e",
+        "\x00",
+    ]
 )
 PY_PIECES = st.sampled_from(
-    ["@mcp.tool()\n", "def f(", "):\n", "    ", "return ", "class A:\n", "import os\n",
-     "from . import x\n", "match x:\n", "case 1:\n", "if a == 'b':\n", "(", ")", "[", "]",
-     "lambda: ", "self.", "x = ", "\n", "'s'", "\u202e", "async ", "await "]
+    [
+        "@mcp.tool()\n",
+        "def f(",
+        "):\n",
+        "    ",
+        "return ",
+        "class A:\n",
+        "import os\n",
+        "from . import x\n",
+        "match x:\n",
+        "case 1:\n",
+        "if a == 'b':\n",
+        "(",
+        ")",
+        "[",
+        "]",
+        "lambda: ",
+        "self.",
+        "x = ",
+        "\n",
+        "'s'",
+        "\u202e",
+        "async ",
+        "await ",
+    ]
 )
 
 

@@ -104,6 +104,7 @@ def _stems(word: str) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=4096)
 def description_leaves(text: str | None, tool_name: str | None = None) -> frozenset[str]:
     """Leaves the words declare; a negated verb or object ("without reading") declares nothing."""
     vocab = vocabulary()

@@ -69,6 +69,7 @@ class Resolver:
         self.max_depth = max_depth
         self._cache: dict[ir.Value, tuple[Resolved, ...]] = {}
         self._active: set[ir.Value] = set()
+        self._factories: dict[RExternal, RExternal | None] = {}
         self.truncated = False
 
     # -- names and values --------------------------------------------------------------------
@@ -228,6 +229,13 @@ class Resolver:
 
     def _factory(self, callee: RExternal) -> RExternal | None:
         """The instance a catalogued factory returns (`axios.create()` -> AxiosInstance)."""
+        if callee in self._factories:
+            return self._factories[callee]
+        made = self._factory_lookup(callee)
+        self._factories[callee] = made
+        return made
+
+    def _factory_lookup(self, callee: RExternal) -> RExternal | None:
         if self.catalog is None or not callee.path:
             return None
         at = callee.instance_at

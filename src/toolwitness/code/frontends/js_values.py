@@ -41,10 +41,12 @@ class _Source:
 
     data: bytes = b""
     line_starts: tuple[int, ...] = (0,)
+    values: dict[tuple[int, str], ir.Value] = {}  # noqa: RUF012  (reset per file)
 
 
 def set_source(data: bytes) -> None:
     _Source.data = data
+    _Source.values = {}
     _Source.line_starts = (0, *(m.end() for m in re.finditer(b"\n", data)))
 
 
@@ -128,10 +130,19 @@ def chain(node: Node) -> tuple[str, ...] | None:
 
 
 def value_of(node: Node | None, scope: str, module: str) -> ir.Value:
-    """A static, symbolic value for an expression; never evaluates anything."""
+    """A static, symbolic value for an expression; never evaluates anything (memoised per
+    node: the walk asks again for every nested call, which would otherwise be quadratic)."""
     if node is None:
         return ir.Opaque("missing")
     node = unwrap(node)
+    key = (node.id, scope)
+    cached = _Source.values.get(key)
+    if cached is None:
+        cached = _Source.values[key] = _value_of(node, scope, module)
+    return cached
+
+
+def _value_of(node: Node, scope: str, module: str) -> ir.Value:
     kind = node.type
     path = chain(node)
     if path is not None:

@@ -426,7 +426,12 @@ class _Builder:
 
 def _dynamic(node: ast.Call, path: tuple[str, ...] | None) -> bool:
     """`import_module(expr)`, `__import__(expr)`, `getattr(x, expr)`: a name chosen at run time."""
-    if path not in (("importlib", "import_module"), ("import_module",), ("__import__",), ("getattr",)):
+    if path not in (
+        ("importlib", "import_module"),
+        ("import_module",),
+        ("__import__",),
+        ("getattr",),
+    ):
         return False
     index = 1 if path == ("getattr",) else 0
     if len(node.args) <= index:
