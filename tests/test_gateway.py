@@ -487,3 +487,46 @@ def test_other_traffic_while_a_list_is_due_and_repeated_answers(tmp_path: Path) 
     assert out[1] == {"jsonrpc": "2.0", "id": 6, "result": {"tools": []}}
     assert len(out) == 2  # the second, unchecked answer to id 6 never reached the client
     assert "second answer" in err
+
+
+@pytest.mark.live
+def test_paged_lists_are_judged_per_page_and_named_at_the_end(tmp_path: Path) -> None:
+    lock = _pin_fixture(tmp_path)  # pins lookup, rotate, echo
+    script = tmp_path / "paged.py"
+    script.write_text(
+        "import json, sys\n"
+        "PAGES = {None: ([{'name': 'lookup', 'inputSchema': {'type': 'object'},"
+        " 'annotations': {'readOnlyHint': True}}], 'p2'),\n"
+        "         'p2': ([{'name': 'fresh', 'inputSchema': {'type': 'object'}}], None)}\n"
+        "for line in sys.stdin:\n"
+        "    msg = json.loads(line)\n"
+        "    tools, cursor = PAGES[(msg.get('params') or {}).get('cursor')]\n"
+        "    result = {'tools': tools}\n"
+        "    if cursor: result['nextCursor'] = cursor\n"
+        "    print(json.dumps({'jsonrpc': '2.0', 'id': msg['id'], 'result': result}), flush=True)\n"
+    )
+    audit = tmp_path / "audit.jsonl"
+    proc = subprocess.Popen(
+        [*_gateway_argv(lock, "--audit", str(audit)), sys.executable, str(script)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    pages = []
+    for request in (_request(1, "tools/list"), _request(2, "tools/list", {"cursor": "p2"})):
+        proc.stdin.write(request)
+        proc.stdin.flush()
+        pages.append(json.loads(proc.stdout.readline())["result"])
+    proc.stdin.close()
+    assert proc.wait(timeout=30) == 0
+    assert pages[0] == {"tools": [], "nextCursor": "p2"}  # blocked on the first page already
+    assert [t["name"] for t in pages[1]["tools"]] == ["fresh"]
+    (record,) = [json.loads(line) for line in audit.read_text().splitlines()]
+    assert record["state"] == "blocked" and record["dropped"] == ["lookup"]
+    assert {(c["tool"], c["change"]) for c in record["changes"]} == {
+        ("lookup", "modified"),
+        ("fresh", "added"),
+        ("rotate", "removed"),
+        ("echo", "removed"),
+    }
