@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolwitness import paths
-from toolwitness.integrity.canonical import digest_surface
+from toolwitness.integrity.canonical import SurfaceDigests, digest_surface
 from toolwitness.integrity.drift import WIDENING, classify_hint
 from toolwitness.model import POLICY_HINTS, ServerSurface, Tool
 from toolwitness.textnorm import escape_display, excerpt
@@ -153,16 +153,8 @@ def diff_surfaces(old: ServerSurface, new: ServerSurface) -> tuple[list[str], bo
             lines.extend(_added_summary(after[name]))
         else:
             old_t, new_t = before[name], after[name]
-            fields = [
-                f
-                for f, a, b in zip(
-                    ("title", "description", "inputSchema", "outputSchema", "annotations"),
-                    _field_digests(old_d, name),
-                    _field_digests(new_d, name),
-                    strict=True,
-                )
-                if a != b
-            ]
+            old_fields, new_fields = _fields(old_d, name), _fields(new_d, name)
+            fields = [f for f in _SHOWN_FIELDS if old_fields[f] != new_fields[f]]
             if not fields:
                 continue
             widening = any(
@@ -176,12 +168,13 @@ def diff_surfaces(old: ServerSurface, new: ServerSurface) -> tuple[list[str], bo
     return lines, differs
 
 
-def _field_digests(digests: Any, name: str) -> list[str]:
+_SHOWN_FIELDS = ("title", "description", "inputSchema", "outputSchema", "annotations")
+
+
+def _fields(digests: SurfaceDigests, name: str) -> dict[str, str]:
     tool = digests.of(name)
-    return [
-        tool.fields[f]
-        for f in ("title", "description", "inputSchema", "outputSchema", "annotations")
-    ]
+    assert tool is not None  # `name` was taken from this surface
+    return tool.fields
 
 
 def _added_summary(tool: Tool) -> list[str]:
