@@ -20,7 +20,7 @@ from toolwitness.acquire.limits import InputLimits
 from toolwitness.errors import IncompleteScanError, InputError
 
 _DEFAULT_INDEX = "https://pypi.org/pypi"
-_MAX_JSON = 8 * 1024 * 1024
+_MAX_JSON = 32 * 1024 * 1024
 _MAX_SDIST = 100 * 1024 * 1024
 _SDIST_SUFFIXES = (".tar.gz", ".tgz", ".zip", ".tar")
 
@@ -44,14 +44,18 @@ def _get(url: str, timeout: float, spec: str) -> Any:
 
 
 def _release_files(name: str, version: str, timeout: float, spec: str) -> list[Any]:
-    quoted = f"{urllib.parse.quote(name)}/{urllib.parse.quote(version)}"
-    with _get(f"{_index()}/{quoted}/json", timeout, spec) as response:
+    # The project document (`/pypi/NAME/json`) lists every release's files; the per-version
+    # endpoint is not served by every mirror, the project one is.
+    with _get(f"{_index()}/{urllib.parse.quote(name)}/json", timeout, spec) as response:
         body = response.read(_MAX_JSON + 1)
     if len(body) > _MAX_JSON:
         raise IncompleteScanError(f"{spec}: PyPI metadata over {_MAX_JSON} bytes")
-    doc = parse_json_bytes(body, f"{spec} (PyPI JSON)", InputLimits())
-    urls = doc.get("urls") if isinstance(doc, dict) else None
-    return urls if isinstance(urls, list) else []
+    doc = parse_json_bytes(body, f"{spec} (PyPI JSON)", InputLimits(max_file_bytes=_MAX_JSON))
+    releases = doc.get("releases") if isinstance(doc, dict) else None
+    if not isinstance(releases, dict) or version not in releases:
+        raise InputError("no such version on PyPI", source=spec)
+    files = releases[version]
+    return files if isinstance(files, list) else []
 
 
 def download_sdist(name: str, version: str, dest: Path, timeout: float) -> tuple[Path, str]:
@@ -67,6 +71,7 @@ def download_sdist(name: str, version: str, dest: Path, timeout: float) -> tuple
             continue
         if "/" in filename or "\\" in filename or not filename.endswith(_SDIST_SUFFIXES):
             raise InputError(f"PyPI lists an unusable sdist file name {filename!r}", source=spec)
+        url = urllib.parse.urljoin(f"{_index()}/{urllib.parse.quote(name)}/json", url)
         path = dest / filename
         digest = hashlib.sha256()
         total = 0
