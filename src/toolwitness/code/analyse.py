@@ -84,6 +84,7 @@ def analyse_directory(
     graph = CallGraph(project, load_sink_catalog(), options.limits)
     extraction = extract(project, graph.resolver)
     specs = _merge_duplicates(extraction.tools)
+    _name_anonymous_handlers(project, specs)
     verdicts = verify_tools(specs, graph, options.declared_from)
     return CodeAnalysis(
         server_id or root.name,
@@ -117,6 +118,15 @@ def analyse_target(target: str, workdir: Path, options: CodeOptions | None = Non
     if not path.exists():
         raise InputError("no such file or directory", source=target)
     raise InputError("not a source directory or a .tgz/.whl/.zip artifact", source=target)
+
+
+def _name_anonymous_handlers(project: Project, specs: list[ToolSpec]) -> None:
+    """`<arrow function@42>` reads better in a call path as `edit_file handler`."""
+    for spec in specs:
+        for func_id in spec.handlers:
+            fn = project.functions[func_id]
+            if fn.name.startswith("<") and not spec.dispatch:
+                fn.name = f"{spec.name} handler"
 
 
 def _merge_duplicates(specs: list[ToolSpec]) -> list[ToolSpec]:
