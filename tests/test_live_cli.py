@@ -100,3 +100,20 @@ def test_progress_is_quiet_without_a_terminal(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.delenv("CI")
     monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
     assert not show_progress()
+
+
+def test_early_checks_equal_the_static_path(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Live servers are checked while others still connect; the findings must not differ."""
+    snap = tmp_path / "good.json"
+    command = f"{sys.executable} {HOSTILE} good"
+    assert main(["snapshot", "--stdio", command, "-o", str(snap)]) == 0
+    capsys.readouterr()
+    main(["scan", "-f", "json", "--stdio", command])
+    live = json.loads(capsys.readouterr().out)["servers"][0]
+    main(["scan", "-f", "json", str(snap)])
+    static = json.loads(capsys.readouterr().out)["servers"][0]
+    assert live["coverage"] == static["coverage"] == ["live"]
+    assert live["findings"] == static["findings"]
+    assert live["findings"], "the fixture's delete_file tool should draw at least one finding"

@@ -10,7 +10,7 @@ from toolwitness.acquire.limits import InputLimits
 from toolwitness.acquire.live import LiveObserver, LiveOptions
 from toolwitness.acquire.live_targets import live_surfaces
 from toolwitness.acquire.targets import resolve_targets, static_surfaces
-from toolwitness.checks.interface import CheckContext, loaded_checks
+from toolwitness.checks.interface import CheckContext, ServerCheck, loaded_checks
 from toolwitness.checks.roles import tool_roles
 from toolwitness.errors import EXIT_INTERNAL, EXIT_OK, EXIT_THRESHOLD, InputError
 from toolwitness.findings import Finding, Severity, sort_findings
@@ -61,20 +61,30 @@ def scan(
         surfaces.extend(resolved.catalogs)
         specs.extend(resolved.specs)
     failures: dict[str, tuple[str, ...]] = {}
+    early: dict[str, tuple[list[Finding], list[str]]] = {}
     if specs and options.live is not None:
-        found, failures = live_surfaces(specs, options.live, options.live_observer, online=online)
+        # Check each live server as soon as it is listed, while the slower ones still start.
+        checker = _ServerChecker(options)
+
+        def check_early(surface: ServerSurface) -> None:
+            early[surface.id] = checker.run(surface)
+
+        found, failures = live_surfaces(
+            specs, options.live, options.live_observer, online=online, on_surface=check_early
+        )
         surfaces.extend(found)
     elif specs:
         surfaces.extend(static_surfaces(specs, online=online))
     if not surfaces:
         raise InputError("nothing to scan: give at least one target")
-    return scan_surfaces(surfaces, options, failures)
+    return scan_surfaces(surfaces, options, failures, early)
 
 
 def scan_surfaces(
     surfaces: Sequence[ServerSurface],
     options: ScanOptions,
     failures: dict[str, tuple[str, ...]] | None = None,
+    early: dict[str, tuple[list[Finding], list[str]]] | None = None,
 ) -> ScanResult:
     rules = load_registry(list(options.rule_packs))
     check_known(options.suppressions, rules)
@@ -83,12 +93,11 @@ def scan_surfaces(
     per_server: dict[str, list[Finding]] = {s.id: [] for s in surfaces}
     errors: dict[str, list[str]] = {s.id: list((failures or {}).get(s.id, ())) for s in surfaces}
     for surface in surfaces:
-        for check in server_checks:
-            try:
-                per_server[surface.id].extend(check.run(surface, ctx))
-            except Exception as exc:  # fail closed: a crashed detector is a finding, not "clean"
-                per_server[surface.id].append(_crash(rules, check.name, exc))
-                errors[surface.id].append(f"check {check.name} failed: {type(exc).__name__}")
+        found, check_errors = (early or {}).get(surface.id) or _check_server(
+            surface, ctx, server_checks, rules
+        )
+        per_server[surface.id].extend(found)
+        errors[surface.id].extend(check_errors)
     for fleet in fleet_checks:
         try:
             for server_id, found in fleet.run_all(surfaces, ctx).items():
@@ -111,6 +120,32 @@ def scan_surfaces(
             r.model_copy(update={"pin": pins[r.id][0]}) if r.id in pins else r for r in results
         ]
     return ScanResult(servers=tuple(results))
+
+
+def _check_server(
+    surface: ServerSurface, ctx: CheckContext, checks: Sequence[ServerCheck], rules: RuleRegistry
+) -> tuple[list[Finding], list[str]]:
+    found: list[Finding] = []
+    errors: list[str] = []
+    for check in checks:
+        try:
+            found.extend(check.run(surface, ctx))
+        except Exception as exc:  # fail closed: a crashed detector is a finding, not "clean"
+            found.append(_crash(rules, check.name, exc))
+            errors.append(f"check {check.name} failed: {type(exc).__name__}")
+    return found, errors
+
+
+class _ServerChecker:
+    """Per-server checks for one surface at a time (live scans run it in a worker thread)."""
+
+    def __init__(self, options: ScanOptions) -> None:
+        self.rules = load_registry(list(options.rule_packs))
+        self.ctx = CheckContext(rules=self.rules, options=dict(options.check_options))
+        self.checks = loaded_checks(self.rules)[0]
+
+    def run(self, surface: ServerSurface) -> tuple[list[Finding], list[str]]:
+        return _check_server(surface, self.ctx, self.checks, self.rules)
 
 
 def _crash(rules: RuleRegistry, check: str, exc: Exception) -> Finding:

@@ -9,6 +9,7 @@ injected `LiveObserver`.
 
 from __future__ import annotations
 
+import contextlib
 import tempfile
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import anyio
+import anyio.to_thread
 import mcp_types as types
 from mcp import Client
 from mcp.client._transport import TransportStreams
@@ -225,14 +227,27 @@ async def _one(
         return outcome
 
 
+SurfaceHook = Callable[[ServerSurface], object]
+
+
 async def acquire_many_async(
-    specs: Sequence[ServerSpec], options: LiveOptions, observer: LiveObserver | None = None
+    specs: Sequence[ServerSpec],
+    options: LiveOptions,
+    observer: LiveObserver | None = None,
+    on_surface: SurfaceHook | None = None,
 ) -> list[LiveOutcome]:
     limiter = anyio.CapacityLimiter(max(1, options.concurrency))
+    # One worker thread for the hook: checks run one at a time, beside the event loop.
+    hook_limiter = anyio.CapacityLimiter(1)
     outcomes: list[LiveOutcome | None] = [None] * len(specs)
 
     async def run(index: int, spec: ServerSpec) -> None:
-        outcomes[index] = await _one(spec, options, limiter, observer)
+        outcome = await _one(spec, options, limiter, observer)
+        outcomes[index] = outcome
+        if on_surface is not None and outcome.surface is not None:
+            surface = outcome.surface
+            with contextlib.suppress(Exception):  # the caller redoes the work if the hook fails
+                await anyio.to_thread.run_sync(on_surface, surface, limiter=hook_limiter)
 
     async with anyio.create_task_group() as tasks:
         for index, spec in enumerate(specs):
@@ -241,7 +256,14 @@ async def acquire_many_async(
 
 
 def acquire_many(
-    specs: Sequence[ServerSpec], options: LiveOptions, observer: LiveObserver | None = None
+    specs: Sequence[ServerSpec],
+    options: LiveOptions,
+    observer: LiveObserver | None = None,
+    on_surface: SurfaceHook | None = None,
 ) -> list[LiveOutcome]:
-    """Acquire every spec concurrently (bounded); outcomes in the order of `specs`."""
-    return anyio.run(acquire_many_async, specs, options, observer)
+    """Acquire every spec concurrently (bounded); outcomes in the order of `specs`.
+
+    `on_surface` is called (in a worker thread, one call at a time) with each surface as soon
+    as it is listed, so CPU work on it overlaps with the servers still starting.
+    """
+    return anyio.run(acquire_many_async, specs, options, observer, on_surface)

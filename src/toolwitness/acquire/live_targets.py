@@ -9,7 +9,7 @@ the scan incomplete (exit 3).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from toolwitness.acquire.live import LiveObserver, LiveOptions, acquire_many
 from toolwitness.acquire.targets import STATIC_NOTE, static_surfaces
@@ -24,15 +24,19 @@ def live_surfaces(
     observer: LiveObserver | None = None,
     *,
     online: bool = False,
+    on_surface: Callable[[ServerSurface], object] | None = None,
 ) -> tuple[list[ServerSurface], dict[str, tuple[str, ...]]]:
-    """Connect every enabled spec; returns surfaces (in spec order) and errors by server id."""
+    """Connect every enabled spec; returns surfaces (in spec order) and errors by server id.
+
+    `on_surface` runs in a worker thread on each surface as soon as it is listed.
+    """
     static = static_surfaces(specs, online=online)
     named = [
         spec.model_copy(update={"name": surface.id})
         for spec, surface in zip(specs, static, strict=True)
     ]
     to_run = [spec for spec in named if spec.enabled]
-    outcomes = {o.spec.name: o for o in acquire_many(to_run, options, observer)}
+    outcomes = {o.spec.name: o for o in acquire_many(to_run, options, observer, on_surface)}
     surfaces: list[ServerSurface] = []
     failures: dict[str, tuple[str, ...]] = {}
     for spec, fallback in zip(named, static, strict=True):
