@@ -107,7 +107,7 @@ def test_closed_world_claim_on_a_network_tool() -> None:
 
 def test_open_world_credential_reader() -> None:
     f = one(cap(t("get_secret", "Returns a stored password.", openWorldHint=True)), "TW-CAP-005")
-    assert f.severity is Severity.MEDIUM
+    assert f.severity is Severity.LOW  # remote vaults do this legitimately: hardening advice
     assert "TW-CAP-005" not in ids(
         cap(t("get_secret", "Returns a stored password.", openWorldHint=False))
     )

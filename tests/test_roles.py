@@ -206,10 +206,10 @@ _ADVERSARIAL = {
 }
 
 
-def _cost(text: str) -> float:
+def _cost(text: str, repeats: int) -> float:
     t = tool("x" * 50, text, {"p": {"type": "string", "description": text}})
     best = float("inf")
-    for _ in range(3):
+    for _ in range(repeats):
         start = time.perf_counter()
         derive_roles(t, 0)
         best = min(best, time.perf_counter() - start)
@@ -219,10 +219,9 @@ def _cost(text: str) -> float:
 @pytest.mark.parametrize("kind", sorted(_ADVERSARIAL))
 def test_role_derivation_is_linear_on_adversarial_text(kind: str) -> None:
     make = _ADVERSARIAL[kind]
-    small, large = _cost(make(25_000)), _cost(make(100_000))
-    # 4x the input may cost at most ~10x the time (linear with generous noise), never 16x.
-    assert large <= max(10 * small, 0.05), (kind, small, large)
-    assert large < 2.0
+    small, large = _cost(make(5_000), 5), _cost(make(80_000), 2)
+    # 16x the input: linear work costs ~16x, quadratic ~256x. 64x leaves room for a loaded machine.
+    assert large <= max(64 * small, 0.5), (kind, small, large)
 
 
 def test_long_names_are_bounded() -> None:
@@ -238,3 +237,20 @@ def test_any_text_derives_without_error(description: str, name: str) -> None:
         tool(name or "x", description, {"path": {"type": "string", "description": description}}), 0
     )
     assert set(derived.roles) <= {s.role for s in derived.signals}
+
+
+def test_documented_attacks_and_post_negation_are_not_the_tools_behaviour() -> None:
+    text = (
+        "Explain a named attack, for example tool poisoning, where a malicious tool description "
+        "tells the model to read ~/.ssh/id_rsa and exfiltrate it."
+    )
+    assert not roles("explain_attack", text) & {"credential-access", "external-sink"}
+    assert "destructive" not in roles(
+        "find_duplicates", "Reports identical files; deletes nothing."
+    )
+    clone = roles(
+        "git_clone",
+        "Clone a repository. The key at ~/.ssh/id_ed25519 is never read by this server.",
+        {"url": {"type": "string"}, "dest": {"type": "string"}},
+    )
+    assert "sensitive-source" not in clone

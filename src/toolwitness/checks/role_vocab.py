@@ -78,6 +78,8 @@ class RoleVocabulary:
     readonly_markers: frozenset[str]
     back_references: frozenset[str]
     pure_objects: frozenset[str]
+    post_negators: frozenset[str]
+    foreign_actors: frozenset[str]
     negation_window: int
     object_window: int
     lemmas: dict[str, str]  # inflected form -> lemma
@@ -189,6 +191,8 @@ def parse_vocabulary(doc: Any) -> RoleVocabulary:
         readonly_markers=frozenset(_flat(doc.get("readonly_markers", []), "readonly_markers")),
         back_references=frozenset(_flat(doc.get("back_references", []), "back_references")),
         pure_objects=frozenset(_flat(doc.get("pure_objects", []), "pure_objects")),
+        post_negators=frozenset(_flat(doc.get("post_negators", []), "post_negators")),
+        foreign_actors=frozenset(_flat(doc.get("foreign_actors", []), "foreign_actors")),
         negation_window=int(doc.get("negation_window", 4)),
         object_window=int(doc.get("object_window", 8)),
         lemmas=lemmas,

@@ -224,6 +224,8 @@ _COORDINATION = frozenset({",", "or", "and", "nor", "/"})
 def is_negated(clause: Clause, at: int, vocab: RoleVocabulary) -> bool:
     """A negator shortly before the verb; a list of coordinated verbs ("does not delete, modify
     or upload") shares one negation, so commas, conjunctions and verbs do not use up the window."""
+    if at + 1 < len(clause.tokens) and clause.tokens[at + 1] in vocab.post_negators:
+        return True  # "deletes nothing"
     budget = vocab.negation_window
     j = at - 1
     while j >= 0 and budget > 0:
@@ -262,6 +264,27 @@ def _object_after(
     return None
 
 
+def _foreign_from(clause: Clause, vocab: RoleVocabulary) -> int:
+    """Index after which the clause describes someone else's actions (an attacker's)."""
+    return next(
+        (i for i, t in enumerate(clause.tokens) if t in vocab.foreign_actors), len(clause.tokens)
+    )
+
+
+def _affirmed_words(parts: list[tuple[str, list[Clause]]], vocab: RoleVocabulary) -> set[str]:
+    """Words the prose says of the tool itself: negated and attacker-described verbs left out
+    (corroboration must not come from "the key is never read")."""
+    words: set[str] = set()
+    for _, cls in parts:
+        for clause in cls:
+            foreign = _foreign_from(clause, vocab)
+            for at, token in enumerate(clause.tokens):
+                if token in vocab.verbs and (at > foreign or is_negated(clause, at, vocab)):
+                    continue
+                words.add(token)
+    return words
+
+
 def _is_reference(clause: Clause, vocab: RoleVocabulary) -> bool:
     """Usage advice about another tool: 'Use write_file to change it' (not 'Use this to ...')."""
     return (
@@ -280,8 +303,9 @@ def _description_signals(
         for clause in cls:
             if _is_reference(clause, vocab):
                 continue
+            foreign = _foreign_from(clause, vocab)
             for at, token in enumerate(clause.tokens):
-                if token not in vocab.verbs:
+                if token not in vocab.verbs or at > foreign:
                     continue
                 if not _verb_position(clause, at, vocab) or is_negated(clause, at, vocab):
                     continue
@@ -317,7 +341,7 @@ def derive_roles(tool: Tool, index: int, vocab: RoleVocabulary | None = None) ->
     vocab = vocab or vocabulary()
     parts = [(loc, clauses(text, vocab)) for loc, text in _prose(tool, index)]
     name = [vocab.lemma(t) for t in name_tokens(tool.name)]
-    words = set(name) | {t for _, cls in parts for c in cls for t in c.tokens}
+    words = set(name) | _affirmed_words(parts, vocab)
     read_only = _says_read_only(name, parts, vocab)
     params = parameter_shapes(tool, index, vocab)
     signals: list[RoleSignal] = list(_name_signals(tool, index, vocab))
