@@ -318,6 +318,16 @@ def free_port() -> int:
         return port
 
 
+def wait_for_port(port: int) -> None:
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+
+
 @pytest.fixture
 def everything_http() -> Iterator[str]:
     """server-everything in its Streamable HTTP mode on a free loopback port."""
@@ -333,13 +343,7 @@ def everything_http() -> Iterator[str]:
         stderr=subprocess.DEVNULL,
     )
     try:
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                break
-            except OSError:
-                time.sleep(0.1)
+        wait_for_port(port)
         yield f"http://127.0.0.1:{port}/mcp"
     finally:
         proc.terminate()
@@ -356,6 +360,26 @@ def test_streamable_http_matches_stdio(
     over_stdio = acquire_live(npm_spec("everything", "@modelcontextprotocol/server-everything"))
     assert server["surface_digest"] == digest_surface(over_stdio).surface
     assert len(server["tools"]) == len(over_stdio.tools)
+
+
+def test_legacy_sse_mode_of_a_real_server(capsys: pytest.CaptureFixture[str]) -> None:
+    if NODE is None:
+        pytest.skip("node is not installed")
+    port = free_port()
+    entry = npm_server_entry("@modelcontextprotocol/server-everything")
+    env = {"PATH": os.environ["PATH"], "PORT": str(port)}
+    proc = subprocess.Popen(
+        [NODE, str(entry), "sse"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        wait_for_port(port)
+        code, report = scan_json([f"http://127.0.0.1:{port}/sse"], capsys)
+        server = report["servers"][0]
+        assert code in (0, 1), server["errors"]
+        assert server["coverage"] == ["live"] and len(server["tools"]) >= 10
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
 
 
 def test_http_policy_and_budget(everything_http: str, capsys: pytest.CaptureFixture[str]) -> None:

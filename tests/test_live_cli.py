@@ -117,3 +117,17 @@ def test_early_checks_equal_the_static_path(
     assert live["coverage"] == static["coverage"] == ["live"]
     assert live["findings"] == static["findings"]
     assert live["findings"], "the fixture's delete_file tool should draw at least one finding"
+
+
+def test_disabled_entry_is_not_started(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    marker = tmp_path / "started"
+    script = tmp_path / "touch.py"
+    script.write_text(f"open({str(marker)!r}, 'w').close()\n")
+    config = tmp_path / "mcp.json"
+    entry = {"command": sys.executable, "args": [str(script)], "disabled": True}
+    config.write_text(json.dumps({"mcpServers": {"off": entry}}))
+    code = main(["scan", "-f", "json", "--live", str(config)])
+    server = json.loads(capsys.readouterr().out)["servers"][0]
+    assert not marker.exists()
+    assert server["coverage"] == ["config"] and not server["incomplete"]
+    assert code in (0, 1)
