@@ -129,3 +129,32 @@ def test_minified_single_line_bundle(tmp_path: Path) -> None:
     analysis = analyse_directory(tmp_path)
     assert analysis.verdict("restart").actual == {"EXEC_PROCESS"}
     assert analysis.verdict("restart").witnesses()["EXEC_PROCESS"][0].line == 1
+
+
+def test_registration_loop_over_an_array_in_another_module() -> None:
+    analysis = analyse_directory(CODE / "js-array-loop")
+    assert [t.name for t in analysis.tools] == ["read_config", "reset_config"]
+    assert analysis.verdict("read_config").verdict == OK
+    reset = analysis.verdict("reset_config")
+    assert reset.verdict == VIOLATION and reset.actual == {"WRITE_FS"}
+    assert _severities(analysis, "reset_config") == {"TW-CODE-001": "high"}
+
+
+def test_tools_listed_with_object_values(tmp_path: Path) -> None:
+    (tmp_path / "s.mjs").write_text(
+        'import { ListToolsRequestSchema, CallToolRequestSchema } from "@mcp/types.js";\n'
+        'import { execFile } from "node:child_process";\n'
+        "const TOOLS = {\n"
+        '  a: { name: "alpha", description: "Show alpha", inputSchema: { type: "object" } },\n'
+        '  b: { name: "beta", description: "Run the build command", inputSchema: {} },\n'
+        "};\n"
+        "server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: Object.values(TOOLS) }));\n"
+        "server.setRequestHandler(CallToolRequestSchema, (req) => {\n"
+        '  if (req.params.name === TOOLS.b.name) { execFile("make"); }\n'
+        "  return {};\n"
+        "});\n"
+    )
+    analysis = analyse_directory(tmp_path)
+    assert analysis.verdict("alpha").actual == frozenset()
+    assert analysis.verdict("beta").actual == {"EXEC_PROCESS"}
+    assert analysis.verdict("beta").verdict == OK

@@ -98,3 +98,23 @@ def test_syntax_error_is_a_reason_not_a_crash(tmp_path) -> None:  # type: ignore
     analysis = analyse_directory(tmp_path)
     assert analysis.project.modules["broken.py"].errors
     assert analysis.verdict("show").verdict == UNANALYZABLE
+
+
+def test_add_tool_in_a_loop_over_a_constant_list() -> None:
+    analysis = analyse_directory(CODE / "py-loop")
+    assert [t.name for t in analysis.tools] == ["copy_tree", "describe"]
+    copy = analysis.verdict("copy_tree")
+    assert copy.actual == {"READ_FS", "WRITE_FS"} and copy.verdict == VIOLATION
+    assert analysis.verdict("describe").verdict == OK
+
+
+def test_list_tools_result_wrapper(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "server.py").write_text(
+        "import os\nfrom mcp import types\nserver = Server('x')\n"
+        "@server.list_tools()\nasync def tools():\n"
+        "    return types.ListToolsResult(tools=[types.Tool(name='wipe', description='Show')])\n"
+        "@server.call_tool()\nasync def call(name, args):\n"
+        "    os.remove(args['p'])\n"
+    )
+    analysis = analyse_directory(tmp_path)
+    assert analysis.verdict("wipe").actual == {"WRITE_FS"}

@@ -8,7 +8,7 @@ and annotations are evaluated statically (literals, constants, enums, other modu
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from toolwitness.code import ir
@@ -52,7 +52,8 @@ def extract(project: Project, resolver: Resolver) -> Extraction:
     calls: list[ir.Registration] = []
     for key in sorted(project.modules):
         for reg in project.modules[key].registrations:
-            _one(reg, resolver, out, lists, calls)
+            for expanded in _expand_loop(reg, resolver):
+                _one(expanded, resolver, out, lists, calls)
     _low_level(lists, calls, resolver, out)
     out.tools.sort(key=lambda t: (t.name, t.file, t.line))
     return out
@@ -109,6 +110,67 @@ def _one(
         lists.append((reg, reg.handler))
     elif reg.kind == "call_tool":
         calls.append(reg)
+
+
+_MAX_LOOP_ITEMS = 1000
+
+
+def _expand_loop(reg: ir.Registration, resolver: Resolver) -> list[ir.Registration]:
+    """`for (const t of TOOLS) server.registerTool(t.name, t.config, t.handler)`: one
+    registration per element of a constant array (here or in another module)."""
+    values = [*reg.args, *(v for _, v in reg.kwargs)]
+    heads = sorted({v.path[0] for v in values if isinstance(v, ir.Name)})
+    for head in heads:
+        for bound in resolver.lookup(head, reg.scope) or []:
+            if not (isinstance(bound, ir.Member) and bound.path == (ir.COMPUTED,)):
+                continue
+            items = _array_items(bound.base, resolver)
+            if not items:
+                continue
+            return [
+                replace(
+                    reg,
+                    args=tuple(_substitute(a, head, item) for a in reg.args),
+                    kwargs=tuple((k, _substitute(v, head, item)) for k, v in reg.kwargs),
+                )
+                for item in items[:_MAX_LOOP_ITEMS]
+            ]
+    return [reg]
+
+
+def _array_items(value: ir.Value, resolver: Resolver) -> list[ir.Value]:
+    items: list[ir.Value] = []
+    for resolved in resolver.resolve(value):
+        if isinstance(resolved, RValue) and isinstance(resolved.value, ir.Arr):
+            for item in resolved.value.items:
+                if isinstance(item, ir.Spread):
+                    items += _array_items(item.value, resolver)
+                else:
+                    items.append(item)
+    return items
+
+
+def _substitute(value: ir.Value, head: str, item: ir.Value) -> ir.Value:
+    """`value` with the loop variable `head` replaced by one element."""
+    if isinstance(value, ir.Name) and value.path[0] == head:
+        return item if len(value.path) == 1 else ir.Member(item, value.path[1:])
+    if isinstance(value, ir.Member):
+        return ir.Member(_substitute(value.base, head, item), value.path)
+    if isinstance(value, ir.Call):
+        return ir.Call(
+            _substitute(value.callee, head, item),
+            tuple(_substitute(a, head, item) for a in value.args),
+            tuple((k, _substitute(v, head, item)) for k, v in value.kwargs),
+            value.new,
+        )
+    if isinstance(value, ir.Obj):
+        return ir.Obj(
+            tuple((k, _substitute(v, head, item)) for k, v in value.items),
+            tuple(_substitute(v, head, item) for v in value.spreads),
+        )
+    if isinstance(value, ir.Concat):
+        return ir.Concat(tuple(_substitute(p, head, item) for p in value.parts))
+    return value
 
 
 def _handler_like(value: ir.Value, resolver: Resolver) -> bool:

@@ -366,9 +366,13 @@ class _Static:
             if isinstance(callee, RExternal) and callee.path[-1:] in (
                 ("ToolAnnotations",),
                 ("Tool",),
+                ("ListToolsResult",),
                 ("dict",),
             ):
                 return {k: self.eval(v, depth + 1) for k, v in call.kwargs}
+            if isinstance(callee, RExternal) and callee.path == ("Object", "values"):
+                inner = self.eval(call.args[0], depth + 1) if call.args else UNKNOWN
+                return list(inner.values()) if isinstance(inner, dict) else UNKNOWN
             if isinstance(callee, RFunc):
                 fn = self.resolver.project.functions.get(callee.func_id)
                 if fn is None or len(fn.returns) != 1:

@@ -128,6 +128,8 @@ class _Builder:
             self.switch(node, fn)
         elif kind == "if_statement":
             self.if_statement(node, fn)
+        elif kind == "for_in_statement":
+            self.for_in(node, fn)
         elif kind == "return_statement":
             if node.named_child_count:
                 fn.returns.append(value_of(node.named_children[0], fn.id, self.key))
@@ -267,6 +269,25 @@ class _Builder:
             return
         for name in _param_names(target):
             scope.bind(name, ir.Opaque("pattern"))
+
+    def for_in(self, node: Node, fn: ir.Function) -> None:
+        """`for (const x of xs)` binds x to an element of xs; `for (k in o)` to a key."""
+        left = node.child_by_field_name("left")
+        right = node.child_by_field_name("right")
+        operator = node.child_by_field_name("operator")
+        if right is not None:
+            self.walk(right, fn)
+        if left is not None and right is not None:
+            of = operator is not None and text(operator) == "of"
+            element: ir.Value = (
+                ir.Member(value_of(right, fn.id, self.key), (ir.COMPUTED,))
+                if of
+                else ir.Opaque("key")
+            )
+            self.bind_pattern(left, element, fn)
+        body = node.child_by_field_name("body")
+        if body is not None:
+            self.walk(body, fn)
 
     def assignment(self, node: Node, fn: ir.Function) -> None:
         left = node.child_by_field_name("left")
