@@ -458,3 +458,46 @@ def test_lockfile_that_is_not_a_regular_file_or_too_big(tmp_path: Path) -> None:
     big.write_text(" " * 2048)
     with pytest.raises(InputError, match="over the 1024-byte limit"):
         read_lock(big, InputLimits(max_file_bytes=1024))
+
+
+def _lock_on_a_terminal(catalog: Path, lock: Path, answer: bytes) -> tuple[int, str]:
+    """Run `toolwitness lock` with a pseudo-terminal as stdin and answer its question."""
+    import os
+    import pty
+    import subprocess
+    import sys
+    import time
+
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "toolwitness", "lock", str(catalog), "-o", str(lock)],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+    )
+    os.close(slave)
+    seen = b""
+    deadline = time.monotonic() + 120
+    while b"[y/N]" not in seen:
+        assert time.monotonic() < deadline, seen
+        seen += os.read(master, 4096)
+    os.write(master, answer)
+    code = proc.wait(timeout=60)
+    try:
+        while chunk := os.read(master, 4096):
+            seen += chunk
+    except OSError:  # the terminal's other side is gone
+        pass
+    os.close(master)
+    return code, seen.decode(errors="replace")
+
+
+def test_lock_asks_on_a_terminal(tmp_path: Path) -> None:
+    catalog = _write(tmp_path / "notes.json", BASE)
+    lock = tmp_path / "toolwitness.lock"
+    code, shown = _lock_on_a_terminal(catalog, lock, b"n\n")
+    assert code == 1 and "new pin (2 tools)" in shown and "nothing written" in shown
+    assert not lock.exists()
+    code, shown = _lock_on_a_terminal(catalog, lock, b"y\n")
+    assert code == 0 and "wrote" in shown
+    assert set(read_lock(lock).servers) == {"notes"}
