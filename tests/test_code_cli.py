@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
 import tarfile
 from importlib import resources
 from pathlib import Path
@@ -119,3 +120,24 @@ def test_hostile_artifact_is_refused(tmp_path: Path, capsys: pytest.CaptureFixtu
 def test_missing_target_is_an_input_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["code", "/nonexistent/dir"]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("spec", "tool", "actual"),
+    [
+        ("npm:@modelcontextprotocol/server-memory@2026.8.31", "read_graph", ["READ_FS"]),
+        ("pypi:mcp-server-time==2026.10.19", "get_current_time", []),
+    ],
+)
+def test_package_spec_is_downloaded_and_analysed(
+    capsys: pytest.CaptureFixture[str], spec: str, tool: str, actual: list[str]
+) -> None:
+    needed = "npm" if spec.startswith("npm:") else "pip"
+    if needed == "npm" and shutil.which("npm") is None:
+        pytest.skip("npm is not installed")
+    code, doc = _report(capsys, spec)
+    assert code == 0
+    assert doc["servers"][0]["coverage"] == ["package"]
+    assert _tools(doc)[tool]["verdict"] == "OK"
+    assert _tools(doc)[tool]["actual"] == actual
