@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
 from toolwitness.checks import unicode_homoglyph
@@ -50,15 +50,13 @@ _TERMINAL_INTRODUCERS = frozenset("\x1b\x07\x90\x98\x9b\x9c\x9d\x9e\x9f")
 def _suspect() -> re.Pattern[str]:
     """One character class holding every code point any TW-UNI rule looks at (fast pre-filter)."""
     cfg = tables()
-    ranges = [(cfg.tags.first, cfg.tags.last), (cfg.controls.c0.first, cfg.controls.c0.last)]
-    ranges += [(cfg.controls.delete, cfg.controls.c1.last)]
-    ranges += [(r.first, r.last) for r in cfg.variation_selectors.ranges]
-    ranges += [(s.first, s.last) for s in (*cfg.unusual_whitespace, *cfg.invisible_format)]
-    singles = [*cfg.bidi_by_code, *cfg.zero_width_by_code, *cfg.operators_by_code]
-    ranges += [(c, c) for c in singles]
-    body = "".join(f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in sorted(ranges))
-    allowed = "".join(re.escape(chr(c)) for c in cfg.controls.allowed)
-    return re.compile(f"(?![{allowed}])[{body}]")
+    spans = [(cfg.tags.first, cfg.tags.last), (cfg.controls.c0.first, cfg.controls.c0.last)]
+    spans += [(cfg.controls.delete, cfg.controls.c1.last)]
+    spans += [(r.first, r.last) for r in cfg.variation_selectors.ranges]
+    spans += [(s.first, s.last) for s in (*cfg.unusual_whitespace, *cfg.invisible_format)]
+    codes = {code for first, last in spans for code in range(first, last + 1)}
+    codes |= {*cfg.bidi_by_code, *cfg.zero_width_by_code, *cfg.operators_by_code}
+    return _class_of(codes - set(cfg.controls.allowed))
 
 
 @server_check("unicode.hidden", RULE_IDS)
@@ -244,46 +242,74 @@ def _decoded_zero_width(
     )
 
 
-def _invisible(field: TextField, tool: str | None, ctx: CheckContext) -> Iterator[Finding]:
+def _class_of(codes: Iterable[int]) -> re.Pattern[str]:
+    """A one-character class matching exactly `codes` (consecutive codes become ranges)."""
+    ranges: list[list[int]] = []
+    for code in sorted(set(codes)):
+        if ranges and code == ranges[-1][1] + 1:
+            ranges[-1][1] = code
+        else:
+            ranges.append([code, code])
+    body = "".join(f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in ranges)
+    return re.compile(f"[{body}]" if body else "(?!)")
+
+
+@lru_cache(maxsize=8)
+def _pattern(name: str) -> re.Pattern[str]:
     cfg = tables()
-    found = [
-        (i, ch)
-        for i, ch in enumerate(field.text)
-        if ord(ch) in cfg.operators_by_code or ord(ch) in cfg.format_by_code
-    ]
-    if not found:
+    if name == "invisible":
+        return _class_of([*cfg.operators_by_code, *cfg.format_by_code])
+    if name in ("whitespace-identifier", "whitespace-prose"):
+        every = name == "whitespace-identifier"
+        return _class_of(c for c, span in cfg.whitespace_by_code.items() if every or span.prose)
+    controls = cfg.controls
+    codes = {*range(controls.c0.first, controls.c0.last + 1), controls.delete}
+    codes |= set(range(controls.c1.first, controls.c1.last + 1))
+    codes -= set(controls.allowed)
+    if name == "controls-outside-escapes":
+        codes -= {ord(ch) for ch in _TERMINAL_INTRODUCERS}
+    return _class_of(codes)
+
+
+def _occurrences(text: str, pattern: re.Pattern[str]) -> tuple[int, int, str] | None:
+    """(first index, count, 'U+XXXX NAME×n, …') of the characters `pattern` matches."""
+    first = pattern.search(text)
+    if first is None:
+        return None
+    counts = Counter(pattern.findall(text))
+    listing = ", ".join(f"{describe_char(ch)}×{n}" for ch, n in sorted(counts.items()))
+    return first.start(), sum(counts.values()), listing
+
+
+def _invisible(field: TextField, tool: str | None, ctx: CheckContext) -> Iterator[Finding]:
+    found = _occurrences(field.text, _pattern("invisible"))
+    if found is None:
         return
-    names = Counter(describe_char(ch) for _, ch in found)
-    listing = ", ".join(f"{name}×{n}" for name, n in sorted(names.items()))
+    at, count, listing = found
     yield ctx.rules.finding(
         "TW-UNI-006",
         tool=tool,
         location=field.location,
-        message=f"{len(found)} invisible operator or format characters",
-        evidence=f"{listing}; at: {window(field.text, found[0][0], found[0][0] + 1)}",
+        message=f"{count} invisible operator or format characters",
+        evidence=f"{listing}; at: {window(field.text, at, at + 1)}",
         severity=Severity.HIGH if _is_identifier(field) else None,
     )
 
 
 def _whitespace(field: TextField, tool: str | None, ctx: CheckContext) -> Iterator[Finding]:
-    table = tables().whitespace_by_code
     identifier = _is_identifier(field)
-    found = [
-        (i, ch)
-        for i, ch in enumerate(field.text)
-        if (span := table.get(ord(ch))) is not None and (identifier or span.prose)
-    ]
-    if not found:
+    pattern = _pattern("whitespace-identifier" if identifier else "whitespace-prose")
+    found = _occurrences(field.text, pattern)
+    if found is None:
         return
-    names = Counter(describe_char(ch) for _, ch in found)
-    listing = ", ".join(f"{name}×{n}" for name, n in sorted(names.items()))
+    at, count, listing = found
     where = "in an identifier" if identifier else "in running text"
     yield ctx.rules.finding(
         "TW-UNI-007",
         tool=tool,
         location=field.location,
-        message=f"{len(found)} blank-looking or unusual space characters {where}",
-        evidence=f"{listing}; at: {window(field.text, found[0][0], found[0][0] + 1)}",
+        message=f"{count} blank-looking or unusual space characters {where}",
+        evidence=f"{listing}; at: {window(field.text, at, at + 1)}",
         severity=Severity.HIGH if identifier else None,
     )
 
@@ -291,26 +317,19 @@ def _whitespace(field: TextField, tool: str | None, ctx: CheckContext) -> Iterat
 def _controls(
     field: TextField, tool: str | None, ctx: CheckContext, effect: TerminalEffect | None
 ) -> Iterator[Finding]:
-    cfg = tables().controls
-    allowed = set(cfg.allowed)
-    skip = _TERMINAL_INTRODUCERS if effect is not None and effect.sequences else frozenset()
-    found = [
-        (i, ch)
-        for i, ch in enumerate(field.text)
-        if (ord(ch) in cfg.c0 or ord(ch) == cfg.delete or ord(ch) in cfg.c1)
-        and ord(ch) not in allowed
-        and ch not in skip
-    ]
-    if not found:
+    escapes = effect is not None and effect.sequences > 0
+    found = _occurrences(
+        field.text, _pattern("controls-outside-escapes" if escapes else "controls")
+    )
+    if found is None:
         return
-    names = Counter(f"U+{ord(ch):04X}" for _, ch in found)
-    listing = ", ".join(f"{name}×{n}" for name, n in sorted(names.items()))
+    at, count, listing = found
     yield ctx.rules.finding(
         "TW-UNI-008",
         tool=tool,
         location=field.location,
-        message=f"{len(found)} control characters other than tab, newline and carriage return",
-        evidence=f"{listing}; at: {window(field.text, found[0][0], found[0][0] + 1)}",
+        message=f"{count} control characters other than tab, newline and carriage return",
+        evidence=f"{listing}; at: {window(field.text, at, at + 1)}",
     )
 
 

@@ -8,15 +8,16 @@ nothing.
 
 from __future__ import annotations
 
-import unicodedata
+import re
 from dataclasses import dataclass
+from functools import lru_cache
 
+import regex
 from bidi import get_display  # type: ignore[import-untyped]
 
 from toolwitness.checks.unicode_data import tables
 
 _EXCERPT = 160
-_RTL_CLASSES = frozenset({"R", "AL"})
 
 
 @dataclass(frozen=True)
@@ -35,52 +36,62 @@ class BidiReport:
         return ", ".join(f"{name}×{n}" for name, n in sorted(counts.items()))
 
 
+@lru_cache(maxsize=1)
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], regex.Pattern[str]]:
+    codes = sorted(tables().bidi_by_code)
+    body = "".join(re.escape(chr(c)) for c in codes)
+    controls = re.compile(f"[{body}]")
+    controls_or_newline = re.compile(f"[\\n{body}]")
+    rtl = regex.compile(f"[[\\p{{Bidi_Class=R}}\\p{{Bidi_Class=AL}}]--[{body}]]", regex.V1)
+    return controls, controls_or_newline, rtl
+
+
 def analyse_bidi(text: str) -> BidiReport | None:
     """None when the text holds no bidirectional control."""
     by_code = tables().bidi_by_code
+    controls_pattern, paragraphs, rtl_pattern = _patterns()
     controls: list[tuple[int, str]] = []
     kinds: list[str] = []
-    for index, ch in enumerate(text):
-        control = by_code.get(ord(ch))
-        if control is not None:
-            controls.append((index, control.name))
-            kinds.append(control.kind)
+    for match in controls_pattern.finditer(text):
+        control = by_code[ord(match.group())]
+        controls.append((match.start(), control.name))
+        kinds.append(control.kind)
     if not controls:
         return None
     return BidiReport(
         controls=tuple(controls),
         overrides=kinds.count("override"),
-        unbalanced=_unbalanced(text),
-        has_rtl_letters=any(unicodedata.bidirectional(ch) in _RTL_CLASSES for ch in text),
+        unbalanced=_unbalanced(text, paragraphs),
+        has_rtl_letters=rtl_pattern.search(text) is not None,
         marks_only=all(kind == "mark" for kind in kinds),
     )
 
 
-def _unbalanced(text: str) -> bool:
+def _unbalanced(text: str, controls: re.Pattern[str]) -> bool:
     """An embedding/override/isolate left open at a paragraph end, or a pop with nothing open."""
     by_code = tables().bidi_by_code
-    for paragraph in text.split("\n"):
-        stack: list[str] = []
-        for ch in paragraph:
-            control = by_code.get(ord(ch))
-            if control is None or control.kind == "mark":
-                continue
-            if control.kind in ("embedding", "override"):
-                stack.append("embed")
-            elif control.kind == "isolate":
-                stack.append("isolate")
-            elif control.kind == "pop-embedding":
-                if not stack or stack[-1] != "embed":
-                    return True
-                stack.pop()
-            else:  # pop-isolate closes the nearest isolate and any embedding inside it
-                if "isolate" not in stack:
-                    return True
-                while stack.pop() != "isolate":
-                    pass
-        if stack:
-            return True
-    return False
+    stack: list[str] = []
+    for match in controls.finditer(text):  # `controls` also matches newlines: paragraph ends
+        ch = match.group()
+        if ch == "\n":
+            if stack:
+                return True
+            continue
+        kind = by_code[ord(ch)].kind
+        if kind in ("embedding", "override"):
+            stack.append("embed")
+        elif kind == "isolate":
+            stack.append("isolate")
+        elif kind == "pop-embedding":
+            if not stack or stack[-1] != "embed":
+                return True
+            stack.pop()
+        elif kind == "pop-isolate":  # closes the nearest isolate and any embedding inside it
+            if "isolate" not in stack:
+                return True
+            while stack.pop() != "isolate":
+                pass
+    return bool(stack)
 
 
 def logical_and_displayed(text: str, index: int) -> tuple[str, str]:

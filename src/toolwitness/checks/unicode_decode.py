@@ -31,6 +31,7 @@ from toolwitness.checks.unicode_terminal import terminal_effect
 
 _TAG_RUN = re.compile("[\U000e0000-\U000e007f]+")
 _SELECTOR_RUN = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]+")
+_MAX_DECODE_SYMBOLS = 16384
 _EMOJI_TAIL = re.compile("[\ufe0f\U0001f3fb-\U0001f3ff]")  # VS16 and skin-tone modifiers
 
 
@@ -78,9 +79,28 @@ def _is_emoji_flag(text: str, start: int, end: int) -> bool:
     return all(chr(ord(ch) - 0xE0000).isalnum() for ch in body)
 
 
+@lru_cache(maxsize=1)
+def _tag_table() -> dict[int, int | None]:
+    """str.translate table: a tag character -> the ASCII it mirrors; others in the block -> gone."""
+    cfg = tables().tags
+    table: dict[int, int | None] = dict.fromkeys(range(cfg.first, cfg.last + 1))
+    for code in range(cfg.ascii_first, cfg.ascii_last + 1):
+        table[code] = code - cfg.first
+    return table
+
+
+@lru_cache(maxsize=1)
+def _selector_table() -> dict[int, int]:
+    """str.translate table: a variation selector -> chr(the byte it carries)."""
+    out: dict[int, int] = {}
+    for span in tables().variation_selectors.ranges:
+        for code in range(span.first, span.last + 1):
+            out[code] = span.byte_base + code - span.first
+    return out
+
+
 def tag_payload(text: str) -> HiddenPayload | None:
     """Every Tags-block character outside emoji flags, decoded to the ASCII it mirrors."""
-    cfg = tables().tags
     chars: list[str] = []
     first = last = -1
     carriers = 0
@@ -91,10 +111,7 @@ def tag_payload(text: str) -> HiddenPayload | None:
             first = match.start()
         last = match.end()
         carriers += match.end() - match.start()
-        for ch in match.group():
-            code = ord(ch)
-            if cfg.ascii_first <= code <= cfg.ascii_last:
-                chars.append(chr(code - cfg.first))
+        chars.append(match.group().translate(_tag_table()))
     if first < 0:
         return None
     hidden = "".join(chars)
@@ -125,7 +142,6 @@ def _selector_is_legitimate(text: str, at: int) -> bool:
 
 def selector_payload(text: str) -> HiddenPayload | None:
     """Variation selectors that carry bytes: runs of two or more, or ones with no valid base."""
-    cfg = tables()
     data = bytearray()
     first = last = -1
     for match in _SELECTOR_RUN.finditer(text):
@@ -135,11 +151,17 @@ def selector_payload(text: str) -> HiddenPayload | None:
         if first < 0:
             first = start
         last = end
-        data.extend(cfg.selector_byte(ord(ch)) or 0 for ch in match.group())
+        data.extend(match.group().translate(_selector_table()).encode("latin-1"))
     if first < 0:
         return None
     raw = bytes(data)
-    return HiddenPayload("variation-selectors", first, last, _as_text(raw), raw, len(raw))
+    text_form = _as_text(raw)
+    if text_form is None and len(raw) % 2 == 0 and max(raw) < 16:
+        # The other published layout: two VS1..VS16 selectors per byte, high nibble first.
+        packed = bytes(raw[i] << 4 | raw[i + 1] for i in range(0, len(raw), 2))
+        if (nibbles := _as_text(packed)) is not None:
+            return HiddenPayload("variation-selectors", first, last, nibbles, packed, len(raw))
+    return HiddenPayload("variation-selectors", first, last, text_form, raw, len(raw))
 
 
 # --- Zero-width characters ------------------------------------------------------------------
@@ -220,7 +242,11 @@ def zero_width_payloads(text: str) -> list[HiddenPayload]:
 
 
 def decode_symbols(run: str) -> str | None:
-    """Read a run of 2-4 distinct invisible symbols as binary / separated binary / base 4."""
+    """Read a run of 2-4 distinct invisible symbols as binary / separated binary / base 4.
+
+    Only the first `_MAX_DECODE_SYMBOLS` symbols are read (2 KiB of binary payload), which
+    bounds the work of trying every symbol assignment."""
+    run = run[:_MAX_DECODE_SYMBOLS]
     symbols = sorted(set(run))
     candidates: list[str] = []
     if len(symbols) == 2:

@@ -22,6 +22,7 @@ from toolwitness.checks.unicode_script import (
     describe_char,
     is_allowed_mix,
     non_ascii_tokens,
+    scripts_with_plain_letters,
     skeleton,
 )
 from toolwitness.findings import Finding, Severity
@@ -31,7 +32,8 @@ _IDENTIFIER_KINDS = frozenset({"name", "schema-key"})
 
 
 def _letters(token: ScriptToken) -> int:
-    return sum(1 for ch in token.text if ch.isalpha())
+    text = token.text
+    return len(text) if text.isalpha() else sum(1 for ch in text if ch.isalpha())
 
 
 def _is_mixed_lookalike(token: ScriptToken) -> bool:
@@ -40,7 +42,8 @@ def _is_mixed_lookalike(token: ScriptToken) -> bool:
     lookalike = token.scripts & tables().confusables.lookalike_scripts
     if not lookalike or not ("LATIN" in token.scripts or len(lookalike) >= 2):
         return False
-    return bool(token.lookalikes) and _letters(token) >= tables().confusables.min_token_letters
+    imitation = bool(token.lookalikes or token.ascii_imitators)
+    return imitation and _letters(token) >= tables().confusables.min_token_letters
 
 
 def _is_whole_script_confusable(token: ScriptToken) -> bool:
@@ -48,10 +51,14 @@ def _is_whole_script_confusable(token: ScriptToken) -> bool:
     if len(token.scripts) != 1 or _letters(token) < tables().confusables.min_token_letters:
         return False
     imitated = {ch for ch, _ in token.lookalikes}
-    return all(ch.isascii() or ch in imitated for ch in token.text if ch.isalpha())
+    return all(ch.isascii() or ch in imitated for ch in set(token.text) if ch.isalpha())
 
 
 def _explain(token: ScriptToken) -> str:
+    if not token.lookalikes:
+        letters = ", ".join(repr(ch) for ch in token.ascii_imitators[:6])
+        scripts = " + ".join(sorted(s.title() for s in token.scripts))
+        return f"token {token.text} ({scripts}) holds Latin {letters} imitating the other script"
     shown = "; ".join(
         f"{describe_char(ch)} looks like {ascii!r}" for ch, ascii in token.lookalikes[:6]
     )
@@ -62,7 +69,7 @@ def homoglyph_findings(field: TextField, tool: str | None, ctx: CheckContext) ->
     text = field.text
     if text.isascii():
         return
-    tokens = non_ascii_tokens(text)
+    tokens = non_ascii_tokens(text, lookalikes_only=True)
     identifier = field.kind in _IDENTIFIER_KINDS
     mixed = [t for t in tokens if _is_mixed_lookalike(t)]
     if mixed:
@@ -79,9 +86,12 @@ def homoglyph_findings(field: TextField, tool: str | None, ctx: CheckContext) ->
             evidence=_explain(token),
             severity=Severity.HIGH if identifier or imitates_ascii else Severity.MEDIUM,
         )
-    confusable = [t for t in tokens if t not in mixed and _is_whole_script_confusable(t)]
+    mixed_starts = {t.start for t in mixed}
+    confusable = [
+        t for t in tokens if t.start not in mixed_starts and _is_whole_script_confusable(t)
+    ]
     if not identifier:
-        confusable = _without_genuine_script(confusable, tokens, text)
+        confusable = _without_genuine_script(confusable, text)
     if confusable:
         token = confusable[0]
         yield ctx.rules.finding(
@@ -95,13 +105,14 @@ def homoglyph_findings(field: TextField, tool: str | None, ctx: CheckContext) ->
         )
 
 
-def _without_genuine_script(
-    confusable: list[ScriptToken], tokens: list[ScriptToken], text: str
-) -> list[ScriptToken]:
+def _without_genuine_script(confusable: list[ScriptToken], text: str) -> list[ScriptToken]:
     """In running text keep a whole-script confusable only when it stands out: non-Latin, the
-    field has no other word of that script, and the field is otherwise written in ASCII words."""
+    field has no genuine word of that script (a letter imitating nothing), and the field is
+    otherwise written in ASCII words."""
+    if not confusable:
+        return []
     lookalike_scripts = tables().confusables.lookalike_scripts
-    genuine = {s for t in tokens if not _is_whole_script_confusable(t) for s in t.scripts}
+    genuine = scripts_with_plain_letters(text)
     ascii_words = sum(1 for word in text.split() if word.isascii() and word.isalpha())
     return [
         t

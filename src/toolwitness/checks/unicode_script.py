@@ -19,6 +19,7 @@ from toolwitness.checks.unicode_data import tables
 
 # A token: a run of letters, marks and digits (underscores, hyphens and dots split tokens).
 _TOKEN = regex.compile(r"[\p{L}\p{M}\p{N}]+")
+_ASCII_LETTER = regex.compile(r"[A-Za-z]")
 _NEUTRAL_SCRIPTS = frozenset({"COMMON", "INHERITED", "UNKNOWN"})
 
 
@@ -68,40 +69,71 @@ class ScriptToken:
     text: str
     scripts: frozenset[str]  # letter scripts, neutral ones left out
     lookalikes: tuple[tuple[str, str], ...]  # (character, ASCII it imitates), first each
+    # ASCII letters that imitate a letter of another script in the same token ('a' for 'а')
+    ascii_imitators: tuple[str, ...] = ()
 
 
-def non_ascii_tokens(text: str) -> list[ScriptToken]:
-    """Every token holding a non-ASCII letter, with its scripts and its ASCII lookalikes."""
-    out: list[ScriptToken] = []
+def analyse_token(token: str, start: int = 0) -> ScriptToken:
+    """The letter scripts of one token and its ASCII lookalikes (first occurrence each)."""
     table = _ascii_prototypes()
+    scripts = frozenset(map(script_of, filter(str.isalpha, token))) - _NEUTRAL_SCRIPTS
+    lookalikes = tuple((ch, table[ch]) for ch in dict.fromkeys(token) if ch in table)
+    others = scripts - {"LATIN"}
+    imitators: tuple[str, ...] = ()
+    latin = sum(1 for ch in token if ch.isascii() and ch.isalpha())
+    # Only when Latin is the minority: "фaйл" (a Latin 'a' in a Cyrillic word), not "ωmega".
+    if others and "LATIN" in scripts and 2 * latin < sum(1 for ch in token if ch.isalpha()):
+        mirror = _ascii_homoglyph_scripts()
+        imitators = tuple(
+            ch for ch in dict.fromkeys(token) if ch.isascii() and mirror.get(ch, set()) & others
+        )
+    return ScriptToken(start, start + len(token), token, scripts, lookalikes, imitators)
+
+
+@lru_cache(maxsize=1)
+def _ascii_homoglyph_scripts() -> dict[str, frozenset[str]]:
+    """ASCII letter or digit -> the scripts holding a character that imitates it."""
+    out: dict[str, set[str]] = {}
+    for char, ascii_char in _ascii_prototypes().items():
+        out.setdefault(ascii_char, set()).add(script_of(char))
+    return {ch: frozenset(scripts) for ch, scripts in out.items()}
+
+
+def non_ascii_tokens(text: str, *, lookalikes_only: bool = False) -> list[ScriptToken]:
+    """Every token holding a non-ASCII character, with its scripts and its ASCII lookalikes.
+
+    With `lookalikes_only`, tokens holding no lookalike character are skipped (the homoglyph
+    checks need no others). Repeated tokens are analysed once."""
+    out: list[ScriptToken] = []
+    seen: dict[str, ScriptToken] = {}
+    imitators = _ascii_prototypes().keys()
     for match in _TOKEN.finditer(text):
         token = match.group()
         if token.isascii():
             continue
-        scripts: set[str] = set()
-        seen: set[str] = set()
-        lookalikes: list[tuple[str, str]] = []
-        for ch in token:
-            if ch.isascii():
-                if ch.isalpha():
-                    scripts.add("LATIN")
-                continue
-            script = script_of(ch)
-            if script not in _NEUTRAL_SCRIPTS and ch.isalpha():
-                scripts.add(script)
-            if ch in table and ch not in seen:
-                seen.add(ch)
-                lookalikes.append((ch, table[ch]))
+        if lookalikes_only and imitators.isdisjoint(token) and not _ASCII_LETTER.search(token):
+            continue
+        known = seen.get(token)
+        if known is None:
+            known = seen[token] = analyse_token(token)
         out.append(
             ScriptToken(
-                start=match.start(),
-                end=match.end(),
-                text=token,
-                scripts=frozenset(scripts),
-                lookalikes=tuple(lookalikes),
+                match.start(),
+                match.end(),
+                token,
+                known.scripts,
+                known.lookalikes,
+                known.ascii_imitators,
             )
         )
     return out
+
+
+def scripts_with_plain_letters(text: str) -> frozenset[str]:
+    """Scripts that have at least one letter in `text` imitating no ASCII character."""
+    table = _ascii_prototypes()
+    plain = {ch for ch in set(text) if ch.isalpha() and not ch.isascii() and ch not in table}
+    return frozenset(map(script_of, plain)) - _NEUTRAL_SCRIPTS
 
 
 def is_allowed_mix(scripts: frozenset[str]) -> bool:
@@ -115,4 +147,5 @@ def describe_char(ch: str) -> str:
     """`'а' U+0430 CYRILLIC SMALL LETTER A` — a code point a reader can look up."""
     code = ord(ch)
     label = f"U+{code:04X}" if code <= 0xFFFF else f"U+{code:06X}"
-    return f"{label} {unicodedata.name(ch, 'UNNAMED')}"
+    name = unicodedata.name(ch, "")
+    return f"{label} {name}" if name else label

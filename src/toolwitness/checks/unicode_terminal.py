@@ -20,6 +20,7 @@ from toolwitness.checks.unicode_data import tables
 _TRIGGER = re.compile(r"[\x1b\x08\x90\x98\x9b\x9d\x9e\x9f]|\r(?!\n)")
 _OSC_END = re.compile(r"\x07|\x1b\\|\x9c")
 _STRING_END = re.compile(r"\x1b\\|\x9c")
+_PLAIN_RUN = re.compile(r"[^\x00-\x1f\x7f-\x9f]{1,4096}")
 _MAX_PARAMS = 256
 _MAX_GAP = 8
 _MAX_SHOWN = 4000
@@ -42,15 +43,15 @@ class TerminalEffect:
 
     def hidden_text(self, text: str) -> str:
         """The invisible characters in logical order; separate runs joined by ' … '."""
-        runs: list[str] = []
+        runs: list[list[str]] = []
         last = -2
         for index in sorted(set(self.hidden)):
             if index == last + 1 and runs:
-                runs[-1] += text[index]
+                runs[-1].append(text[index])
             else:
-                runs.append(text[index])
+                runs.append([text[index]])
             last = index
-        return " … ".join(runs)
+        return " … ".join("".join(run) for run in runs)
 
 
 def has_terminal_controls(text: str) -> bool:
@@ -64,6 +65,7 @@ class _Screen:
         self.text = text
         self.effect = effect
         self.rows: list[dict[int, int]] = [{}]
+        self.row_end: list[int] = [0]  # past the rightmost cell ever written in each row
         self.nonempty: set[int] = set()  # rows holding a cell: erasing the screen visits only these
         self.row = 0
         self.col = 0
@@ -92,9 +94,29 @@ class _Screen:
         else:
             cells[self.col] = index
             self.nonempty.add(self.row)
+            self.row_end[self.row] = max(self.row_end[self.row], self.col + 1)
         if self.link is not None:
             self.link_text.append(index)
         self.col = min(self.col + 1, self.max_col)
+
+    def write_run(self, start: int, end: int) -> bool:
+        """Write text[start:end] at once (visible text, no hyperlink open, within the width)."""
+        cells = self.rows[self.row]
+        col = self.col
+        stop = col + end - start
+        invisible = self.concealed or (self.fg is not None and self.fg == self.bg)
+        if invisible or self.link is not None or stop > self.max_col:
+            return False
+        row_end = self.row_end[self.row]
+        if row_end > col:  # overwrites: what was there becomes hidden
+            hidden = [cells[c] for c in range(col, min(stop, row_end)) if c in cells]
+            self.effect.hidden.extend(hidden)
+        cells.update(zip(range(col, stop), range(start, end), strict=True))
+        if start < end:
+            self.nonempty.add(self.row)
+        self.col = stop
+        self.row_end[self.row] = max(row_end, stop)
+        return True
 
     def erase(self, row: int, lo: int, hi: int) -> None:
         cells = self.rows[row]
@@ -104,12 +126,14 @@ class _Screen:
             self.effect.hidden.append(cells.pop(col))
         if not cells:
             self.nonempty.discard(row)
+            self.row_end[row] = 0
         if doomed:
             self.effect.effects.add("erases text already written")
 
     def newline(self) -> None:
         if self.row == len(self.rows) - 1:
             self.rows.append({})
+            self.row_end.append(0)
         self.row += 1
         self.col = 0
 
@@ -156,7 +180,9 @@ def terminal_effect(text: str) -> TerminalEffect | None:
 def _run(text: str, screen: _Screen, effect: TerminalEffect) -> None:
     i, n = 0, len(text)
     while i < n:
-        screen.spend(1)
+        screen.budget -= 1  # spend(1), inlined: this loop runs once per character
+        if screen.budget < 0:
+            raise _OutOfBudget
         ch = text[i]
         if ch == "\x1b" and i + 1 < n:
             i = _escape(text, i, screen, effect)
@@ -170,6 +196,12 @@ def _run(text: str, screen: _Screen, effect: TerminalEffect) -> None:
         elif ch in _C1_STRINGS:
             i = _string(text, i + 1, _C1_STRINGS[ch], effect)
         else:
+            run = _PLAIN_RUN.match(text, i)
+            if run is not None and run.end() - i > 1 and run.group().isprintable():
+                screen.spend(run.end() - i)
+                if screen.write_run(i, run.end()):
+                    i = run.end()
+                    continue
             _plain(ch, i, screen, effect)
             i += 1
 
