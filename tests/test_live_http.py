@@ -6,6 +6,7 @@ import json
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -81,8 +82,10 @@ def test_config_and_flag_headers_and_bearer_are_sent(
             "--timeout", "5", "-f", "json",
         ]
     )  # fmt: skip
-    report = json.loads(capsys.readouterr().out)
+    out = capsys.readouterr().out
+    report = json.loads(out)
     assert code == 3
+    assert "tok123" not in out, "a command-line token never lands in the report"
     assert "HTTP 401" in report["servers"][0]["errors"][0]
     first = _Recorder.seen[0]
     assert first["x-team"] == "blue"
@@ -116,3 +119,12 @@ def test_allow_host_is_exact() -> None:
 def test_bad_header_flag_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["scan", "http://127.0.0.1:9/mcp", "--header", "no colon here"]) == 2
     assert "Name: value" in capsys.readouterr().err
+
+
+def test_bearer_is_not_sprayed_over_a_config(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {"r": {"url": "https://a.example.org/mcp"}}}))
+    assert main(["scan", "--live", str(config), "--bearer", "tok"]) == 2
+    assert "apply to server URLs given on the command line" in capsys.readouterr().err

@@ -65,7 +65,9 @@ class LiveOptions:
     max_stderr_bytes: int = 64 * 1024
     allow_commands: frozenset[str] = frozenset()
     allow_hosts: frozenset[str] = frozenset()  # empty: any host
-    headers: dict[str, str] = field(default_factory=dict)  # added to every HTTP server
+    # Extra headers by exact server URL (the command line's --header/--bearer): a token is
+    # sent only to the endpoint it was given for, and never lands in the surface.
+    url_headers: dict[str, dict[str, str]] = field(default_factory=dict)
     sandbox: bool = False
     concurrency: int = 4
     mode: str = "auto"  # SDK negotiation: server/discover, falling back to initialize
@@ -160,7 +162,7 @@ async def _acquire_document(
     elif kind in (*_HTTP_KINDS, "sse"):
         url = transport.url or ""
         check_url(url, opts.allow_hosts)
-        headers = http_headers(transport.headers, opts.headers)
+        headers = http_headers(transport.headers, opts.url_headers.get(url, {}))
         t = opts.request_timeout
         first = HttpDiagnostics(opts.max_bytes)
         make = legacy_sse if kind == "sse" else streamable_http

@@ -109,8 +109,10 @@ def url_spec(url: str) -> ServerSpec:
     parts = urlsplit(url)
     path = parts.path.rstrip("/")
     kind = "sse" if path.endswith("/sse") else "http"
-    name = f"{parts.netloc.rpartition('@')[2]}{path}" or url
-    return ServerSpec(name=name, transport=Transport(kind=kind, url=url), origin=url)
+    host = parts.netloc.rpartition("@")[2]  # never userinfo in an id or a report
+    name = f"{host}{path}" or "server"
+    transport = Transport(kind=kind, url=url)
+    return ServerSpec(name=name, transport=transport, origin=f"{parts.scheme}://{host}{path}")
 
 
 def command_spec(argv: Sequence[str]) -> ServerSpec:
@@ -165,6 +167,7 @@ def scan_inputs(
 ) -> tuple[list[str | ServerSpec], LiveOptions | None]:
     """Split positional targets and flags into pipeline targets, and the live options if any."""
     out: list[str | ServerSpec] = []
+    headers = request_headers(flags)
     explicit = [command_spec(shlex.split(line)) for line in flags.stdio]
     words = list(targets)
     if flags.live and words and _is_command(words[0]):
@@ -181,11 +184,15 @@ def scan_inputs(
             "a URL or --stdio target connects to a server; add --live to connect the servers "
             "of the other targets too, or scan them separately"
         )
+    urls = [s.transport.url for s in explicit if s.transport.url is not None]
+    if headers and not urls:
+        # A token is meant for one endpoint: never spray it over every server of a config.
+        raise UsageError("--header and --bearer apply to server URLs given on the command line")
     if flags.sandbox and not live:
         raise UsageError("--sandbox applies to live scans: add --live (or give a --stdio server)")
     if not live:
         return out, None
-    return [*out, *explicit], live_options(flags, limits)
+    return [*out, *explicit], live_options(flags, limits, dict.fromkeys(urls, headers))
 
 
 def _is_command(word: str) -> bool:
@@ -198,19 +205,25 @@ def _is_command(word: str) -> bool:
     return path.is_file() and os.access(path, os.X_OK) and path.suffix.lower() not in _DATA_SUFFIXES
 
 
-def live_options(flags: LiveFlags, limits: InputLimits) -> LiveOptions:
+def request_headers(flags: LiveFlags) -> dict[str, str]:
     headers = dict(parse_header(h) for h in flags.headers)
     if flags.bearer is not None:
         if not flags.bearer.strip() or any(ord(c) < 33 for c in flags.bearer):
             raise UsageError("--bearer must be a token without spaces or control characters")
         headers["Authorization"] = f"Bearer {flags.bearer}"
+    return headers
+
+
+def live_options(
+    flags: LiveFlags, limits: InputLimits, url_headers: dict[str, dict[str, str]]
+) -> LiveOptions:
     return LiveOptions(
+        url_headers={url: h for url, h in url_headers.items() if h},
         request_timeout=flags.timeout,
         server_timeout=max(flags.server_timeout, flags.timeout),
         max_pages=flags.max_pages,
         allow_commands=frozenset(flags.allow_commands),
         allow_hosts=frozenset(h.lower() for h in flags.allow_hosts),
-        headers=headers,
         sandbox=flags.sandbox,
         concurrency=flags.concurrency,
         limits=limits,
