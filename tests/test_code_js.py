@@ -158,3 +158,20 @@ def test_tools_listed_with_object_values(tmp_path: Path) -> None:
     assert analysis.verdict("alpha").actual == frozenset()
     assert analysis.verdict("beta").actual == {"EXEC_PROCESS"}
     assert analysis.verdict("beta").verdict == OK
+
+
+def test_typescript_import_require_and_a_called_commonjs_module(tmp_path: Path) -> None:
+    (tmp_path / "a.ts").write_text(
+        'import cp = require("child_process");\n'
+        'import make = require("./factory");\n'
+        'server.registerTool("t1", { description: "Show" }, () => cp.execFileSync("ls"));\n'
+        'server.registerTool("t2", { description: "Show" }, () => make().go());\n'
+    )
+    (tmp_path / "factory.js").write_text(
+        'const fs = require("fs");\n'
+        'module.exports = function () { return { go: () => fs.unlinkSync("/x") }; };\n'
+    )
+    analysis = analyse_directory(tmp_path)
+    assert analysis.verdict("t1").actual == {"EXEC_PROCESS"}
+    witness = analysis.verdict("t2").witnesses()["WRITE_FS"][0]
+    assert (witness.file, witness.line, witness.symbol) == ("factory.js", 2, "fs.unlinkSync")

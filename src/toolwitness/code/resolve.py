@@ -216,6 +216,8 @@ class Resolver:
     def call_result(self, callee: Resolved) -> list[Resolved]:
         if isinstance(callee, RClass):
             return [RInstance(callee.class_id)]
+        if isinstance(callee, RModule):  # `require("./m")()`: the module's default export
+            return [r for d in self.export(callee.key, "default") for r in self.call_result(d)]
         if isinstance(callee, RFunc):
             fn = self.project.functions.get(callee.func_id)
             return [r for v in (fn.returns if fn else []) for r in self.resolve(v)]

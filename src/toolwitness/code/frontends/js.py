@@ -389,11 +389,17 @@ class _Builder:
     # -- modules -----------------------------------------------------------------------------
     def import_statement(self, node: Node) -> None:
         source = node.child_by_field_name("source")
+        for clause in node.named_children:  # TypeScript `import x = require("y")`
+            inner = clause.child_by_field_name("source")
+            if clause.type == "import_require_clause" and inner is not None and source is None:
+                source = inner
         if source is None:
             return
         spec = string_value(source)
         scope = self.scope(self.key)
         for clause in node.named_children:
+            if clause.type == "import_require_clause" and clause.named_child_count:
+                scope.bind(text(clause.named_children[0]), ir.Import(spec, (), self.key))
             if clause.type != "import_clause":
                 continue
             for part in clause.named_children:
@@ -444,6 +450,9 @@ class _Builder:
                 self.module.star_exports.append(ir.Import(spec, (), self.key))
             return
         value_node = node.child_by_field_name("value")
+        if value_node is None and not default and node.named_child_count == 1:
+            value_node = node.named_children[0]  # TypeScript `export = x`
+            default = value_node.type not in ("export_clause", "namespace_export")
         if default and value_node is not None:
             self.module.export("default", value_of(value_node, fn.id, self.key))
             self.walk(value_node, fn)
