@@ -7,6 +7,7 @@ the order-shaped families, inside a sentence that is a directive.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterator
 
 from toolwitness.checks.inj_model import (
@@ -83,6 +84,7 @@ def authority(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[S
                     end,
                     "tells the model to set aside its instructions or safeguards",
                 )
+        yield from _nullified(analysis, sentence, lex)
         words = sentence.words()
         toks = sentence.tokens
         for i, phrase in find_phrases(words, lex.framing["identity"]):
@@ -103,6 +105,25 @@ def authority(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[S
             yield _signal(
                 AUTHORITY, Severity.LOW, at, at + len(tag), "wraps text in instruction-style markup"
             )
+
+
+def _nullified(analysis: Analysis, sentence: Sentence, lex: Lexicon) -> Iterator[Signal]:
+    """"previous restrictions no longer apply", "your rules are void": an override by decree."""
+    objects = lex.framing["override_objects"]
+    qualifiers = lex.framing["override_qualifiers"] - {"the", "these", "those"}
+    for clause in sentence.clauses:
+        words = [t.text for t in clause.tokens]
+        obj = next((k for k, w in enumerate(words) if w in objects and k > 0 and words[k - 1] in qualifiers), None)
+        if obj is None or _skip(analysis, sentence, clause.tokens[obj]):
+            continue
+        rest = words[obj + 1 : obj + 8]
+        declared_void = any(w in lex.framing["nullifiers"] for w in rest)
+        negated_valid = clause.negation_from is not None and clause.negation_from > obj and any(
+            w in lex.framing["validity"] for w in words[clause.negation_from : clause.negation_from + 4]
+        )
+        if declared_void or negated_valid:
+            yield _signal(AUTHORITY, Severity.HIGH, clause.start, clause.end, "declares the model's instructions or safeguards void")
+            return
 
 
 def _about_concealment(words: list[str], i: int, lex: Lexicon) -> bool:
@@ -132,13 +153,17 @@ def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
         for clause in sentence.clauses:
             words = [t.text for t in clause.tokens]
             mentions_user = any(w in lex.user_words for w in words)
+            holds_secret = bool(secret_words & set(words))
             for i, w in enumerate(words):
                 tok = clause.tokens[i]
                 if _skip(analysis, sentence, tok):
                     continue
                 verb = base_form(w, comm)
-                if verb is not None and clause.negated(i) and not secret_words & set(words):
-                    if _about_concealment(words, i, lex) or _passive_concealment(words, i):
+                if verb is not None and clause.negated(i) and not holds_secret:
+                    informs_user = verb in lex.verbs["informational"] and any(
+                        x in lex.user_words for x in words[i + 1 : i + 12]
+                    )
+                    if informs_user or _about_concealment(words, i, lex) or _passive_concealment(words, i):
                         yield _signal(SECRECY, Severity.HIGH, clause.start, clause.end, "tells the model to keep something from the user")
                         break
                 if base_form(w, conceal) is not None and not clause.negated(i) and mentions_user:
@@ -168,27 +193,36 @@ def sequencing(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[
             continue
         words = sentence.words()
         toks = sentence.tokens
-        markers = find_phrases(words, lex.framing["sequence_markers"])
+        markers = sorted(
+            m for m, _ in find_phrases(words, lex.framing["sequence_markers"])
+            if not analysis.negated_at(toks[m].start)
+        )
         if not markers:
             continue
-        for i, phrase in find_phrases(words, lex.framing["universal_scope"]):
+        scopes = [*find_phrases(words, lex.framing["universal_scope"]), *universal_scopes(words, lex)]
+        for i, phrase in scopes:
             end = i + len(phrase)
             if _scoped_locally(words, end, lex) or _skip(analysis, sentence, toks[i]):
                 continue
-            if any(_negated_token(sentence, toks[m]) for m, _ in markers):
-                continue
-            if not any(abs(m - i) <= 8 for m, _ in markers):
+            near = bisect.bisect_left(markers, i - 8)
+            if near >= len(markers) or markers[near] > i + 8:
                 continue
             yield _signal(SEQUENCING, Severity.MEDIUM, sentence.start, sentence.end, "orders the model to run something before or around every other action")
             break
 
 
-def _negated_token(sentence: Sentence, tok: Token) -> bool:
-    for clause in sentence.clauses:
-        for i, t in enumerate(clause.tokens):
-            if t is tok:
-                return clause.negated(i)
-    return False
+def universal_scopes(words: list[str], lex: Lexicon) -> list[tuple[int, tuple[str, ...]]]:
+    """quantifier + up to three modifiers + interaction noun: "any message", "every new user request"."""
+    found = []
+    for i, w in enumerate(words):
+        if w not in lex.framing["quantifiers"]:
+            continue
+        k = i + 1
+        while k < len(words) and k <= i + 3 and words[k] in lex.framing["scope_modifiers"]:
+            k += 1
+        if k < len(words) and words[k] in lex.framing["scope_nouns"]:
+            found.append((i, tuple(words[i : k + 1])))
+    return found
 
 
 def ranking(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:

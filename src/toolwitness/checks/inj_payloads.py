@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
 from toolwitness.checks.inj_model import CREDENTIAL, SHELL, URL, FieldContext, Signal
-from toolwitness.checks.language import Analysis
+from toolwitness.checks.language import Analysis, phrase_index
 from toolwitness.checks.lexicon import Lexicon
 from toolwitness.checks.secrets_scan import find_secrets
 from toolwitness.findings import Severity
@@ -103,10 +103,13 @@ def _shellish(words: list[str], lex: Lexicon) -> str | None:
     """Why this token run is a dangerous command, or None."""
     fetch = lex.shell["fetchers"]
     interp = lex.shell["interpreters"]
-    for phrase in lex.shell["dangerous"]:
-        for i in range(len(words) - len(phrase) + 1):
-            if all(words[i + k].startswith(p) for k, p in enumerate(phrase)):
+    index = phrase_index(lex.shell["dangerous"])
+    for i, w in enumerate(words):
+        for phrase in index.get(w, ()):
+            if all(i + k < len(words) and words[i + k].startswith(p) for k, p in enumerate(phrase)):
                 return "destructive or reverse-shell command"
+        if "/dev/tcp/" in w:
+            return "destructive or reverse-shell command"
     if "|" in words:
         pipe = words.index("|")
         left, right = words[:pipe], words[pipe + 1 : pipe + 3]
@@ -150,6 +153,9 @@ class _Nothing:
 _NO = _Nothing()
 
 
+_RFC1918 = tuple(ipaddress.ip_network(n) for n in ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16"))
+
+
 def _host_matches(host: str, domains: frozenset[str]) -> bool:
     parts = host.split(".")
     return any(".".join(parts[i:]) in domains for i in range(len(parts) - 1))
@@ -169,7 +175,7 @@ def _classify_url(url: str, lex: Lexicon) -> str | None:
         ip = None
     if ip is not None:
         local = ip.is_loopback or ip.is_link_local or ip.is_unspecified
-        rfc1918 = any(ip in ipaddress.ip_network(n) for n in ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16")) if ip.version == 4 else ip.is_private
+        rfc1918 = any(ip in net for net in _RFC1918) if ip.version == 4 else ip.is_private
         return None if local or rfc1918 else "a raw IP address"
     for key, label in (("collectors", "a request-collector"), ("tunnels", "a tunnel"), ("paste", "a paste or file-drop"), ("shorteners", "a URL-shortener")):
         if _host_matches(host, lex.urls[key]):
@@ -191,7 +197,7 @@ def suspicious_urls(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iter
         sentence = analysis.sentence_at(start)
         if sentence is not None and sentence.documentary_at(start):
             continue
-        if kind == "a chat incoming-webhook host" and ctx.purpose & {"slack", "discord", "telegram", "teams", "webhook", "webhooks", "notify", "notification", "notifications"}:
+        if kind == "a chat incoming-webhook" and ctx.purpose & {"slack", "discord", "telegram", "teams", "webhook", "webhooks", "notify", "notification", "notifications"}:
             continue
         yield Signal(URL, Severity.MEDIUM, start, end, f"points at {kind}")
 

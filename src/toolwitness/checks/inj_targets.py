@@ -37,17 +37,35 @@ def _boundary(text: str, start: int, end: int) -> bool:
     return ok_before and ok_after
 
 
+def _any_literal(lex_targets: tuple[TargetCategory, ...]) -> re.Pattern[str]:
+    literals = sorted({lit for cat in lex_targets for lit in cat.literals}, key=lambda s: (-len(s), s))
+    return re.compile("|".join(re.escape(lit) for lit in literals))
+
+
+_ANY_TARGET: dict[int, re.Pattern[str]] = {}
+
+
+def mentions_any_target(lower: str, lex: Lexicon) -> bool:
+    """One pass over the text before the per-literal search (most fields name no target)."""
+    pattern = _ANY_TARGET.get(id(lex.targets))
+    if pattern is None:
+        pattern = _ANY_TARGET[id(lex.targets)] = _any_literal(lex.targets)
+    return pattern.search(lower) is not None
+
+
 def target_hits(lower: str, cat: TargetCategory) -> Iterator[tuple[int, int]]:
     """Occurrences of the category's literals at token boundaries (longest literal wins)."""
     taken: list[tuple[int, int]] = []
+    covered: set[int] = set()  # literals are short, so marking their offsets stays linear
     for lit in cat.literals:
         at = lower.find(lit)
         while at >= 0:
             end = at + len(lit)
-            if _boundary(lower, at, end) and not any(a <= at < b for a, b in taken):
+            if _boundary(lower, at, end) and at not in covered:
                 tail = lower[end : end + 8]
                 if not any(tail.startswith(s) for s in cat.exclude_suffixes):
                     taken.append((at, end))
+                    covered.update(range(at, end))
             at = lower.find(lit, end)
     yield from sorted(taken)
 
@@ -61,22 +79,47 @@ def _acts_on(sentence: Sentence, lex: Lexicon) -> bool:
     return any(base_form(w, verbs) is not None for w in sentence.words())
 
 
+_ARG_WORDS = frozenset({"parameter", "parameters", "argument", "arguments", "field", "fields", "param", "arg", "args"})
+
+
 def _egress(sentence: Sentence, analysis: Analysis, lex: Lexicon) -> bool:
+    """Data leaves: sent to an address, or put into an argument of a tool call."""
     chunk = analysis.text[sentence.start : sentence.end]
-    transfer = lex.verbs["transfer"] - {"include", "add", "put", "write", "place", "report"}
-    sends = any(base_form(w, transfer) is not None for w in sentence.words())
-    return sends and (bool(_URLISH.search(chunk)) or bool(_EMAIL.search(chunk)) or "parameter" in chunk or "field" in chunk)
+    words = sentence.words()
+    moves = any(base_form(w, lex.verbs["transfer"]) is not None for w in words)
+    to_address = bool(_URLISH.search(chunk)) or bool(_EMAIL.search(chunk))
+    return moves and (to_address or bool(_ARG_WORDS & set(words)))
+
+
+def _subject_negated(analysis: Analysis, start: int, lex: Lexicon) -> bool:
+    """"secrets in them are not exposed": the target is the subject of a negated predicate."""
+    found = analysis.clause_at(start)
+    if found is None:
+        return False
+    clause, index = found
+    if clause.negation_from is None or clause.negation_from <= index:
+        return False
+    verbs = lex.verbs["acquire"] | lex.verbs["transfer"] | lex.verbs["imperative"]
+    return not any(base_form(t.text, verbs) is not None for t in clause.tokens[:index])
 
 
 def sensitive_targets(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
+    if not mentions_any_target(analysis.lower, lex):
+        return
     seen: set[int] = set()
+    judged: set[tuple[int, str]] = set()  # (sentence, category): one verdict each, so linear
     for cat in lex.targets:
         for start, end in target_hits(analysis.lower, cat):
             sentence = analysis.sentence_at(start)
             if sentence is None or id(sentence) in seen:
                 continue
+            if (id(sentence), cat.name) in judged and not analysis.negated_at(start):
+                continue
             if analysis.negated_at(start) or sentence.documentary_at(start):
                 continue
+            if _subject_negated(analysis, start, lex):
+                continue
+            judged.add((id(sentence), cat.name))
             related = _related(ctx, cat)
             directive = sentence.directive or ctx.is_param_text
             if directive and (not related or _egress(sentence, analysis, lex)):
@@ -93,12 +136,27 @@ def sensitive_targets(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> It
 
 def _other_tool_refs(sentence: Sentence, ctx: FieldContext, text: str) -> bool:
     words = sentence.words()
-    names = {w for w in words if w in ctx.siblings}
-    chunk = text[sentence.start : sentence.end].lower()
-    if names or any(s in chunk for s in ctx.siblings if len(s) > 3 and not s.isalpha()):
+    own = (ctx.tool or "").lower()
+    if any(w in ctx.siblings and w != own for w in words):  # names with _ - . are single tokens
         return True
     pairs = set(zip(words, words[1:], strict=False))
     return any(p in pairs for p in _OTHER_TOOL)
+
+
+_PAYLOAD_WORDS = frozenset(
+    "contents content private all every entire full secret secrets conversation history password "
+    "passwords token tokens key keys credentials".split()
+)
+
+
+def _injects_content(sentence: Sentence, lex: Lexicon) -> bool:
+    """A directive clause that moves private or wholesale data into what another tool sends."""
+    for clause in sentence.clauses:
+        words = [t.text for t in clause.tokens]
+        if clause.directive and any(base_form(w, lex.verbs["transfer"]) is not None for w in words):
+            if _PAYLOAD_WORDS & set(words):
+                return True
+    return False
 
 
 def shadowing(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
@@ -112,10 +170,41 @@ def shadowing(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[S
         redirect = bool(_REDIRECT_WORDS & set(words))
         address = bool(_EMAIL.search(chunk)) or bool(_URLISH.search(chunk))
         cred = any(w in ("token", "credential", "credentials", "key", "account") for w in words) and any(w in ("use", "instead") for w in words)
-        if _other_tool_refs(sentence, ctx, analysis.text) and (redirect or address or cred):
+        injected = _injects_content(sentence, lex)
+        if _other_tool_refs(sentence, ctx, analysis.text) and (redirect or address or cred or injected):
             yield Signal(SHADOWING, Severity.HIGH, sentence.start, sentence.end, "rewrites how another tool behaves (recipient, destination or credential)")
         elif address and any(w in ("bcc", "cc", "forward") or w == "copy" for w in words):
             yield Signal(SHADOWING, Severity.HIGH, sentence.start, sentence.end, "adds a hidden recipient to what the agent sends")
+
+
+_ACTION_VERBS: dict[int, frozenset[str]] = {}
+
+
+def _action_verbs(lex: Lexicon) -> frozenset[str]:
+    key = id(lex.intent["actions"])
+    if key not in _ACTION_VERBS:
+        _ACTION_VERBS[key] = frozenset().union(*(verbs for verbs, _ in lex.intent["actions"]))
+    return _ACTION_VERBS[key]
+
+
+def _offensive_action(sentence: Sentence, lex: Lexicon) -> int | None:
+    """Index of a verb x protected-object pair (bypass AMSI, escape container) or an attack head."""
+    offset = 0
+    every_verb = _action_verbs(lex)
+    for clause in sentence.clauses:
+        words = [t.text for t in clause.tokens]
+        for i, w in enumerate(words):
+            if base_form(w, every_verb) is None:
+                if w in lex.intent["attack_heads"] and not clause.negated(i):
+                    return offset + i
+                continue
+            for verbs, objects in lex.intent["actions"]:
+                if base_form(w, verbs) is not None and any(x in objects for x in words[i + 1 : i + 7]):
+                    return offset + i
+            if w in lex.intent["attack_heads"] and not clause.negated(i):
+                return offset + i
+        offset += len(words)
+    return None
 
 
 def harmful_intent(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
@@ -134,7 +223,7 @@ def harmful_intent(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Itera
                 break
         if hit is None:
             found = find_phrases(words, lex.intent["phrases"])
-            hit = found[0][0] if found else None
+            hit = found[0][0] if found else _offensive_action(sentence, lex)
         if hit is None or analysis.negated_at(toks[hit].start) or analysis.quoted_at(toks[hit].start):
             continue
         yield Signal(INTENT, Severity.MEDIUM, toks[hit].start, toks[hit].end, "states a harmful purpose for the tool")

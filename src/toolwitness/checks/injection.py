@@ -23,9 +23,10 @@ from toolwitness.checks.inj_model import (
 from toolwitness.checks.inj_params import exfil_params
 from toolwitness.checks.inj_purpose import purpose_words, server_purpose
 from toolwitness.checks.interface import CheckContext, server_check
-from toolwitness.checks.language import Analysis, analyse, split_identifier
+from toolwitness.checks.language import Analysis, analyse, split_identifier, tokens
 from toolwitness.checks.lexicon import Lexicon, lexicon
 from toolwitness.checks.secrets_scan import find_secrets, redact
+from toolwitness.checks.unicode_decode import reveal_hidden
 from toolwitness.findings import Finding, Severity
 from toolwitness.model import ServerSurface, TextField, surface_text_fields, tool_text_fields
 from toolwitness.textnorm import excerpt, nfc, window
@@ -49,10 +50,25 @@ _IDENTIFIER_KINDS = frozenset({"name", "schema-key"})
 ALL_RULES = sorted({*RULE_OF.values(), COMPOUND_RULE})
 
 
+_WORDLIKE = re.compile(r"[A-Za-z0-9_\-]{1,64}")
+NAME_DETECTORS: tuple[Detector, ...] = (inj_directives.authority, inj_targets.harmful_intent)
+
+
+def detectors_for(text: str, fctx: FieldContext) -> tuple[Detector, ...]:
+    """A single identifier-like word (a type, an enum value, a key) cannot carry a sentence:
+    names are read for stated intent and override words, other words need no analysis."""
+    if fctx.kind in _IDENTIFIER_KINDS:
+        return NAME_DETECTORS
+    return () if _WORDLIKE.fullmatch(text) else DETECTORS
+
+
 def detect(text: str, fctx: FieldContext, lex: Lexicon, *, decode: bool = True) -> list[Signal]:
     """Every signal in one piece of text (and, one level deep, in what it encodes)."""
+    chosen = detectors_for(text, fctx)
+    if not chosen:
+        return []
     analysis = analyse(text, lex)
-    signals = [s for detector in DETECTORS for s in detector(analysis, fctx, lex)]
+    signals = [s for detector in chosen for s in detector(analysis, fctx, lex)]
     if decode:
         for payload in inj_payloads.decode_payloads(text):
             inner = detect(payload.text, fctx, lex, decode=False)
@@ -67,13 +83,11 @@ def detect(text: str, fctx: FieldContext, lex: Lexicon, *, decode: bool = True) 
 
 def hidden_signals(text: str, fctx: FieldContext, lex: Lexicon) -> list[Signal]:
     """Re-check text hidden in Tags / variation selectors (decoded by the unicode checks)."""
-    try:
-        from toolwitness.checks.unicode import reveal_hidden  # type: ignore[attr-defined]
-    except ImportError:
-        return []
     out = []
     for revealed in reveal_hidden(text):
-        hidden_text = revealed if isinstance(revealed, str) else str(getattr(revealed, "text", ""))
+        hidden_text = revealed.text
+        if not hidden_text:
+            continue
         inner = detect(hidden_text, fctx, lex, decode=True)
         if any(s.severity.at_least(Severity.MEDIUM) for s in inner):
             families = ", ".join(sorted({s.family for s in inner}))
@@ -99,9 +113,11 @@ def _evidence(text: str, signal: Signal) -> str:
 
 
 def field_findings(
-    text: str, fctx: FieldContext, ctx: CheckContext, lex: Lexicon, extra: list[Signal] | None = None
+    field: TextField, fctx: FieldContext, ctx: CheckContext, lex: Lexicon, extra: list[Signal] | None = None
 ) -> Iterator[Finding]:
-    signals = detect(text, fctx, lex) + hidden_signals(text, fctx, lex) + (extra or [])
+    raw = nfc(field.text)
+    text = _field_text(field)
+    signals = detect(text, fctx, lex) + hidden_signals(raw, fctx, lex) + (extra or [])
     best: dict[str, Signal] = {}
     for sig in signals:
         held = best.get(sig.rule_id)
@@ -119,10 +135,6 @@ def field_findings(
             message=f"this field combines {len(strong)} poisoning families: {', '.join(strong)}",
             evidence=excerpt(redact(text)),
         )
-
-
-def _mentions(lowered: str, name: str) -> bool:
-    return re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", lowered) is not None
 
 
 def _param_of(location: str) -> str | None:
@@ -143,9 +155,9 @@ def _field_text(field: TextField) -> str:
 def tool_poisoning(surface: ServerSurface, ctx: CheckContext) -> Iterator[Finding]:
     lex = lexicon()
     names = {t.name.lower(): t.name for t in surface.tools}
+    siblings = frozenset(names)  # detectors skip the tool's own name
     for i, tool in enumerate(surface.tools):
         purpose = purpose_words(tool, lex)
-        siblings = frozenset(n for n in names if n != tool.name.lower())
         param_signals: dict[str, list[Signal]] = {}
         for param, sig in exfil_params(tool.name, tool.input_schema, f"tools[{i}].inputSchema", purpose, lex):
             param_signals.setdefault(param.location, []).append(sig)
@@ -153,12 +165,10 @@ def tool_poisoning(surface: ServerSurface, ctx: CheckContext) -> Iterator[Findin
             param = _param_of(field.location)
             words = purpose | frozenset(split_identifier(param)) if param else purpose
             fctx = FieldContext(field.kind, field.location, tool.name, words, siblings, param)
-            yield from field_findings(_field_text(field), fctx, ctx, lex, param_signals.get(field.location))
+            yield from field_findings(field, fctx, ctx, lex, param_signals.get(field.location))
     everything = server_purpose(surface)
     for field in surface_text_fields(surface):
-        text = _field_text(field)
-        lowered = text.lower()
-        named = sorted(n for n in names if len(n) > 2 and _mentions(lowered, n))
-        tool = names[named[0]] if len(named) == 1 else None
-        fctx = FieldContext(field.kind, field.location, tool, everything, frozenset(names), None)
-        yield from field_findings(text, fctx, ctx, lex)
+        named = sorted({t.text for t in tokens(nfc(field.text)) if len(t.text) > 2 and t.text in names})
+        tool = names[named[0]] if len(named) == 1 else None  # the one tool it promotes, if any
+        fctx = FieldContext(field.kind, field.location, tool, everything, siblings, None)
+        yield from field_findings(field, fctx, ctx, lex)

@@ -15,6 +15,7 @@ import bisect
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from toolwitness.checks.lexicon import Lexicon, Phrase, lexicon
 
@@ -39,6 +40,7 @@ class Clause:
     tokens: list[Token]
     negation_from: int | None = None  # index of the first token inside a negation scope
     directive: bool = False
+    ends: list[int] = field(default_factory=list)  # token end offsets, for bisect
 
     @property
     def start(self) -> int:
@@ -61,13 +63,19 @@ class Sentence:
     descriptive: bool = False
     to_model: bool = False
     documentary_from: int | None = None  # char offset after which the sentence documents attacks
+    tokens: list[Token] = field(default_factory=list)
+    clause_starts: list[int] = field(default_factory=list)
+    _words: list[str] = field(default_factory=list)
 
-    @property
-    def tokens(self) -> list[Token]:
-        return [t for c in self.clauses for t in c.tokens]
+    def finish(self) -> None:
+        for clause in self.clauses:
+            clause.ends = [t.end for t in clause.tokens]
+        self.tokens = [t for c in self.clauses for t in c.tokens]
+        self._words = [t.text for t in self.tokens]
+        self.clause_starts = [c.start for c in self.clauses]
 
     def words(self) -> list[str]:
-        return [t.text for t in self.tokens]
+        return self._words
 
     def documentary_at(self, offset: int) -> bool:
         return self.documentary_from is not None and offset >= self.documentary_from
@@ -79,9 +87,16 @@ class Analysis:
     lower: str
     sentences: list[Sentence]
     quotes: list[tuple[int, int]]
+    _starts: list[int] = field(default_factory=list)
+    _quote_starts: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        # Offsets are looked up once per candidate span: bisect keeps every lookup logarithmic.
+        self._starts = [s.start for s in self.sentences]
+        self._quote_starts = [lo for lo, _ in self.quotes]
 
     def sentence_at(self, offset: int) -> Sentence | None:
-        i = bisect.bisect_right([s.start for s in self.sentences], offset) - 1
+        i = bisect.bisect_right(self._starts, offset) - 1
         if 0 <= i < len(self.sentences) and offset < self.sentences[i].end:
             return self.sentences[i]
         return None
@@ -89,22 +104,22 @@ class Analysis:
     def clause_at(self, offset: int) -> tuple[Clause, int] | None:
         """The clause holding `offset` and the index of the token at or after it."""
         sentence = self.sentence_at(offset)
-        if sentence is None:
+        if sentence is None or not sentence.clauses:
             return None
-        for clause in sentence.clauses:
-            if clause.tokens and clause.start <= offset <= clause.end:
-                for i, tok in enumerate(clause.tokens):
-                    if tok.end > offset:
-                        return clause, i
-                return clause, len(clause.tokens) - 1
-        return None
+        c = max(0, bisect.bisect_right(sentence.clause_starts, offset) - 1)
+        clause = sentence.clauses[c]
+        if not clause.start <= offset <= clause.end:
+            return None
+        i = bisect.bisect_right(clause.ends, offset)
+        return clause, min(i, len(clause.tokens) - 1)
 
     def negated_at(self, offset: int) -> bool:
         found = self.clause_at(offset)
         return found is not None and found[0].negated(found[1])
 
     def quoted_at(self, offset: int) -> bool:
-        return any(lo <= offset < hi for lo, hi in self.quotes)
+        i = bisect.bisect_right(self._quote_starts, offset) - 1
+        return i >= 0 and offset < self.quotes[i][1]
 
 
 def fold(word: str) -> str:
@@ -131,11 +146,24 @@ def match_at(words: Sequence[str], i: int, phrase: Phrase) -> bool:
     return all(words[i + k] == phrase[k] for k in range(len(phrase)))
 
 
-def find_phrases(words: Sequence[str], phrases: Iterable[Phrase]) -> list[tuple[int, Phrase]]:
-    """Every (start index, phrase) occurrence; phrases are short, so this stays linear."""
+_INDEXES: dict[int, tuple[tuple[Phrase, ...], dict[str, list[Phrase]]]] = {}
+
+
+def phrase_index(phrases: tuple[Phrase, ...]) -> dict[str, list[Phrase]]:
+    """Phrases grouped by first word, built once per (long-lived, lexicon-owned) phrase tuple."""
+    held = _INDEXES.get(id(phrases))
+    if held is not None and held[0] is phrases:
+        return held[1]
     by_first: dict[str, list[Phrase]] = {}
     for p in phrases:
         by_first.setdefault(p[0], []).append(p)
+    _INDEXES[id(phrases)] = (phrases, by_first)
+    return by_first
+
+
+def find_phrases(words: Sequence[str], phrases: tuple[Phrase, ...]) -> list[tuple[int, Phrase]]:
+    """Every (start index, phrase) occurrence; phrases are short, so this stays linear."""
+    by_first = phrase_index(phrases)
     hits = []
     for i, w in enumerate(words):
         for p in by_first.get(w, ()):
@@ -144,6 +172,11 @@ def find_phrases(words: Sequence[str], phrases: Iterable[Phrase]) -> list[tuple[
     return hits
 
 
+def starts_phrase(words: Sequence[str], i: int, phrases: tuple[Phrase, ...]) -> bool:
+    return any(match_at(words, i, p) for p in phrase_index(phrases).get(words[i], ()))
+
+
+@lru_cache(maxsize=65536)
 def base_form(word: str, verbs: frozenset[str]) -> str | None:
     """The base verb behind `reads`/`reading`/`sends`, or None (third person and -ing only)."""
     if word in verbs:
@@ -220,8 +253,8 @@ def _clauses(text: str, toks: list[Token]) -> list[Clause]:
 def _mark_negation(clause: Clause, lex: Lexicon) -> None:
     words = [t.text for t in clause.tokens]
     for i, w in enumerate(words):
-        if w in lex.negators or (w.endswith("n't") and w != "don't" or w == "don't"):
-            if any(match_at(words, i, p) for p in lex.non_negating):
+        if w in lex.negators or w.endswith("n't"):
+            if starts_phrase(words, i, lex.non_negating):
                 continue
             clause.negation_from = i
             return
@@ -240,7 +273,7 @@ def _is_directive(clause: Clause, lex: Lexicon) -> bool:
     i = _strip_openers(words, lex)
     if i >= len(words):
         return False
-    if any(match_at(words, j, p) for p in lex.framing["modal_openers"] for j in (0, i)):
+    if starts_phrase(words, 0, lex.framing["modal_openers"]) or starts_phrase(words, i, lex.framing["modal_openers"]):
         return True
     if words[i] in lex.verbs["imperative"]:
         return True
@@ -280,7 +313,7 @@ def _documentary_from(sentence: Sentence, lex: Lexicon, quotes: list[tuple[int, 
         if base_form(w, doc) is None:
             continue
         rest = words[i + 1 : i + 12]
-        if any(n in nouns for n in rest) or any(match_at(words, k, p) for k in range(i + 1, min(len(words), i + 12)) for p in examples):
+        if any(n in nouns for n in rest) or any(starts_phrase(words, k, examples) for k in range(i + 1, min(len(words), i + 12))):
             return toks[i].end
         if any(toks[i].end <= lo < toks[i].end + 80 for lo, _ in quotes):
             return toks[i].end
@@ -288,7 +321,18 @@ def _documentary_from(sentence: Sentence, lex: Lexicon, quotes: list[tuple[int, 
 
 
 def analyse(text: str, lex: Lexicon | None = None) -> Analysis:
-    lex = lex or lexicon()
+    """The structure of `text`. Cached: catalogs repeat descriptions, and results are read-only."""
+    if lex is None or lex is lexicon():
+        return _analyse_cached(text)
+    return _analyse(text, lex)
+
+
+@lru_cache(maxsize=4096)
+def _analyse_cached(text: str) -> Analysis:
+    return _analyse(text, lexicon())
+
+
+def _analyse(text: str, lex: Lexicon) -> Analysis:
     toks = tokens(text)
     quotes = _quote_spans(text)
     sentences: list[Sentence] = []
@@ -302,6 +346,7 @@ def analyse(text: str, lex: Lexicon | None = None) -> Analysis:
         if not own:
             continue
         sentence = Sentence(start=lo, end=hi, clauses=_clauses(text, own))
+        sentence.finish()
         for clause in sentence.clauses:
             _mark_negation(clause, lex)
             clause.directive = _is_directive(clause, lex)

@@ -93,7 +93,8 @@ _FRAMING_PHRASES = (
 ).split()
 _FRAMING_WORDS = (
     "openers authority_markers authority_tags override_objects override_qualifiers "
-    "secrecy_adverbs concealed_objects ranking_verbs ranking_disparagement attack_nouns"
+    "secrecy_adverbs concealed_objects ranking_verbs ranking_disparagement attack_nouns "
+    "nullifiers validity quantifiers scope_modifiers scope_nouns"
 ).split()
 
 
@@ -115,6 +116,18 @@ def _targets(doc: dict[str, Any]) -> tuple[TargetCategory, ...]:
                 domain=words(body, "domain", name),
             )
         )
+    return tuple(out)
+
+
+def _actions(doc: dict[str, Any]) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+    raw = doc.get("actions")
+    if not isinstance(raw, list) or not raw:
+        raise InternalError("lexicon intent.yaml needs actions")
+    out = []
+    for k, pair in enumerate(raw):
+        if not isinstance(pair, dict):
+            raise InternalError(f"lexicon intent.yaml:actions[{k}] is not a mapping")
+        out.append((words(pair, "verbs", "intent"), words(pair, "objects", "intent")))
     return tuple(out)
 
 
@@ -156,6 +169,8 @@ def lexicon() -> Lexicon:
             "verbs": words(it, "verbs", "intent"),
             "markers": words(it, "markers", "intent"),
             "phrases": phrases(it, "phrases", "intent"),
+            "actions": _actions(it),
+            "attack_heads": words(it, "attack_heads", "intent"),
         },
         secrets={
             "private_key_markers": tuple(sorted(words(sec, "private_key_markers", "secrets"))),

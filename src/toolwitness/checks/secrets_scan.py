@@ -92,16 +92,18 @@ def _looks_secret(value: str, lex: Lexicon) -> bool:
 def find_secrets(text: str, lex: Lexicon | None = None) -> list[SecretHit]:
     lex = lex or lexicon()
     hits: list[SecretHit] = []
+    covered: set[int] = set()  # start offsets inside a hit (hits are bounded, so this is linear)
     for shape in secret_table().tokens:  # longest prefix first
         at = text.find(shape.prefix)
         while at >= 0:
             body_start = at + len(shape.prefix)
             end = _run(text, body_start, _CHARSETS.get(shape.charset, _CHARSETS["token"]), shape.max_length + 1)
             before_ok = at == 0 or not text[at - 1].isalnum()
-            taken = any(h.start <= at < h.end for h in hits)
+            taken = at in covered
             fits = shape.min_length <= end - at <= shape.max_length
             if before_ok and fits and not taken and _looks_secret(text[at:end], lex):
                 hits.append(SecretHit(at, end, shape.kind))
+                covered.update(range(at, end))
             at = text.find(shape.prefix, max(end, at + 1))
     for marker in lex.secrets["private_key_markers"]:
         at = text.lower().find(marker)
@@ -115,8 +117,9 @@ def find_secrets(text: str, lex: Lexicon | None = None) -> list[SecretHit]:
             continue
         end = _run(text, m.end(), _VALUE_CHARS, 300)
         value = text[m.end() : end]
-        if _looks_secret(value, lex) and not any(h.start <= m.end() < h.end for h in hits):
+        if m.end() not in covered and _looks_secret(value, lex):
             hits.append(SecretHit(m.end(), end, f"high-entropy value assigned to {name}"))
+            covered.update(range(m.end(), end))
     return sorted(hits, key=lambda h: (h.start, h.end))
 
 
