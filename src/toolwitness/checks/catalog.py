@@ -2,6 +2,7 @@
 
 from toolwitness.checks import meta  # noqa: F401
 from toolwitness.checks import unicode  # noqa: F401
+from toolwitness.checks import injection  # noqa: F401
 from toolwitness.checks import posture  # noqa: F401
 from toolwitness.checks import supply_chain  # noqa: F401
 from toolwitness.checks import capability  # noqa: F401
