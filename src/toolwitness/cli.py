@@ -16,8 +16,10 @@ from toolwitness.acquire.catalog import load_catalog_targets
 from toolwitness.acquire.limits import MIB, InputLimits
 from toolwitness.commands import code as code_commands
 from toolwitness.commands import discover as discover_commands
+from toolwitness.commands import evaluate as evaluate_commands
 from toolwitness.commands import integrity as integrity_commands
 from toolwitness.commands import live as live_commands
+from toolwitness.commands import report as report_commands
 from toolwitness.commands import snapshot as snapshot_commands
 from toolwitness.errors import EXIT_INPUT, EXIT_INTERNAL, ToolwitnessError, UsageError
 from toolwitness.findings import Severity
@@ -252,7 +254,9 @@ def escape_display_lines(lines: list[str]) -> str:
 integrity_commands.register(app)
 code_commands.register(app)
 discover_commands.register(app)
+evaluate_commands.register(app)
 snapshot_commands.register(app)
+report_commands.register(app)
 
 
 def main(argv: list[str] | None = None) -> int:
