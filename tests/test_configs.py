@@ -483,3 +483,10 @@ def test_entry_and_glob_counts_are_bounded(tmp_path: Path) -> None:
     env = DiscoveryEnv.from_environ({}, home=tmp_path / "h", project=tmp_path / "p")
     with pytest.raises(InputError, match="more than 200 files"):
         find_configs(env)
+
+
+def test_yaml_node_flood_is_refused_quickly(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "flood.yaml"
+    path.write_text("mcpServers: [" + "1," * 260_000 + "1]\n")
+    assert main(["scan", str(path)]) == 2
+    assert "more than 250000 YAML nodes" in capsys.readouterr().err

@@ -95,7 +95,13 @@ def parse_config_bytes(data: bytes, syntax: str, source: str, limits: InputLimit
     return doc
 
 
-class _StrictLoader(yaml.SafeLoader):
+# libyaml's C parser when PyYAML was built with it (it is on every mainstream wheel): the pure
+# Python parser needs minutes for a few MiB of hostile YAML.
+_BaseLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+MAX_YAML_EVENTS = 250_000  # a real config has a few hundred
+
+
+class _StrictLoader(_BaseLoader):  # type: ignore[valid-type,misc]
     """SafeLoader that refuses duplicate keys and anchors/aliases."""
 
 
@@ -137,12 +143,16 @@ def _load_yaml(text: str, source: str, limits: InputLimits) -> Any:
 
 def _prescan_yaml(text: str, source: str, limits: InputLimits) -> None:
     """One pass over the events before anything is built: no aliases, bounded depth, one doc."""
-    scan = yaml.SafeLoader(text)
+    scan = _BaseLoader(text)
     depth = 0
     documents = 0
+    events = 0
     try:
         while scan.check_event():
             event = scan.get_event()  # type: ignore[no-untyped-call]
+            events += 1
+            if events > MAX_YAML_EVENTS:
+                raise InputError(f"more than {MAX_YAML_EVENTS} YAML nodes", source=source)
             if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
                 raise InputError(
                     "anchors and aliases are not accepted in a client config"
