@@ -118,3 +118,13 @@ def test_list_tools_result_wrapper(tmp_path) -> None:  # type: ignore[no-untyped
     )
     analysis = analyse_directory(tmp_path)
     assert analysis.verdict("wipe").actual == {"WRITE_FS"}
+
+
+def test_modules_imported_by_a_literal_name(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "server.py").write_text(
+        "from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\n"
+        "@mcp.tool()\ndef hostname() -> str:\n    '''Show the host name.'''\n"
+        "    return __import__('os').system('hostname')\n"
+    )
+    analysis = analyse_directory(tmp_path)
+    assert analysis.verdict("hostname").actual >= {"EXEC_SHELL"}

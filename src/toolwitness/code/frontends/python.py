@@ -75,6 +75,9 @@ class _Builder:
         if isinstance(node, ast.Attribute):
             return ir.Member(self.value(node.value, scope), (node.attr,))
         if isinstance(node, ast.Call):
+            loaded = _literal_import(node)
+            if loaded is not None:
+                return ir.Import(loaded, (), self.key)
             args = tuple(self._arg(a, scope) for a in node.args)
             kwargs = tuple((k.arg, self.value(k.value, scope)) for k in node.keywords if k.arg)
             return ir.Call(self.value(node.func, scope), args, kwargs)
@@ -422,6 +425,16 @@ class _Builder:
                     node.col_offset + 1,
                 )
             )
+
+
+def _literal_import(node: ast.Call) -> str | None:
+    """`__import__("os")` / `importlib.import_module("os")`: the module named by a literal."""
+    if chain(node.func) not in (("__import__",), ("importlib", "import_module")):
+        return None
+    first = node.args[0] if node.args else None
+    if isinstance(first, ast.Constant) and isinstance(first.value, str):
+        return first.value
+    return None
 
 
 def _dynamic(node: ast.Call, path: tuple[str, ...] | None) -> bool:
