@@ -200,6 +200,20 @@ def test_hostile_servers_fail_alone(capsys: pytest.CaptureFixture[str]) -> None:
     assert elapsed < 40
 
 
+@pytest.mark.parametrize(
+    ("mode", "needle"),
+    [
+        ("duplicate", "metadata is rejected at tools[1]: duplicate tool name 'echo'"),
+        ("deep", "JSON-RPC message that cannot be read"),
+    ],
+)
+def test_malformed_metadata_fails_that_server_fast(mode: str, needle: str) -> None:
+    outcome = acquire_many([hostile(mode)], LiveOptions(request_timeout=20))[0]
+    assert outcome.surface is None and outcome.error is not None
+    assert needle in outcome.error
+    assert outcome.seconds < 15, "a broken answer must not wait for the timeout"
+
+
 def test_flood_stdout_stops_at_the_byte_budget() -> None:
     outcome = acquire_many(
         [hostile("flood-stdout")], LiveOptions(max_bytes=1_000_000, request_timeout=10)

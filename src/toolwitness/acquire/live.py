@@ -26,6 +26,7 @@ from mcp.client._transport import TransportStreams
 
 from toolwitness._version import __version__
 from toolwitness.acquire.catalog import surface_from_document
+from toolwitness.acquire.hostile_json import check_value
 from toolwitness.acquire.launch import LaunchRefused, prepare_launch
 from toolwitness.acquire.limits import MIB, InputLimits
 from toolwitness.acquire.live_collect import PageLimits, ServerFailed, Stage, collect_document
@@ -193,10 +194,18 @@ async def acquire_live_async(spec: ServerSpec, options: LiveOptions) -> ServerSu
             doc, notes = await _acquire_document(spec, options)
     except TimeoutError:
         raise ServerFailed(
-            f"gave up after {options.server_timeout:g}s for the whole server (--timeout)"
+            f"gave up after {options.server_timeout:g}s for the whole server (--server-timeout)"
         ) from None
     source = spec.origin or f"live:{spec.name}"
-    surface = surface_from_document(doc, server_id=spec.name, source=source, limits=options.limits)
+    try:
+        # The same bounds and shape rules as a catalog file (depth, string size, duplicates).
+        check_value(doc, source, options.limits)
+        surface = surface_from_document(
+            doc, server_id=spec.name, source=source, limits=options.limits
+        )
+    except InputError as exc:  # the server sent it, so it is this server's failure
+        where = f" at {exc.path}" if exc.path not in (None, "", "$") else ""
+        raise ServerFailed(f"the server's metadata is rejected{where}: {exc.reason}") from None
     if notes:
         surface = surface.model_copy(update={"notes": (*surface.notes, *notes)})
     return surface

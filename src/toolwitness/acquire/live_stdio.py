@@ -99,11 +99,16 @@ class StdioDiagnostics:
         return "; ".join(parts)
 
 
-def _parse(line: bytes) -> Any:
+def _parse(line: bytes) -> tuple[Any, str | None]:
+    """The SDK's JSON-RPC message, or None and (for a line that claims to be one) why not."""
     try:
-        return types.jsonrpc_message_adapter.validate_json(line, by_name=False)
-    except ValueError:
-        return None
+        return types.jsonrpc_message_adapter.validate_json(line, by_name=False), None
+    except ValueError as exc:
+        if not (line.startswith(b"{") and b'"jsonrpc"' in line[:4096]):
+            return None, None
+        errors = getattr(exc, "errors", None)
+        first = errors()[0] if callable(errors) and errors() else {}
+        return None, str(first.get("msg") or type(exc).__name__)[:200]
 
 
 async def _pump_stdout(
@@ -148,7 +153,11 @@ async def _deliver(
     sink: MemoryObjectSendStream[SessionMessage | Exception],
     diag: StdioDiagnostics,
 ) -> bool:
-    message = _parse(line)
+    message, broken = _parse(line)
+    if broken is not None:
+        # It claims to be JSON-RPC but cannot be read: a request would wait for it forever.
+        diag.fail(f"the server sent a JSON-RPC message that cannot be read ({broken})")
+        return False
     if message is None:
         diag.garbage_lines += 1
         if diag.first_garbage is None:
