@@ -485,8 +485,19 @@ def test_entry_and_glob_counts_are_bounded(tmp_path: Path) -> None:
         find_configs(env)
 
 
-def test_yaml_node_flood_is_refused_quickly(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_yaml_node_flood_is_refused_quickly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "flood.yaml"
     path.write_text("mcpServers: [" + "1," * 260_000 + "1]\n")
     assert main(["scan", str(path)]) == 2
     assert "more than 250000 YAML nodes" in capsys.readouterr().err
+
+
+def test_oversized_toml_is_refused_before_parsing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text("# pad\n" * 400_000 + '[mcp_servers.a]\ncommand = "npx"\n')
+    assert main(["scan", str(path)]) == 2
+    assert "over the 2097152-byte limit" in capsys.readouterr().err

@@ -142,9 +142,10 @@ def specs_from_document(
 ) -> list[ServerSpec]:
     ctx = EntryContext(client=client, source=source, url_kind="sse" if fmt == "gemini" else "http")
     specs: list[ServerSpec] = []
-    for raw in raw_entries(doc, fmt, source):
-        if len(specs) >= limits.max_items:
-            raise InputError(f"more than {limits.max_items} server entries", source=source)
+    entries = list(raw_entries(doc, fmt, source))  # cheap: count before building anything
+    if len(entries) > limits.max_items:
+        raise InputError(f"more than {limits.max_items} server entries", source=source)
+    for raw in entries:
         spec = spec_from_entry(raw.name, raw.entry, ctx, raw.where)
         if spec is not None:
             specs.append(spec)

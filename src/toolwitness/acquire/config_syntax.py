@@ -20,6 +20,7 @@ from toolwitness.acquire.limits import InputLimits
 from toolwitness.errors import InputError
 
 SYNTAXES = ("json", "jsonc", "yaml", "toml")
+MAX_TOML_BYTES = 2 * 1024 * 1024  # a real Codex config.toml is a few KiB
 
 
 def syntax_for(path: Path) -> str:
@@ -79,6 +80,11 @@ def parse_config_bytes(data: bytes, syntax: str, source: str, limits: InputLimit
     if syntax == "jsonc":
         return parse_json_text(strip_jsonc(text, source), source, limits)
     if syntax == "toml":
+        if len(data) > MAX_TOML_BYTES:  # tomllib is pure Python: ~1 s of CPU per MiB
+            raise InputError(
+                f"TOML config is {len(data)} bytes, over the {MAX_TOML_BYTES}-byte limit",
+                source=source,
+            )
         try:
             doc: Any = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
