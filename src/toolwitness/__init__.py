@@ -7,6 +7,7 @@ Library use::
 """
 
 from toolwitness._version import __version__
+from toolwitness.acquire.live import LiveOptions, acquire_live
 from toolwitness.errors import (
     IncompleteScanError,
     InputError,
@@ -15,7 +16,7 @@ from toolwitness.errors import (
     UsageError,
 )
 from toolwitness.findings import Confidence, Finding, Severity, Witness
-from toolwitness.model import ServerSurface, Tool
+from toolwitness.model import ServerSpec, ServerSurface, Tool, Transport
 from toolwitness.pipeline import ScanOptions, exit_code, scan
 from toolwitness.result import ScanResult, ServerResult, ToolResult
 
@@ -25,17 +26,21 @@ __all__ = [
     "IncompleteScanError",
     "InputError",
     "InternalError",
+    "LiveOptions",
     "ScanOptions",
     "ScanResult",
     "ServerResult",
+    "ServerSpec",
     "ServerSurface",
     "Severity",
     "Tool",
     "ToolResult",
     "ToolwitnessError",
+    "Transport",
     "UsageError",
     "Witness",
     "__version__",
+    "acquire_live",
     "exit_code",
     "scan",
 ]
