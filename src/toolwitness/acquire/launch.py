@@ -92,10 +92,8 @@ def check_command(command: str, extra_allowed: frozenset[str]) -> str:
             f"refused to run {name!r}: not on the allowlist ({allowed}); "
             f"pass --allow-command {name} to run it"
         )
-    if os.path.isabs(command):
-        if not (os.path.isfile(command) and os.access(command, os.X_OK)):
-            raise LaunchRefused(f"{command!r} is not an executable file")
-        return command
+    if os.path.isabs(command) and not (os.path.isfile(command) and os.access(command, os.X_OK)):
+        raise LaunchRefused(f"{command!r} is not an executable file")
     return command
 
 

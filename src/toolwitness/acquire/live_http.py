@@ -35,6 +35,7 @@ class HttpDiagnostics:
             self.failure = reason
 
     def summary(self) -> str:
+        """Nothing to add beyond the HTTP error itself (no stderr over a network)."""
         return ""
 
 
@@ -141,10 +142,11 @@ async def legacy_sse(
         timeout: httpx2.Timeout | None = None,
         auth: httpx2.Auth | None = None,
     ) -> httpx2.AsyncClient:
-        client: httpx2.AsyncClient = _client(headers or {}, read_timeout, diag)
+        # Our client (byte budget, no redirects) with the one timeout for every operation.
+        client: httpx2.AsyncClient = _client(headers or {}, request_timeout, diag)
         return client
 
-    read_timeout = timeout
+    request_timeout = timeout
     async with sse_client(
         url,
         headers=dict(headers),
