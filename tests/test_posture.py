@@ -395,3 +395,25 @@ def test_fixed_or_unpinned_versions_not_flagged(command: str, args: list[str]) -
 def test_prerelease_of_fixed_version_is_still_affected() -> None:
     ids = _ids(kind="stdio", command="npx", args=("-y", "mcp-remote@0.1.16-rc.1", "https://h/mcp"))
     assert "TW-NET-007" in ids
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_pieces = st.sampled_from(
+    ["npx", "bash", "-c", "--host", "0.0.0.0", "http://", "https://", "[::1", "localhost", ":99999",
+     "ghp_", "sk-", "Bearer ", "${env:X}", "=", "@", "|", "sh", "-p", "8080:8080", "?key=", "%", "\u202e"]
+)  # fmt: skip
+_texts = st.lists(_pieces | st.text(max_size=12), max_size=5).map("".join)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_texts, st.lists(_texts, max_size=6), st.dictionaries(_texts, _texts, max_size=3), _texts)
+def test_posture_never_crashes(
+    command: str, args: list[str], env: dict[str, str], url: str
+) -> None:
+    for transport in (
+        {"kind": "stdio", "command": command or "x", "args": tuple(args), "env": env},
+        {"kind": "http", "url": url, "headers": env},
+    ):
+        assert "TW-META-005" not in {f.rule_id for f in _findings(**transport)}

@@ -168,9 +168,14 @@ def _url(raw: dict[str, Any], e: _Entry, ctx: EntryContext) -> tuple[str | None,
         raise e.fail(f"conflicting URLs in {', '.join(k for k, _ in found)}")
     key, value = found[0]
     url = e.string(value, key)
-    parts = urlsplit(url)
-    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
-        raise e.fail(f"{key!r} is not an http(s) URL with a host", key)
+    try:
+        parts = urlsplit(url)
+        valid = parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
+        _ = parts.port  # raises on a port outside 0-65535
+    except ValueError:
+        valid = False
+    if not valid:
+        raise e.fail(f"{key!r} is not a well-formed http(s) URL with a host", key)
     if any(k in ("httpUrl", "serverUrl") for k, _ in found):
         return url, "http"  # Gemini CLI's httpUrl and Windsurf's serverUrl are Streamable HTTP
     if parts.path.rstrip("/").endswith("/sse"):

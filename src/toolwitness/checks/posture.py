@@ -232,7 +232,10 @@ def _secrets(surface: ServerSurface, t: Transport, ctx: CheckContext) -> Iterato
         if described:
             found.append((f"transport.args[{i}]", described))
     if t.url:
-        query = urlsplit(t.url).query
+        try:
+            query = urlsplit(t.url).query
+        except ValueError:  # malformed: nothing to read, and the URL check says so elsewhere
+            query = ""
         for pair in query.split("&") if query else ():
             key, _, value = pair.partition("=")
             described = literal_secret(key, value)
