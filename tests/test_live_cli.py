@@ -131,3 +131,18 @@ def test_disabled_entry_is_not_started(tmp_path: Path, capsys: pytest.CaptureFix
     assert not marker.exists()
     assert server["coverage"] == ["config"] and not server["incomplete"]
     assert code in (0, 1)
+
+
+def test_discovered_configs_are_connected_with_live(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = tmp_path / "home"
+    config = home / ".config" / "Claude" / "claude_desktop_config.json"
+    config.parent.mkdir(parents=True)
+    entry = {"command": sys.executable, "args": [str(HOSTILE), "good"]}
+    config.write_text(json.dumps({"mcpServers": {"fixture": entry}}))
+    code = main(["scan", "-f", "json", "--live", "--discover", "--home", str(home)])
+    (server,) = json.loads(capsys.readouterr().out)["servers"]
+    assert code in (0, 1)
+    assert server["id"] == "fixture" and server["coverage"] == ["live"]
+    assert len(server["tools"]) == 2
