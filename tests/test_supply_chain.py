@@ -323,3 +323,18 @@ def test_static_surfaces_say_which_registry_checks_were_skipped() -> None:
     assert not any("skipped" in n or "not checked" in n for n in online["npm"])
     assert any("publish age not checked" in n for n in online["pypi"])
     assert any("npm and PyPI only" in n for n in online["docker"])
+
+
+@pytest.mark.parametrize(
+    ("name", "version"),
+    [
+        ("--registry=http://127.0.0.1:9/", None),
+        ("-x", None),
+        ("pkg", "1.0.0 --foo"),
+        ("a b", None),
+        ("pkg", "^1.0.0"),
+    ],
+)
+def test_option_shaped_names_never_reach_a_registry_client(name: str, version: str | None) -> None:
+    assert not npm_metadata(name, version).queried
+    assert not pypi_metadata(name, version).queried

@@ -99,6 +99,8 @@ def registry_metadata(surface: ServerSurface, ctx: CheckContext) -> Iterator[Fin
         meta = pypi_metadata(package.name, exact)
     else:
         return  # docker images: registry checks cover npm and PyPI only (documented)
+    if not meta.queried:
+        return  # a URL, path or git spec: no registry to ask (TW-SUP-001 already says so)
     if meta.error is not None:
         raise RuntimeError(f"registry lookup failed: {meta.error}")  # fail closed: META-005
     yield from _metadata_findings(surface, package, meta, ctx)

@@ -9,6 +9,7 @@ METADATA is read. What a registry cannot answer is reported as skipped, never as
 from __future__ import annotations
 
 import email.parser
+import re
 import subprocess
 import sys
 import tempfile
@@ -21,6 +22,7 @@ from typing import Any
 
 from toolwitness.acquire.hostile_json import parse_json_text
 from toolwitness.acquire.limits import MIB, InputLimits
+from toolwitness.supply.versions import is_exact_version
 
 TIMEOUT_SECONDS = 60
 MAX_OUTPUT = 8 * MIB
@@ -39,6 +41,16 @@ class PackageMetadata:
     published: datetime | None = None
     skipped: tuple[str, ...] = ()  # checks this registry could not answer
     error: str | None = None  # the registry could not be asked (timeout, client missing)
+    queried: bool = True  # False: the spec is not a registry name (URL, path, git), not asked
+
+
+# Only well-formed registry names and exact versions reach a registry client's command line, so
+# a config cannot smuggle options (`--registry=…`) into npm or pip.
+_NPM_NAME = re.compile(
+    r"(@[a-z0-9][a-z0-9._~-]{0,100}/)?[a-z0-9][a-z0-9._~-]{0,213}", re.IGNORECASE
+)
+_PYPI_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]{0,200}[A-Za-z0-9])?")
+NOT_A_REGISTRY_NAME = PackageMetadata(exists=False, queried=False)
 
 
 def _run(argv: list[str], cwd: str | None = None) -> tuple[int, str, str]:
@@ -62,6 +74,8 @@ def _run(argv: list[str], cwd: str | None = None) -> tuple[int, str, str]:
 
 @lru_cache(maxsize=256)
 def npm_metadata(name: str, version: str | None) -> PackageMetadata:
+    if not _NPM_NAME.fullmatch(name) or (version and not is_exact_version("npm", version)):
+        return NOT_A_REGISTRY_NAME
     spec = f"{name}@{version}" if version else name
     code, out, err = _run(["npm", "view", "--json", spec])
     if code in (124, 127):
@@ -121,6 +135,8 @@ def _parse_time(value: Any) -> datetime | None:
 
 @lru_cache(maxsize=256)
 def pypi_metadata(name: str, version: str | None) -> PackageMetadata:
+    if not _PYPI_NAME.fullmatch(name) or (version and not is_exact_version("pypi", version)):
+        return NOT_A_REGISTRY_NAME
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]
     code, out, err = _run([*pip, "index", "versions", name])
     if code in (124, 127):
