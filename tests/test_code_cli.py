@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 import shutil
 import tarfile
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
 import jsonschema
 import pytest
 
+from archive_builders import many_empty_files_tar, member, write_tgz, zeros_tgz
 from conftest import FIXTURES, NPM_MODULES
 from toolwitness.cli import main
 
@@ -141,3 +144,30 @@ def test_package_spec_is_downloaded_and_analysed(
     assert doc["servers"][0]["coverage"] == ["package"]
     assert _tools(doc)[tool]["verdict"] == "OK"
     assert _tools(doc)[tool]["actual"] == actual
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        pytest.param(
+            lambda p: write_tgz(
+                p, [(member("package/evil.js", tarfile.SYMTYPE, link="/etc/passwd"), None)]
+            ),
+            id="symlink-out",
+        ),
+        pytest.param(lambda p: zeros_tgz(p, 1, 1024 * 1024 * 1024), id="1GiB-of-zeros"),
+        pytest.param(
+            lambda p: p.write_bytes(gzip.compress(many_empty_files_tar(100_000))) and p,
+            id="100k-files",
+        ),
+        pytest.param(lambda p: p.write_bytes(b"\x1f\x8b not gzip") and p, id="malformed"),
+    ],
+)
+def test_hostile_artifacts_are_refused_through_the_cli(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], build: Callable[[Path], object]
+) -> None:
+    archive = tmp_path / "hostile.tgz"
+    build(archive)
+    assert main(["code", str(archive)]) == 2
+    err = capsys.readouterr().err
+    assert "hostile.tgz" in err and "Traceback" not in err
