@@ -77,7 +77,9 @@ def npm_metadata(name: str, version: str | None) -> PackageMetadata:
     if not _NPM_NAME.fullmatch(name) or (version and not is_exact_version("npm", version)):
         return NOT_A_REGISTRY_NAME
     spec = f"{name}@{version}" if version else name
-    code, out, err = _run(["npm", "view", "--json", spec])
+    with tempfile.TemporaryDirectory(prefix="toolwitness-npm-") as tmp:
+        # An empty working directory: a scanned project's own .npmrc must not pick the registry.
+        code, out, err = _run(["npm", "view", "--json", spec], cwd=tmp)
     if code in (124, 127):
         return PackageMetadata(exists=False, error=err)
     doc: Any = None
