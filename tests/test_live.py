@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from conftest import FIXTURES, npm_server_entry, pypi_server_bin
+from conftest import FIXTURES, NPM_MODULES, npm_server_entry, pypi_server_bin
 from toolwitness.acquire.catalog import load_catalog_file
 from toolwitness.acquire.launch import LaunchRefused, check_command
 from toolwitness.acquire.live import LiveOptions, acquire_live, acquire_many
@@ -311,6 +311,23 @@ def test_sandboxed_real_server_and_sandbox_facts(tmp_path: Path) -> None:
     assert facts["network"].startswith("blocked")
     assert facts["root_writable"] == "no"
     assert facts["home_writable"] == "yes"
+
+
+@needs_node
+@needs_bwrap
+@pytest.mark.parametrize("sandbox", [False, True])
+def test_npx_runs_an_installed_package_offline(sandbox: bool) -> None:
+    prefix = str(NPM_MODULES.parent)
+    spec = ServerSpec(
+        name="memory",
+        transport=Transport(
+            kind="stdio",
+            command="npx",
+            args=("--prefix", prefix, "--offline", "--yes", "mcp-server-memory"),
+        ),
+    )
+    surface = acquire_live(spec, LiveOptions(sandbox=sandbox, request_timeout=60))
+    assert len(surface.tools) == 9
 
 
 @needs_bwrap
