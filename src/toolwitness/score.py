@@ -108,14 +108,23 @@ def grade_of(score: int, model: ScoringModel) -> str:
     return next(g for g in GRADES if score >= model.floors[g])
 
 
+# Repeats of one rule past this many add at most penalty x decay^64 (nothing a score shows);
+# counting them would only slow exact arithmetic on catalogs with thousands of findings.
+MAX_REPEATS = 64
+
+
 def _rule_penalties(findings: Iterable[Finding], model: ScoringModel) -> dict[str, Fraction]:
+    table = {(s, c): model.weights[s] * model.factors[c] for s in Severity for c in Confidence}
     per_rule: dict[str, list[Fraction]] = defaultdict(list)
     for finding in findings:
-        per_rule[finding.rule_id].append(penalty_of(finding, model))
+        per_rule[finding.rule_id].append(table[finding.severity, finding.confidence])
     out: dict[str, Fraction] = {}
     for rule_id, penalties in per_rule.items():
-        ordered = sorted(penalties, reverse=True)
-        out[rule_id] = sum((p * model.decay**k for k, p in enumerate(ordered)), Fraction(0))
+        total, factor = Fraction(0), Fraction(1)
+        for penalty in sorted(penalties, reverse=True)[:MAX_REPEATS]:
+            total += penalty * factor
+            factor *= model.decay
+        out[rule_id] = total
     return out
 
 

@@ -13,9 +13,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from toolwitness.checks.interface import CheckContext, server_check
+from toolwitness.checks.role_prose import is_negated
 from toolwitness.checks.role_text import clauses, name_tokens
 from toolwitness.checks.role_vocab import RoleVocabulary, vocabulary
-from toolwitness.checks.roles import is_negated
 from toolwitness.findings import Confidence, Finding, Severity, Witness
 from toolwitness.model import ServerSurface
 

@@ -12,13 +12,14 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
-from toolwitness.checks.role_vocab import RoleVocabulary
+from toolwitness.checks.role_vocab import RoleVocabulary, vocabulary
 from toolwitness.textnorm import nfc
 
 _NAME_SPLIT = re.compile(r"[^A-Za-z0-9]+")
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 _WORD = re.compile(r"[\w'-]+|[.!?;:,]")
 _MAX_NAME = 256
+_DOT_WORD = re.compile(r"(?:^|\s)[(\[{\"'`]*\.\w")  # ".env", "(.ssh": a dotfile, not an ender
 _ENDERS = frozenset(".!?;:")
 # Substrings of a path chunk that make it a secret location (matched on the lower-cased chunk).
 _SECRET_PATH_MARKERS = (
@@ -89,26 +90,44 @@ def _chunk_tokens(chunk: str) -> list[str]:
     return out + [c for c in tail if c in _ENDERS or c == ","][:1]
 
 
-def clauses(text: str, vocab: RoleVocabulary) -> list[Clause]:
-    """Prose as clauses of lemmas; identifiers like `write_file` stay whole (never verbs)."""
+def _chunks_tokens(line: str) -> list[str]:
+    if "/" not in line and "\\" not in line and not _DOT_WORD.search(line):
+        return _WORD.findall(line)  # the common case: plain prose, one C-level pass
+    return [token for chunk in line.split() for token in _chunk_tokens(chunk)]
+
+
+def _compute(text: str, vocab: RoleVocabulary) -> tuple[Clause, ...]:
     out: list[Clause] = []
     current: list[str] = []
     start = True
     lemma, breaks = vocab.lemmas.get, vocab.clause_breaks
     for line in nfc(text).lower().replace("’", "'").splitlines():
-        for chunk in line.split():
-            for token in _chunk_tokens(chunk):
-                if token in _ENDERS or token in breaks:
-                    if current:
-                        out.append(Clause(tuple(current), start))
-                        start = False
-                        current = []
-                    start = start or token in _ENDERS
-                else:
-                    word = token.strip("'-")
-                    current.append(lemma(word, word))
+        for token in _chunks_tokens(line):
+            if token in _ENDERS or token in breaks:
+                if current:
+                    out.append(Clause(tuple(current), start))
+                    start = False
+                    current = []
+                start = start or token in _ENDERS
+            else:
+                word = token.strip("'-")
+                current.append(lemma(word, word))
         if current:
             out.append(Clause(tuple(current), start))
             current = []
         start = True
-    return out
+    return tuple(out)
+
+
+@lru_cache(maxsize=16384)
+def _default_clauses(text: str) -> tuple[Clause, ...]:
+    return _compute(text, vocabulary())
+
+
+def clauses(text: str, vocab: RoleVocabulary) -> tuple[Clause, ...]:
+    """Prose as clauses of lemmas; identifiers like `write_file` stay whole (never verbs).
+    Parameter descriptions repeat across tools ("File path"), so the default vocabulary's
+    answers are cached by text."""
+    if vocab is vocabulary():
+        return _default_clauses(text)
+    return _compute(text, vocab)

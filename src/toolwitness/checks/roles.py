@@ -12,10 +12,12 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from toolwitness import paths
-from toolwitness.checks.role_text import Clause, clauses, name_tokens
+from toolwitness.checks.role_prose import analyse_prose
+from toolwitness.checks.role_text import name_tokens
 from toolwitness.checks.role_vocab import ROLE_NAMES, RoleRule, RoleVocabulary, vocabulary
 from toolwitness.model import ServerSurface, Tool
 
@@ -47,18 +49,24 @@ class ToolRoles:
     signals: tuple[RoleSignal, ...]
     params: tuple[ParamShape, ...]
 
+    @cached_property
+    def _by_role(self) -> dict[str, list[RoleSignal]]:
+        out: dict[str, list[RoleSignal]] = {}
+        for signal in self.signals:
+            out.setdefault(signal.role, []).append(signal)
+        return out
+
     @property
     def roles(self) -> tuple[str, ...]:
-        present = {s.role for s in self.signals}
-        return tuple(r for r in ROLE_NAMES if r in present)
+        return tuple(r for r in ROLE_NAMES if r in self._by_role)
 
     def has(
         self, role: str, *, sources: tuple[str, ...] = ("name", "description", "parameter")
     ) -> bool:
-        return any(s.role == role and s.source in sources for s in self.signals)
+        return any(s.source in sources for s in self._by_role.get(role, ()))
 
     def evidence(self, role: str) -> list[RoleSignal]:
-        return [s for s in self.signals if s.role == role]
+        return list(self._by_role.get(role, ()))
 
     def shaped(self, shape: str) -> list[ParamShape]:
         return [p for p in self.params if shape in p.shapes]
@@ -218,136 +226,19 @@ def _name_signals(tool: Tool, index: int, vocab: RoleVocabulary) -> Iterator[Rol
                 yield RoleSignal(rule.role, "name", f"name '{tokens[i]} … {obj}'", loc)
 
 
-_COORDINATION = frozenset({",", "or", "and", "nor", "/"})
-
-
-def is_negated(clause: Clause, at: int, vocab: RoleVocabulary) -> bool:
-    """A negator shortly before the verb; a list of coordinated verbs ("does not delete, modify
-    or upload") shares one negation, so commas, conjunctions and verbs do not use up the window."""
-    if at + 1 < len(clause.tokens) and clause.tokens[at + 1] in vocab.post_negators:
-        return True  # "deletes nothing"
-    budget = vocab.negation_window
-    j = at - 1
-    while j >= 0 and budget > 0:
-        token = clause.tokens[j]
-        if token in vocab.negators:
-            return True
-        if token not in _COORDINATION and token not in vocab.verbs:
-            budget -= 1
-        j -= 1
-    return False
-
-
-def _verb_position(clause: Clause, at: int, vocab: RoleVocabulary) -> bool:
-    if at == 0:
-        return True
-    prev = clause.tokens[at - 1]
-    return prev in vocab.verb_leads or prev in vocab.negators or prev.endswith("ly")
-
-
-def _object_after(
-    clause: Clause, at: int, objects: frozenset[str], vocab: RoleVocabulary
-) -> str | None:
-    """The first object within the window after the verb; a pronoun right after it ("executes
-    it") sends the search back over the words before the verb."""
-    tokens = clause.tokens
-    span = list(range(at + 1, min(len(tokens), at + 1 + vocab.object_window)))
-    if span and tokens[span[0]] in vocab.back_references:
-        span = list(range(at - 1, max(-1, at - 1 - vocab.object_window), -1))
-    for j in span:
-        if j + 1 < len(tokens):
-            pair = vocab.lemma(f"{tokens[j]} {tokens[j + 1]}")
-            if pair in objects:
-                return pair
-        if tokens[j] in objects:
-            return tokens[j]
-    return None
-
-
-def _foreign_from(clause: Clause, vocab: RoleVocabulary) -> int:
-    """Index after which the clause describes someone else's actions (an attacker's)."""
-    return next(
-        (i for i, t in enumerate(clause.tokens) if t in vocab.foreign_actors), len(clause.tokens)
-    )
-
-
-def _affirmed_words(parts: list[tuple[str, list[Clause]]], vocab: RoleVocabulary) -> set[str]:
-    """Words the prose says of the tool itself: negated and attacker-described verbs left out
-    (corroboration must not come from "the key is never read")."""
-    words: set[str] = set()
-    for _, cls in parts:
-        for clause in cls:
-            foreign = _foreign_from(clause, vocab)
-            for at, token in enumerate(clause.tokens):
-                if token in vocab.verbs and (at > foreign or is_negated(clause, at, vocab)):
-                    continue
-                words.add(token)
-    return words
-
-
-def _is_reference(clause: Clause, vocab: RoleVocabulary) -> bool:
-    """Usage advice about another tool: 'Use write_file to change it' (not 'Use this to ...')."""
-    return (
-        clause.sentence_start
-        and bool(clause.tokens)
-        and clause.tokens[0] in vocab.reference_openers
-        and any("_" in t for t in clause.tokens)
-    )
-
-
-def _description_signals(
-    parts: list[tuple[str, list[Clause]]], vocab: RoleVocabulary
-) -> Iterator[tuple[RoleRule, RoleSignal]]:
-    rules = [r for r in vocab.rules if r.source == "description"]
-    for loc, cls in parts:
-        for clause in cls:
-            if _is_reference(clause, vocab):
-                continue
-            foreign = _foreign_from(clause, vocab)
-            for at, token in enumerate(clause.tokens):
-                if token not in vocab.verbs or at > foreign:
-                    continue
-                if not _verb_position(clause, at, vocab) or is_negated(clause, at, vocab):
-                    continue
-                for rule in rules:
-                    if token not in rule.verbs:
-                        continue
-                    if rule.objects:
-                        obj = _object_after(clause, at, rule.objects, vocab)
-                        if obj is None:
-                            continue
-                        yield rule, RoleSignal(rule.role, "description", f"'{token} … {obj}'", loc)
-                    else:
-                        yield rule, RoleSignal(rule.role, "description", f"'{token}'", loc)
-
-
-def _says_read_only(
-    name: list[str], parts: list[tuple[str, list[Clause]]], vocab: RoleVocabulary
-) -> bool:
-    if "readonly" in name or ("read" in name and "only" in name):
-        return True
-    for _, cls in parts:
-        for clause in cls:
-            for at, token in enumerate(clause.tokens):
-                pair = f"{token} {clause.tokens[at + 1]}" if at + 1 < len(clause.tokens) else ""
-                if (
-                    token in vocab.readonly_markers or pair in vocab.readonly_markers
-                ) and not is_negated(clause, at, vocab):
-                    return True
-    return False
-
-
 def derive_roles(tool: Tool, index: int, vocab: RoleVocabulary | None = None) -> ToolRoles:
     vocab = vocab or vocabulary()
-    parts = [(loc, clauses(text, vocab)) for loc, text in _prose(tool, index)]
+    parts = [(loc, analyse_prose(text, vocab)) for loc, text in _prose(tool, index)]
     name = [vocab.lemma(t) for t in name_tokens(tool.name)]
-    words = set(name) | _affirmed_words(parts, vocab)
-    read_only = _says_read_only(name, parts, vocab)
+    words = set(name).union(*(p.words for _, p in parts))
+    read_only = "readonly" in name or ("read" in name and "only" in name)
+    read_only = read_only or any(p.read_only for _, p in parts)
     params = parameter_shapes(tool, index, vocab)
     signals: list[RoleSignal] = list(_name_signals(tool, index, vocab))
-    for rule, signal in _description_signals(parts, vocab):
-        if not (rule.readonly_exempt and read_only):
-            signals.append(signal)
+    for loc, prose in parts:
+        for rule, term in prose.hits:
+            if not (rule.readonly_exempt and read_only):
+                signals.append(RoleSignal(rule.role, "description", term, loc))
     for rule in vocab.rules:
         if rule.source != "parameter" or (rule.corroborate and not rule.corroborate & words):
             continue
