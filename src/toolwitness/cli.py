@@ -120,7 +120,7 @@ def scan_command(
     bearer: live_commands.BearerOpt = None,
     timeout: live_commands.TimeoutOpt = 60.0,
     server_timeout: live_commands.ServerTimeoutOpt = 180.0,
-    concurrency: live_commands.ConcurrencyOpt = 4,
+    concurrency: live_commands.ConcurrencyOpt = 8,
     max_pages: live_commands.MaxPagesOpt = 100,
     discover: discover_commands.DiscoverFlag = False,
     home: discover_commands.HomeOpt = None,

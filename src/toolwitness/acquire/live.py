@@ -70,7 +70,7 @@ class LiveOptions:
     # sent only to the endpoint it was given for, and never lands in the surface.
     url_headers: dict[str, dict[str, str]] = field(default_factory=dict)
     sandbox: bool = False
-    concurrency: int = 4
+    concurrency: int = 8
     mode: str = "auto"  # SDK negotiation: server/discover, falling back to initialize
     limits: InputLimits = field(default_factory=InputLimits)
 

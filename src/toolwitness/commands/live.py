@@ -87,7 +87,7 @@ class LiveFlags:
     bearer: str | None = None
     timeout: float = 60.0
     server_timeout: float = 180.0
-    concurrency: int = 4
+    concurrency: int = 8
     max_pages: int = 100
 
 
