@@ -7,7 +7,9 @@ Library use::
 """
 
 from toolwitness._version import __version__
+from toolwitness.acquire.configs import DiscoveryEnv, discover_specs
 from toolwitness.acquire.live import LiveOptions, acquire_live
+from toolwitness.acquire.targets import ResolvedTargets, resolve_targets
 from toolwitness.errors import (
     IncompleteScanError,
     InputError,
@@ -22,11 +24,13 @@ from toolwitness.result import ScanResult, ServerResult, ToolResult
 
 __all__ = [
     "Confidence",
+    "DiscoveryEnv",
     "Finding",
     "IncompleteScanError",
     "InputError",
     "InternalError",
     "LiveOptions",
+    "ResolvedTargets",
     "ScanOptions",
     "ScanResult",
     "ServerResult",
@@ -41,6 +45,8 @@ __all__ = [
     "Witness",
     "__version__",
     "acquire_live",
+    "discover_specs",
     "exit_code",
+    "resolve_targets",
     "scan",
 ]
