@@ -353,7 +353,11 @@ HOSTILE = [
         '{"servers": {"a": {"type": "carrier-pigeon", "url": "https://h"}}}',
         "unknown transport",
     ),
-    ("scheme.json", '{"mcpServers": {"a": {"url": "file:///etc/passwd"}}}', "well-formed http(s) URL"),
+    (
+        "scheme.json",
+        '{"mcpServers": {"a": {"url": "file:///etc/passwd"}}}',
+        "well-formed http(s) URL",
+    ),
     ("ipv6.json", '{"mcpServers": {"a": {"url": "http://[::1"}}}', "well-formed http(s) URL"),
     ("port.json", '{"mcpServers": {"a": {"url": "http://h:99999/"}}}', "well-formed http(s) URL"),
     ("entry.json", '{"mcpServers": {"a": "npx pkg"}}', "server entry must be an object"),
