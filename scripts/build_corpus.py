@@ -47,7 +47,9 @@ def render_tool(raw: dict[str, Any]) -> dict[str, Any]:
         hidden = tags(raw["hidden"]) if channel == "tags" else selectors(raw["hidden"])
         # Selectors ride on the last visible character; tags simply follow the text.
         description = description + hidden
-    props = {name: {"type": "string", "description": desc} for name, desc in (raw.get("p") or {}).items()}
+    props = {
+        name: {"type": "string", "description": desc} for name, desc in (raw.get("p") or {}).items()
+    }
     tool: dict[str, Any] = {
         "name": raw["n"],
         "description": description,
@@ -61,7 +63,7 @@ def render_tool(raw: dict[str, Any]) -> dict[str, Any]:
 def main() -> int:
     manifest: dict[str, Any] = {
         "schema": "toolwitness.corpus/1",
-        "description": "Hand-written labelled MCP tools: malicious (by family) and benign (some borderline).",
+        "description": "Hand-written labelled MCP tools: malicious (by family) and benign.",
         "holdout_rule": f"sha256('<catalog>::<tool>') mod 100 < {HOLDOUT_PERCENT}",
         "catalogs": {},
         "tools": {},
@@ -85,7 +87,9 @@ def main() -> int:
                 entry["borderline"] = raw["bl"]
             entry["split"] = split_of(tool_id)
             manifest["tools"][tool_id] = entry
-    (ROOT / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True, ensure_ascii=True) + "\n", "utf-8")
+    (ROOT / "manifest.json").write_text(
+        json.dumps(manifest, indent=1, sort_keys=True, ensure_ascii=True) + "\n", "utf-8"
+    )
     counts: dict[str, int] = {}
     for entry in manifest["tools"].values():
         key = f"{entry['split']}/{entry['label']}"

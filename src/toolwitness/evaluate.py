@@ -140,7 +140,9 @@ def _read_json(path: Path) -> Any:
 def _split_key(key: str, source: str) -> tuple[str, str]:
     catalog, sep, tool = key.partition("::")
     if not sep or not catalog or not tool:
-        raise InputError("tool keys must read '<catalog>::<tool>'", source=source, path=f"$[{key!r}]")
+        raise InputError(
+            "tool keys must read '<catalog>::<tool>'", source=source, path=f"$[{key!r}]"
+        )
     return catalog, tool
 
 
@@ -154,14 +156,20 @@ def _corpus_tools(doc: dict[str, Any], source: str) -> Iterable[LabelledTool]:
             raise InputError("each tool entry must be an object", source=source, path=where)
         label, split = entry.get("label"), entry.get("split", "dev")
         if label not in _POSITIVE | _NEGATIVE:
-            raise InputError(f"label must be malicious or benign, not {label!r}", source=source, path=where)
+            raise InputError(
+                f"label must be malicious or benign, not {label!r}", source=source, path=where
+            )
         if split not in ("dev", "holdout"):
-            raise InputError(f"split must be dev or holdout, not {split!r}", source=source, path=where)
+            raise InputError(
+                f"split must be dev or holdout, not {split!r}", source=source, path=where
+            )
         family = entry.get("family")
         if label in _POSITIVE and not isinstance(family, str):
             raise InputError("a malicious tool needs a family", source=source, path=where)
         catalog, tool = _split_key(key, source)
-        yield LabelledTool(key, catalog, tool, label in _POSITIVE, family, split, entry.get("borderline"))
+        yield LabelledTool(
+            key, catalog, tool, label in _POSITIVE, family, split, entry.get("borderline")
+        )
 
 
 def load_labelled_set(path: Path) -> LabelledSet:
@@ -174,30 +182,42 @@ def load_labelled_set(path: Path) -> LabelledSet:
     if doc.get("schema") == CORPUS_SCHEMA:
         listed = doc.get("catalogs")
         if not isinstance(listed, dict) or not all(isinstance(v, str) for v in listed.values()):
-            raise InputError("'catalogs' must map catalog names to paths", source=source, path="$.catalogs")
+            raise InputError(
+                "'catalogs' must map catalog names to paths", source=source, path="$.catalogs"
+            )
         catalogs = {name: base / rel for name, rel in listed.items()}
         tools = tuple(_corpus_tools(doc, source))
     elif "schema" in doc:
-        raise InputError(f"unknown manifest schema {doc['schema']!r}", source=source, path="$.schema")
+        raise InputError(
+            f"unknown manifest schema {doc['schema']!r}", source=source, path="$.schema"
+        )
     else:
         entries = []
         for key, label in sorted(doc.items()):
             if not isinstance(label, str) or label not in _POSITIVE | _NEGATIVE:
-                raise InputError(f"label must be benign, suspicious or malicious, not {label!r}", source=source, path=f"$[{key!r}]")
+                raise InputError(
+                    f"label must be benign, suspicious or malicious, not {label!r}",
+                    source=source,
+                    path=f"$[{key!r}]",
+                )
             catalog, tool = _split_key(key, source)
             positive = label in _POSITIVE
-            entries.append(LabelledTool(key, catalog, tool, positive, label if positive else None, "dev"))
+            entries.append(
+                LabelledTool(key, catalog, tool, positive, label if positive else None, "dev")
+            )
         if not entries:
             raise InputError("the labels file is empty", source=source)
         tools = tuple(entries)
         catalogs = {t.catalog: base / "catalogs" / f"{t.catalog}.json" for t in tools}
-    for tool in tools:
-        if tool.catalog not in catalogs:
-            raise InputError(f"tool {tool.key!r} names an unlisted catalog", source=source)
+    for entry in tools:
+        if entry.catalog not in catalogs:
+            raise InputError(f"tool {entry.key!r} names an unlisted catalog", source=source)
     return LabelledSet(source=source, catalogs=catalogs, tools=tools)
 
 
-def flagged_by_catalog(labelled: LabelledSet, names: Iterable[str], options: ScanOptions) -> tuple[dict[str, set[str]], list[str]]:
+def flagged_by_catalog(
+    labelled: LabelledSet, names: Iterable[str], options: ScanOptions
+) -> tuple[dict[str, set[str]], list[str]]:
     """Scan each named catalog alone; return its flagged tools and the incomplete catalogs."""
     flagged: dict[str, set[str]] = {}
     incomplete: list[str] = []
@@ -212,19 +232,25 @@ def flagged_by_catalog(labelled: LabelledSet, names: Iterable[str], options: Sca
         if server.incomplete:
             incomplete.append(name)
         present = {t.name for t in surface.tools}
-        missing = sorted(t.tool for t in labelled.tools if t.catalog == name and t.tool not in present)
+        missing = sorted(
+            t.tool for t in labelled.tools if t.catalog == name and t.tool not in present
+        )
         if missing:
             raise InputError(f"catalog {name!r} has no tool {missing[0]!r}", source=labelled.source)
     return flagged, incomplete
 
 
-def evaluate(labelled: LabelledSet, split: str = "all", options: ScanOptions | None = None) -> Evaluation:
+def evaluate(
+    labelled: LabelledSet, split: str = "all", options: ScanOptions | None = None
+) -> Evaluation:
     if split not in SPLITS:
         raise InputError(f"split must be one of {', '.join(SPLITS)}")
-    chosen = [t for t in labelled.tools if split == "all" or t.split == split]
+    chosen = [t for t in labelled.tools if split in ("all", t.split)]
     if not chosen:
         raise InputError(f"no labelled tools in split {split!r}", source=labelled.source)
-    flagged, incomplete = flagged_by_catalog(labelled, (t.catalog for t in chosen), options or ScanOptions())
+    flagged, incomplete = flagged_by_catalog(
+        labelled, (t.catalog for t in chosen), options or ScanOptions()
+    )
     result = Evaluation(manifest=labelled.source, split=split, incomplete=incomplete)
     for tool in chosen:
         hit = tool.tool in flagged[tool.catalog]

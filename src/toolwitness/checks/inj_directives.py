@@ -29,23 +29,6 @@ from toolwitness.checks.language import (
 from toolwitness.checks.lexicon import Lexicon
 from toolwitness.findings import Severity
 
-_CONTENT_SOURCES = frozenset(
-    "page pages document documents content contents result results response responses file "
-    "files email emails website websites web data output outputs text input inputs html "
-    "search fetched retrieved returned embedded external untrusted third-party tool".split()
-)
-_PROTECTIVE_PREPS = frozenset("in inside within from embedded contained found returned".split())
-_CONCEALED = frozenset(
-    "instruction instructions note notes step steps requirement requirements rule rules "
-    "behaviour behavior action actions call calls request tool process fact bcc copy copies "
-    "upload uploads forwarding sending parameter field message".split()
-)
-_PRONOUN_OBJECTS = frozenset({"this", "these", "it", "that", "anything", "any"})
-_TELLING = frozenset(
-    "telling informing notifying alerting mentioning showing revealing disclosing asking "
-    "letting warning".split()
-)
-
 
 def _skip(analysis: Analysis, sentence: Sentence, tok: Token) -> bool:
     return sentence.documentary_at(tok.start) or analysis.quoted_at(tok.start)
@@ -71,8 +54,8 @@ def authority(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[S
                 if hit is None:
                     continue
                 after = words[i + 2 + hit : i + 10 + hit]
-                protective = any(p in _PROTECTIVE_PREPS for p in after[:3]) and any(
-                    a in _CONTENT_SOURCES for a in after
+                protective = any(p in lex.sets["protective_preps"] for p in after[:3]) and any(
+                    a in lex.sets["content_sources"] for a in after
                 )
                 if protective:
                     continue
@@ -108,21 +91,39 @@ def authority(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[S
 
 
 def _nullified(analysis: Analysis, sentence: Sentence, lex: Lexicon) -> Iterator[Signal]:
-    """"previous restrictions no longer apply", "your rules are void": an override by decree."""
+    """ "previous restrictions no longer apply", "your rules are void": an override by decree."""
     objects = lex.framing["override_objects"]
     qualifiers = lex.framing["override_qualifiers"] - {"the", "these", "those"}
     for clause in sentence.clauses:
         words = [t.text for t in clause.tokens]
-        obj = next((k for k, w in enumerate(words) if w in objects and k > 0 and words[k - 1] in qualifiers), None)
+        obj = next(
+            (
+                k
+                for k, w in enumerate(words)
+                if w in objects and k > 0 and words[k - 1] in qualifiers
+            ),
+            None,
+        )
         if obj is None or _skip(analysis, sentence, clause.tokens[obj]):
             continue
         rest = words[obj + 1 : obj + 8]
         declared_void = any(w in lex.framing["nullifiers"] for w in rest)
-        negated_valid = clause.negation_from is not None and clause.negation_from > obj and any(
-            w in lex.framing["validity"] for w in words[clause.negation_from : clause.negation_from + 4]
+        negated_valid = (
+            clause.negation_from is not None
+            and clause.negation_from > obj
+            and any(
+                w in lex.framing["validity"]
+                for w in words[clause.negation_from : clause.negation_from + 4]
+            )
         )
         if declared_void or negated_valid:
-            yield _signal(AUTHORITY, Severity.HIGH, clause.start, clause.end, "declares the model's instructions or safeguards void")
+            yield _signal(
+                AUTHORITY,
+                Severity.HIGH,
+                clause.start,
+                clause.end,
+                "declares the model's instructions or safeguards void",
+            )
             return
 
 
@@ -133,22 +134,24 @@ def _about_concealment(words: list[str], i: int, lex: Lexicon) -> bool:
     rest = [w for w in rest if w not in lex.user_words and w not in lex.model_words]
     if not rest:
         return named_user  # "do not tell the user." : the object is what came before
-    if rest[0] in _PRONOUN_OBJECTS or rest[0] == "about":
+    if rest[0] in lex.sets["pronoun_objects"] or rest[0] == "about":
         return True
-    return any(w in _CONCEALED for w in rest[:5])
+    return any(w in lex.sets["concealed_objects"] for w in rest[:5])
 
 
 def _passive_concealment(words: list[str], i: int) -> bool:
     """`... must not be mentioned`: a negated passive communication verb about this text."""
-    return i >= 1 and words[i - 1] in ("be", "is", "are", "been", "being") and words[i].endswith(
-        ("ed", "n")
+    return (
+        i >= 1
+        and words[i - 1] in ("be", "is", "are", "been", "being")
+        and words[i].endswith(("ed", "n"))
     )
 
 
 def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
     comm = lex.verbs["communication"]
     conceal = lex.verbs["concealment"]
-    secret_words = {"password", "passwords", "key", "keys", "token", "tokens", "secret", "secrets", "credential", "credentials"}
+    secret_words = lex.sets["secret_nouns"]
     for sentence in analysis.sentences:
         for clause in sentence.clauses:
             words = [t.text for t in clause.tokens]
@@ -163,28 +166,72 @@ def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
                     informs_user = verb in lex.verbs["informational"] and any(
                         x in lex.user_words for x in words[i + 1 : i + 12]
                     )
-                    if informs_user or _about_concealment(words, i, lex) or _passive_concealment(words, i):
-                        yield _signal(SECRECY, Severity.HIGH, clause.start, clause.end, "tells the model to keep something from the user")
+                    if (
+                        informs_user
+                        or _about_concealment(words, i, lex)
+                        or _passive_concealment(words, i)
+                    ):
+                        yield _signal(
+                            SECRECY,
+                            Severity.HIGH,
+                            clause.start,
+                            clause.end,
+                            "tells the model to keep something from the user",
+                        )
                         break
                 if base_form(w, conceal) is not None and not clause.negated(i) and mentions_user:
-                    yield _signal(SECRECY, Severity.HIGH, clause.start, clause.end, "tells the model to hide something from the user")
+                    yield _signal(
+                        SECRECY,
+                        Severity.HIGH,
+                        clause.start,
+                        clause.end,
+                        "tells the model to hide something from the user",
+                    )
                     break
-                if w == "without" and i + 1 < len(words) and words[i + 1] in _TELLING and words[i + 1] != "asking":
-                    if any(x in lex.user_words for x in words[i + 2 : i + 5]):
-                        yield _signal(SECRECY, Severity.HIGH, tok.start, clause.end, "tells the model to act without telling the user")
-                        break
-                if w in lex.framing["secrecy_adverbs"] and sentence.directive and not clause.negated(i):
-                    yield _signal(SECRECY, Severity.MEDIUM, tok.start, tok.end, "asks for an action to be done covertly")
+                telling = (
+                    w == "without" and i + 1 < len(words) and words[i + 1] in lex.sets["telling"]
+                )
+                if telling and any(x in lex.user_words for x in words[i + 2 : i + 5]):
+                    yield _signal(
+                        SECRECY,
+                        Severity.HIGH,
+                        tok.start,
+                        clause.end,
+                        "tells the model to act without telling the user",
+                    )
+                    break
+                if (
+                    w in lex.framing["secrecy_adverbs"]
+                    and sentence.directive
+                    and not clause.negated(i)
+                ):
+                    yield _signal(
+                        SECRECY,
+                        Severity.MEDIUM,
+                        tok.start,
+                        tok.end,
+                        "asks for an action to be done covertly",
+                    )
                     break
         words = sentence.words()
         toks = sentence.tokens
         for i, phrase in find_phrases(words, lex.framing["secrecy_phrases"]):
             if not _skip(analysis, sentence, toks[i]):
-                yield _signal(SECRECY, Severity.HIGH, toks[i].start, toks[i + len(phrase) - 1].end, "asks for secrecy from the user")
+                yield _signal(
+                    SECRECY,
+                    Severity.HIGH,
+                    toks[i].start,
+                    toks[i + len(phrase) - 1].end,
+                    "asks for secrecy from the user",
+                )
 
 
 def _scoped_locally(words: list[str], end: int, lex: Lexicon) -> bool:
-    return any(match_at(words, k, p) for k in range(end, min(len(words), end + 4)) for p in lex.framing["local_scope"])
+    return any(
+        match_at(words, k, p)
+        for k in range(end, min(len(words), end + 4))
+        for p in lex.framing["local_scope"]
+    )
 
 
 def sequencing(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
@@ -194,12 +241,16 @@ def sequencing(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[
         words = sentence.words()
         toks = sentence.tokens
         markers = sorted(
-            m for m, _ in find_phrases(words, lex.framing["sequence_markers"])
+            m
+            for m, _ in find_phrases(words, lex.framing["sequence_markers"])
             if not analysis.negated_at(toks[m].start)
         )
         if not markers:
             continue
-        scopes = [*find_phrases(words, lex.framing["universal_scope"]), *universal_scopes(words, lex)]
+        scopes = [
+            *find_phrases(words, lex.framing["universal_scope"]),
+            *universal_scopes(words, lex),
+        ]
         for i, phrase in scopes:
             end = i + len(phrase)
             if _scoped_locally(words, end, lex) or _skip(analysis, sentence, toks[i]):
@@ -207,12 +258,18 @@ def sequencing(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[
             near = bisect.bisect_left(markers, i - 8)
             if near >= len(markers) or markers[near] > i + 8:
                 continue
-            yield _signal(SEQUENCING, Severity.MEDIUM, sentence.start, sentence.end, "orders the model to run something before or around every other action")
+            yield _signal(
+                SEQUENCING,
+                Severity.MEDIUM,
+                sentence.start,
+                sentence.end,
+                "orders the model to run something before or around every other action",
+            )
             break
 
 
 def universal_scopes(words: list[str], lex: Lexicon) -> list[tuple[int, tuple[str, ...]]]:
-    """quantifier + up to three modifiers + interaction noun: "any message", "every new user request"."""
+    """Quantifier, up to three modifiers, interaction noun: "any message", "every new request"."""
     found = []
     for i, w in enumerate(words):
         if w not in lex.framing["quantifiers"]:
@@ -234,7 +291,15 @@ def ranking(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
             if _skip(analysis, sentence, toks[i]):
                 continue
             tail = words[i + len(phrase) : i + len(phrase) + 6]
-            if phrase[-1] in ("are", "will", "is") and not any(w in disparage or w in ("fail", "wrong", "not") for w in tail):
+            if phrase[-1] in ("are", "will", "is") and not any(
+                w in disparage or w in ("fail", "wrong", "not") for w in tail
+            ):
                 continue
-            yield _signal(RANKING, Severity.MEDIUM, toks[i].start, toks[i + len(phrase) - 1].end, "steers the model's choice of tool")
+            yield _signal(
+                RANKING,
+                Severity.MEDIUM,
+                toks[i].start,
+                toks[i + len(phrase) - 1].end,
+                "steers the model's choice of tool",
+            )
             break

@@ -19,9 +19,6 @@ from toolwitness.checks.language import analyse, find_phrases, split_identifier
 from toolwitness.checks.lexicon import Lexicon
 from toolwitness.findings import Severity
 
-_TOTALITY = frozenset(
-    "all full entire complete whole every everything verbatim exact raw any".split()
-)
 _MAX_PARAMS = 2000
 _MAX_DEPTH = 16
 
@@ -68,35 +65,57 @@ def exfil_params(
         name_words = set(split_identifier(param.name))
         side = param.name.lower() in side_names or bool(name_words & side_names)
         hidden = [
-            (i, p) for i, p in find_phrases(words, lex.params["hidden_param_markers"])
+            (i, p)
+            for i, p in find_phrases(words, lex.params["hidden_param_markers"])
             if not analysis.quoted_at(toks[i].start)
         ]
         sources = [
-            (i, p) for i, p in find_phrases(words, lex.params["data_sources"])
+            (i, p)
+            for i, p in find_phrases(words, lex.params["data_sources"])
             if not analysis.negated_at(toks[i].start) and not set(p) & (purpose | name_words)
         ]
         sensitive = [
-            (start, end) for cat in lex.targets if not (purpose | name_words) & cat.domain
+            (start, end)
+            for cat in lex.targets
+            if not (purpose | name_words) & cat.domain
             for start, end in target_hits(analysis.lower, cat)
             if not analysis.negated_at(start)
         ]
         directive = any(s.directive for s in analysis.sentences)
-        total = bool(_TOTALITY & set(words))
+        total = bool(lex.sets["totality"] & set(words))
         if sources and (side or directive) and (total or sensitive or hidden):
             i, p = sources[0]
-            yield param, Signal(
-                EXFIL_PARAM, Severity.HIGH, toks[i].start, toks[i + len(p) - 1].end,
-                "asks for data the tool's purpose does not need (a side channel out of the agent)",
+            yield (
+                param,
+                Signal(
+                    EXFIL_PARAM,
+                    Severity.HIGH,
+                    toks[i].start,
+                    toks[i + len(p) - 1].end,
+                    "asks for data the tool's purpose does not need (a side channel out)",
+                ),
             )
         elif sensitive and side:
             start, end = sensitive[0]
-            yield param, Signal(
-                EXFIL_PARAM, Severity.HIGH, start, end,
-                "asks a side-channel parameter to carry secrets or private files",
+            yield (
+                param,
+                Signal(
+                    EXFIL_PARAM,
+                    Severity.HIGH,
+                    start,
+                    end,
+                    "asks a side-channel parameter to carry secrets or private files",
+                ),
             )
         elif hidden and (side or sources):
             i, p = hidden[0]
-            yield param, Signal(
-                EXFIL_PARAM, Severity.HIGH, toks[i].start, toks[i + len(p) - 1].end,
-                "a parameter the model is told to fill without the user seeing it",
+            yield (
+                param,
+                Signal(
+                    EXFIL_PARAM,
+                    Severity.HIGH,
+                    toks[i].start,
+                    toks[i + len(p) - 1].end,
+                    "a parameter the model is told to fill without the user seeing it",
+                ),
             )

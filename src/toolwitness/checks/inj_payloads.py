@@ -27,10 +27,6 @@ _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z]{2,10});")
 _URL = re.compile(r"(?:https?|wss?|ftp)://[^\s\"'<>`\\)\]]{1,2000}")
 _BARE_IP_URL = re.compile(r"\b(?:\d{1,3}\.){3}\d{1,3}(?::\d{1,5})?/")
 _CODE_SPAN = re.compile(r"`([^`\n]{1,2000})`")
-_SHELL_DOMAIN = frozenset(
-    "shell terminal command commands exec execute run bash console cli script scripts process "
-    "ssh sudo cmd powershell devops ops admin".split()
-)
 
 
 @dataclass(frozen=True)
@@ -113,11 +109,14 @@ def _shellish(words: list[str], lex: Lexicon) -> str | None:
     if "|" in words:
         pipe = words.index("|")
         left, right = words[:pipe], words[pipe + 1 : pipe + 3]
-        if any(w in fetch or w in lex.shell["decoders"] for w in left) and any(w.lstrip("(") in interp for w in right):
+        if any(w in fetch or w in lex.shell["decoders"] for w in left) and any(
+            w.lstrip("(") in interp for w in right
+        ):
             return "downloads or decodes content and pipes it to an interpreter"
-    if any(w in fetch for w in words) and any(w in lex.shell["upload_flags"] for w in words):
-        if any("@" in w or "$(" in w or "~/" in w or "/etc/" in w or ".env" in w for w in words):
-            return "uploads local files or command output"
+    uploads = any(w in fetch for w in words) and any(w in lex.shell["upload_flags"] for w in words)
+    local = ("@", "$(", "~/", "/etc/", ".env")
+    if uploads and any(mark in w for w in words for mark in local):
+        return "uploads local files or command output"
     return None
 
 
@@ -131,17 +130,32 @@ def shell_commands(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Itera
         why = _shellish(words, lex)
         if why and lo not in seen and not (analysis.sentence_at(lo) or _NO).documentary_at(lo):
             seen.add(lo)
-            yield Signal(SHELL, Severity.HIGH, lo, hi, f"contains a shell command that {why.split(' ', 1)[1] if why.startswith('downloads') else 'is a ' + why}")
+            yield Signal(
+                SHELL,
+                Severity.HIGH,
+                lo,
+                hi,
+                f"contains a shell command ({why})",
+            )
             return
-    if ctx.purpose & _SHELL_DOMAIN:
+    if ctx.purpose & lex.sets["shell_domain"]:
         return
     for m in _CODE_SPAN.finditer(text):
         first = m.group(1).split()[:1]
         sentence = analysis.sentence_at(m.start())
-        if first and sentence is not None and sentence.directive and (
-            first[0] in lex.shell["fetchers"] or first[0] in lex.shell["interpreters"]
+        if (
+            first
+            and sentence is not None
+            and sentence.directive
+            and (first[0] in lex.shell["fetchers"] or first[0] in lex.shell["interpreters"])
         ):
-            yield Signal(SHELL, Severity.MEDIUM, m.start(), m.end(), "tells the model to run a shell command unrelated to the tool")
+            yield Signal(
+                SHELL,
+                Severity.MEDIUM,
+                m.start(),
+                m.end(),
+                "tells the model to run a shell command unrelated to the tool",
+            )
             return
 
 
@@ -177,11 +191,18 @@ def _classify_url(url: str, lex: Lexicon) -> str | None:
         local = ip.is_loopback or ip.is_link_local or ip.is_unspecified
         rfc1918 = any(ip in net for net in _RFC1918) if ip.version == 4 else ip.is_private
         return None if local or rfc1918 else "a raw IP address"
-    for key, label in (("collectors", "a request-collector"), ("tunnels", "a tunnel"), ("paste", "a paste or file-drop"), ("shorteners", "a URL-shortener")):
+    for key, label in (
+        ("collectors", "a request-collector"),
+        ("tunnels", "a tunnel"),
+        ("paste", "a paste or file-drop"),
+        ("shorteners", "a URL-shortener"),
+    ):
         if _host_matches(host, lex.urls[key]):
             return f"{label} host"
     for hook in lex.chat_webhooks:
-        if (host == hook.host or host.endswith("." + hook.host)) and parts.path.startswith(hook.path):
+        if (host == hook.host or host.endswith("." + hook.host)) and parts.path.startswith(
+            hook.path
+        ):
             return "a chat incoming-webhook"
     return None
 
@@ -189,7 +210,11 @@ def _classify_url(url: str, lex: Lexicon) -> str | None:
 def suspicious_urls(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
     text = analysis.text
     found = [(m.start(), m.end(), m.group()) for m in _URL.finditer(text)]
-    found += [(m.start(), m.end(), "http://" + m.group()) for m in _BARE_IP_URL.finditer(text) if not text[max(0, m.start() - 3) : m.start()].endswith("//")]
+    found += [
+        (m.start(), m.end(), "http://" + m.group())
+        for m in _BARE_IP_URL.finditer(text)
+        if not text[max(0, m.start() - 3) : m.start()].endswith("//")
+    ]
     for start, end, url in found:
         kind = _classify_url(url, lex)
         if kind is None:
@@ -197,11 +222,18 @@ def suspicious_urls(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iter
         sentence = analysis.sentence_at(start)
         if sentence is not None and sentence.documentary_at(start):
             continue
-        if kind == "a chat incoming-webhook" and ctx.purpose & {"slack", "discord", "telegram", "teams", "webhook", "webhooks", "notify", "notification", "notifications"}:
+        if kind == "a chat incoming-webhook" and ctx.purpose & lex.sets["chat_domain"]:
             continue
         yield Signal(URL, Severity.MEDIUM, start, end, f"points at {kind}")
 
 
 def credentials(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
     for hit in find_secrets(analysis.text, lex):
-        yield Signal(CREDENTIAL, Severity.HIGH, hit.start, hit.end, f"embeds a credential ({hit.kind})", evidence=hit.redacted(analysis.text))
+        yield Signal(
+            CREDENTIAL,
+            Severity.HIGH,
+            hit.start,
+            hit.end,
+            f"embeds a credential ({hit.kind})",
+            evidence=hit.redacted(analysis.text),
+        )

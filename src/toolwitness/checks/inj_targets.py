@@ -6,6 +6,7 @@ documentation of attacks, and not part of the tool's stated purpose (an SSH tool
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 
@@ -16,16 +17,6 @@ from toolwitness.findings import Severity
 
 _EMAIL = re.compile(r"[A-Za-z0-9._%+\-]{1,64}@[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63}){1,8}")
 _URLISH = re.compile(r"https?://[^\s\"'<>`]{1,500}")
-_REDIRECT_WORDS = frozenset(
-    "bcc cc recipient recipients instead regardless redirect redirects forward forwards "
-    "intercept intercepts reroute replace override overrides destination attacker proxy "
-    "mirror".split()
-)
-_OTHER_TOOL = (
-    ("other", "tool"), ("other", "tools"), ("any", "tool"), ("every", "tool"), ("all", "tools"),
-    ("another", "tool"), ("email", "tool"), ("mail", "tool"), ("payment", "tool"),
-    ("other", "server"), ("other", "servers"), ("any", "server"),
-)  # fmt: skip
 
 
 def _boundary(text: str, start: int, end: int) -> bool:
@@ -38,7 +29,9 @@ def _boundary(text: str, start: int, end: int) -> bool:
 
 
 def _any_literal(lex_targets: tuple[TargetCategory, ...]) -> re.Pattern[str]:
-    literals = sorted({lit for cat in lex_targets for lit in cat.literals}, key=lambda s: (-len(s), s))
+    literals = sorted(
+        {lit for cat in lex_targets for lit in cat.literals}, key=lambda s: (-len(s), s)
+    )
     return re.compile("|".join(re.escape(lit) for lit in literals))
 
 
@@ -79,20 +72,17 @@ def _acts_on(sentence: Sentence, lex: Lexicon) -> bool:
     return any(base_form(w, verbs) is not None for w in sentence.words())
 
 
-_ARG_WORDS = frozenset({"parameter", "parameters", "argument", "arguments", "field", "fields", "param", "arg", "args"})
-
-
 def _egress(sentence: Sentence, analysis: Analysis, lex: Lexicon) -> bool:
     """Data leaves: sent to an address, or put into an argument of a tool call."""
     chunk = analysis.text[sentence.start : sentence.end]
     words = sentence.words()
     moves = any(base_form(w, lex.verbs["transfer"]) is not None for w in words)
     to_address = bool(_URLISH.search(chunk)) or bool(_EMAIL.search(chunk))
-    return moves and (to_address or bool(_ARG_WORDS & set(words)))
+    return moves and (to_address or bool(lex.sets["argument_words"] & set(words)))
 
 
 def _subject_negated(analysis: Analysis, start: int, lex: Lexicon) -> bool:
-    """"secrets in them are not exposed": the target is the subject of a negated predicate."""
+    """ "secrets in them are not exposed": the target is the subject of a negated predicate."""
     found = analysis.clause_at(start)
     if found is None:
         return False
@@ -131,31 +121,27 @@ def sensitive_targets(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> It
             else:
                 continue
             seen.add(id(sentence))
-            yield Signal(SENSITIVE, sev, start, end, f"{how} {cat.label}, outside the tool's stated purpose")
+            yield Signal(
+                SENSITIVE, sev, start, end, f"{how} {cat.label}, outside the tool's stated purpose"
+            )
 
 
-def _other_tool_refs(sentence: Sentence, ctx: FieldContext, text: str) -> bool:
+def _other_tool_refs(sentence: Sentence, ctx: FieldContext, lex: Lexicon) -> bool:
     words = sentence.words()
     own = (ctx.tool or "").lower()
     if any(w in ctx.siblings and w != own for w in words):  # names with _ - . are single tokens
         return True
-    pairs = set(zip(words, words[1:], strict=False))
-    return any(p in pairs for p in _OTHER_TOOL)
-
-
-_PAYLOAD_WORDS = frozenset(
-    "contents content private all every entire full secret secrets conversation history password "
-    "passwords token tokens key keys credentials".split()
-)
+    pairs = set(itertools.pairwise(words))
+    return any(p in pairs for p in lex.other_tool_refs)
 
 
 def _injects_content(sentence: Sentence, lex: Lexicon) -> bool:
     """A directive clause that moves private or wholesale data into what another tool sends."""
     for clause in sentence.clauses:
         words = [t.text for t in clause.tokens]
-        if clause.directive and any(base_form(w, lex.verbs["transfer"]) is not None for w in words):
-            if _PAYLOAD_WORDS & set(words):
-                return True
+        moves = any(base_form(w, lex.verbs["transfer"]) is not None for w in words)
+        if clause.directive and moves and lex.sets["payload_words"] & set(words):
+            return True
     return False
 
 
@@ -165,16 +151,33 @@ def shadowing(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[S
             continue
         chunk = analysis.text[sentence.start : sentence.end]
         words = sentence.words()
-        if any(c.negation_from is not None and c.directive and c.negation_from <= 1 for c in sentence.clauses) and not _EMAIL.search(chunk):
+        if any(
+            c.negation_from is not None and c.directive and c.negation_from <= 1
+            for c in sentence.clauses
+        ) and not _EMAIL.search(chunk):
             continue
-        redirect = bool(_REDIRECT_WORDS & set(words))
+        redirect = bool(lex.sets["redirect_words"] & set(words))
         address = bool(_EMAIL.search(chunk)) or bool(_URLISH.search(chunk))
-        cred = any(w in ("token", "credential", "credentials", "key", "account") for w in words) and any(w in ("use", "instead") for w in words)
+        cred = any(
+            w in ("token", "credential", "credentials", "key", "account") for w in words
+        ) and any(w in ("use", "instead") for w in words)
         injected = _injects_content(sentence, lex)
-        if _other_tool_refs(sentence, ctx, analysis.text) and (redirect or address or cred or injected):
-            yield Signal(SHADOWING, Severity.HIGH, sentence.start, sentence.end, "rewrites how another tool behaves (recipient, destination or credential)")
+        if _other_tool_refs(sentence, ctx, lex) and (redirect or address or cred or injected):
+            yield Signal(
+                SHADOWING,
+                Severity.HIGH,
+                sentence.start,
+                sentence.end,
+                "rewrites how another tool behaves (recipient, destination or credential)",
+            )
         elif address and any(w in ("bcc", "cc", "forward") or w == "copy" for w in words):
-            yield Signal(SHADOWING, Severity.HIGH, sentence.start, sentence.end, "adds a hidden recipient to what the agent sends")
+            yield Signal(
+                SHADOWING,
+                Severity.HIGH,
+                sentence.start,
+                sentence.end,
+                "adds a hidden recipient to what the agent sends",
+            )
 
 
 _ACTION_VERBS: dict[int, frozenset[str]] = {}
@@ -199,7 +202,9 @@ def _offensive_action(sentence: Sentence, lex: Lexicon) -> int | None:
                     return offset + i
                 continue
             for verbs, objects in lex.intent["actions"]:
-                if base_form(w, verbs) is not None and any(x in objects for x in words[i + 1 : i + 7]):
+                if base_form(w, verbs) is not None and any(
+                    x in objects for x in words[i + 1 : i + 7]
+                ):
                     return offset + i
             if w in lex.intent["attack_heads"] and not clause.negated(i):
                 return offset + i
@@ -224,7 +229,17 @@ def harmful_intent(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Itera
         if hit is None:
             found = find_phrases(words, lex.intent["phrases"])
             hit = found[0][0] if found else _offensive_action(sentence, lex)
-        if hit is None or analysis.negated_at(toks[hit].start) or analysis.quoted_at(toks[hit].start):
+        if (
+            hit is None
+            or analysis.negated_at(toks[hit].start)
+            or analysis.quoted_at(toks[hit].start)
+        ):
             continue
-        yield Signal(INTENT, Severity.MEDIUM, toks[hit].start, toks[hit].end, "states a harmful purpose for the tool")
+        yield Signal(
+            INTENT,
+            Severity.MEDIUM,
+            toks[hit].start,
+            toks[hit].end,
+            "states a harmful purpose for the tool",
+        )
         return

@@ -75,9 +75,27 @@ def detect(text: str, fctx: FieldContext, lex: Lexicon, *, decode: bool = True) 
             shown = f"{payload.encoding} decodes to: {excerpt(redact(payload.text), 200)}"
             if any(s.severity.at_least(Severity.MEDIUM) for s in inner):
                 families = ", ".join(sorted({s.family for s in inner}))
-                signals.append(Signal(ENCODED, Severity.HIGH, payload.start, payload.end, f"hides instructions in {payload.encoding} encoding ({families})", evidence=shown))
+                signals.append(
+                    Signal(
+                        ENCODED,
+                        Severity.HIGH,
+                        payload.start,
+                        payload.end,
+                        f"hides instructions in {payload.encoding} encoding ({families})",
+                        evidence=shown,
+                    )
+                )
             elif len(payload.text.split()) >= 4:
-                signals.append(Signal(ENCODED, Severity.LOW, payload.start, payload.end, f"carries {payload.encoding}-encoded text", evidence=shown))
+                signals.append(
+                    Signal(
+                        ENCODED,
+                        Severity.LOW,
+                        payload.start,
+                        payload.end,
+                        f"carries {payload.encoding}-encoded text",
+                        evidence=shown,
+                    )
+                )
     return signals
 
 
@@ -91,7 +109,16 @@ def hidden_signals(text: str, fctx: FieldContext, lex: Lexicon) -> list[Signal]:
         inner = detect(hidden_text, fctx, lex, decode=True)
         if any(s.severity.at_least(Severity.MEDIUM) for s in inner):
             families = ", ".join(sorted({s.family for s in inner}))
-            out.append(Signal(HIDDEN, Severity.CRITICAL, 0, len(text), f"invisible characters hide instructions ({families})", evidence=f"hidden text: {excerpt(redact(hidden_text), 200)}"))
+            out.append(
+                Signal(
+                    HIDDEN,
+                    Severity.CRITICAL,
+                    0,
+                    len(text),
+                    f"invisible characters hide instructions ({families})",
+                    evidence=f"hidden text: {excerpt(redact(hidden_text), 200)}",
+                )
+            )
     return out
 
 
@@ -113,7 +140,11 @@ def _evidence(text: str, signal: Signal) -> str:
 
 
 def field_findings(
-    field: TextField, fctx: FieldContext, ctx: CheckContext, lex: Lexicon, extra: list[Signal] | None = None
+    field: TextField,
+    fctx: FieldContext,
+    ctx: CheckContext,
+    lex: Lexicon,
+    extra: list[Signal] | None = None,
 ) -> Iterator[Finding]:
     raw = nfc(field.text)
     text = _field_text(field)
@@ -125,13 +156,19 @@ def field_findings(
             best[sig.rule_id] = sig
     for rule_id, sig in sorted(best.items()):
         yield ctx.rules.finding(
-            rule_id, tool=fctx.tool, location=fctx.location, message=f"this field {sig.message}",
-            evidence=_evidence(text, sig), severity=sig.severity,
+            rule_id,
+            tool=fctx.tool,
+            location=fctx.location,
+            message=f"this field {sig.message}",
+            evidence=_evidence(text, sig),
+            severity=sig.severity,
         )
     strong = sorted({s.family for s in signals if s.severity.at_least(Severity.MEDIUM)})
     if len(strong) >= 2:
         yield ctx.rules.finding(
-            COMPOUND_RULE, tool=fctx.tool, location=fctx.location,
+            COMPOUND_RULE,
+            tool=fctx.tool,
+            location=fctx.location,
             message=f"this field combines {len(strong)} poisoning families: {', '.join(strong)}",
             evidence=excerpt(redact(text)),
         )
@@ -159,8 +196,10 @@ def tool_poisoning(surface: ServerSurface, ctx: CheckContext) -> Iterator[Findin
     for i, tool in enumerate(surface.tools):
         purpose = purpose_words(tool, lex)
         param_signals: dict[str, list[Signal]] = {}
-        for param, sig in exfil_params(tool.name, tool.input_schema, f"tools[{i}].inputSchema", purpose, lex):
-            param_signals.setdefault(param.location, []).append(sig)
+        for found, sig in exfil_params(
+            tool.name, tool.input_schema, f"tools[{i}].inputSchema", purpose, lex
+        ):
+            param_signals.setdefault(found.location, []).append(sig)
         for field in tool_text_fields(tool, i):
             param = _param_of(field.location)
             words = purpose | frozenset(split_identifier(param)) if param else purpose
@@ -168,7 +207,9 @@ def tool_poisoning(surface: ServerSurface, ctx: CheckContext) -> Iterator[Findin
             yield from field_findings(field, fctx, ctx, lex, param_signals.get(field.location))
     everything = server_purpose(surface)
     for field in surface_text_fields(surface):
-        named = sorted({t.text for t in tokens(nfc(field.text)) if len(t.text) > 2 and t.text in names})
-        tool = names[named[0]] if len(named) == 1 else None  # the one tool it promotes, if any
-        fctx = FieldContext(field.kind, field.location, tool, everything, siblings, None)
+        named = sorted(
+            {t.text for t in tokens(nfc(field.text)) if len(t.text) > 2 and t.text in names}
+        )
+        promoted = names[named[0]] if len(named) == 1 else None  # the one tool it names, if any
+        fctx = FieldContext(field.kind, field.location, promoted, everything, siblings, None)
         yield from field_findings(field, fctx, ctx, lex)

@@ -2,7 +2,7 @@
 
 The analysis is deliberately shallow and linear: one tokenising pass, sentence and clause
 boundaries from punctuation and a few conjunctions, then per clause
-- whether it is a *directive* (sentence-initial base verb, "you must/should", "always/never + verb"),
+- whether it is a *directive* (sentence-initial base verb, "you must", "always/never + verb"),
 - whether a token sits inside a *negation scope* (from a negator to the end of its clause),
 - whether a sentence is *documentation* of attacks (a detector naming what it detects),
 - whether the sentence names the model as its reader.
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -181,14 +181,22 @@ def base_form(word: str, verbs: frozenset[str]) -> str | None:
     """The base verb behind `reads`/`reading`/`sends`, or None (third person and -ing only)."""
     if word in verbs:
         return word
-    for suffix, add in (("ies", "y"), ("es", ""), ("s", ""), ("ing", ""), ("ing", "e"), ("ed", ""), ("ed", "e")):
+    for suffix, add in (
+        ("ies", "y"),
+        ("es", ""),
+        ("s", ""),
+        ("ing", ""),
+        ("ing", "e"),
+        ("ed", ""),
+        ("ed", "e"),
+    ):
         if word.endswith(suffix) and len(word) > len(suffix) + 1:
             stem = word[: -len(suffix)] + add
             if stem in verbs:
                 return stem
-            if suffix in ("ing", "ed") and len(stem) > 2 and stem[-1] == stem[-2]:
-                if stem[:-1] in verbs:  # running → run
-                    return stem[:-1]
+            doubled = suffix in ("ing", "ed") and len(stem) > 2 and stem[-1] == stem[-2]
+            if doubled and stem[:-1] in verbs:  # running → run
+                return stem[:-1]
     return None
 
 
@@ -273,7 +281,9 @@ def _is_directive(clause: Clause, lex: Lexicon) -> bool:
     i = _strip_openers(words, lex)
     if i >= len(words):
         return False
-    if starts_phrase(words, 0, lex.framing["modal_openers"]) or starts_phrase(words, i, lex.framing["modal_openers"]):
+    if starts_phrase(words, 0, lex.framing["modal_openers"]) or starts_phrase(
+        words, i, lex.framing["modal_openers"]
+    ):
         return True
     if words[i] in lex.verbs["imperative"]:
         return True
@@ -295,7 +305,19 @@ def _is_descriptive(first: Clause, lex: Lexicon) -> bool:
         if match_at(words, 0, subj):
             i = len(subj)
             break
-    while i < len(words) and words[i] in ("also", "only", "just", "then", "never", "not", "does", "will", "can", "may", "automatically"):
+    while i < len(words) and words[i] in (
+        "also",
+        "only",
+        "just",
+        "then",
+        "never",
+        "not",
+        "does",
+        "will",
+        "can",
+        "may",
+        "automatically",
+    ):
         i += 1
     if i >= len(words):
         return False
@@ -303,7 +325,9 @@ def _is_descriptive(first: Clause, lex: Lexicon) -> bool:
     return w not in lex.verbs["imperative"] and base_form(w, lex.verbs["imperative"]) is not None
 
 
-def _documentary_from(sentence: Sentence, lex: Lexicon, quotes: list[tuple[int, int]]) -> int | None:
+def _documentary_from(
+    sentence: Sentence, lex: Lexicon, quotes: list[tuple[int, int]]
+) -> int | None:
     toks = sentence.tokens
     words = [t.text for t in toks]
     doc = lex.verbs["documentation"]
@@ -313,7 +337,9 @@ def _documentary_from(sentence: Sentence, lex: Lexicon, quotes: list[tuple[int, 
         if base_form(w, doc) is None:
             continue
         rest = words[i + 1 : i + 12]
-        if any(n in nouns for n in rest) or any(starts_phrase(words, k, examples) for k in range(i + 1, min(len(words), i + 12))):
+        if any(n in nouns for n in rest) or any(
+            starts_phrase(words, k, examples) for k in range(i + 1, min(len(words), i + 12))
+        ):
             return toks[i].end
         if any(toks[i].end <= lo < toks[i].end + 80 for lo, _ in quotes):
             return toks[i].end

@@ -85,17 +85,19 @@ class Lexicon:
     shell: dict[str, Any]
     intent: dict[str, Any]
     secrets: dict[str, Any]
+    sets: dict[str, frozenset[str]]
+    other_tool_refs: tuple[Phrase, ...]
 
 
 _FRAMING_PHRASES = (
-    "modal_openers identity secrecy_phrases sequence_markers universal_scope local_scope "
-    "ranking_claims example_markers"
-).split()
+    "modal_openers", "identity", "secrecy_phrases", "sequence_markers", "universal_scope",
+    "local_scope", "ranking_claims", "example_markers",
+)  # fmt: skip
 _FRAMING_WORDS = (
-    "openers authority_markers authority_tags override_objects override_qualifiers "
-    "secrecy_adverbs concealed_objects ranking_verbs ranking_disparagement attack_nouns "
-    "nullifiers validity quantifiers scope_modifiers scope_nouns"
-).split()
+    "openers", "authority_markers", "authority_tags", "override_objects", "override_qualifiers",
+    "secrecy_adverbs", "concealed_objects", "ranking_verbs", "ranking_disparagement",
+    "attack_nouns", "nullifiers", "validity", "quantifiers", "scope_modifiers", "scope_nouns",
+)  # fmt: skip
 
 
 def _targets(doc: dict[str, Any]) -> tuple[TargetCategory, ...]:
@@ -106,7 +108,11 @@ def _targets(doc: dict[str, Any]) -> tuple[TargetCategory, ...]:
     for name, body in sorted(cats.items()):
         if not isinstance(body, dict) or not isinstance(body.get("label"), str):
             raise InternalError(f"lexicon targets.yaml:{name} is malformed")
-        excl = tuple(sorted(words(body, "exclude_suffixes", name))) if "exclude_suffixes" in body else ()
+        excl = (
+            tuple(sorted(words(body, "exclude_suffixes", name)))
+            if "exclude_suffixes" in body
+            else ()
+        )
         out.append(
             TargetCategory(
                 name=name,
@@ -139,12 +145,13 @@ def lexicon() -> Lexicon:
     fr = _load("framing.yaml")
     par = _load("params.yaml")
     url = _load("urls.yaml")
-    sh = _load("shell.yaml")
+    shell_doc = _load("shell.yaml")
     it = _load("intent.yaml")
     sec = _load("secrets.yaml")
+    st = _load("structure.yaml")
     framing: dict[str, Any] = {k: phrases(fr, k, "framing") for k in _FRAMING_PHRASES}
     framing.update({k: words(fr, k, "framing") for k in _FRAMING_WORDS})
-    return Lexicon(
+    return Lexicon(  # noqa: S604 (a field named shell, not a subprocess)
         verbs={k: words(verbs_doc, k, "verbs") for k in verbs_doc},
         negators=words(neg, "negators", "negation"),
         non_negating=phrases(neg, "non_negating", "negation"),
@@ -161,9 +168,9 @@ def lexicon() -> Lexicon:
         urls={k: words(url, k, "urls") for k in ("collectors", "tunnels", "paste", "shorteners")},
         chat_webhooks=tuple(ChatWebhook(**w) for w in url.get("chat_webhooks") or []),
         shell={
-            **{k: words(sh, k, "shell") for k in ("fetchers", "interpreters", "decoders")},
-            "upload_flags": words(sh, "upload_flags", "shell"),
-            "dangerous": phrases(sh, "dangerous", "shell"),
+            **{k: words(shell_doc, k, "shell") for k in ("fetchers", "interpreters", "decoders")},
+            "upload_flags": words(shell_doc, "upload_flags", "shell"),
+            "dangerous": phrases(shell_doc, "dangerous", "shell"),
         },
         intent={
             "verbs": words(it, "verbs", "intent"),
@@ -177,4 +184,6 @@ def lexicon() -> Lexicon:
             "assignment_names": words(sec, "assignment_names", "secrets"),
             "placeholders": words(sec, "placeholders", "secrets"),
         },
+        sets={k: words(st, k, "structure") for k in st if k != "other_tool_refs"},
+        other_tool_refs=phrases(st, "other_tool_refs", "structure"),
     )

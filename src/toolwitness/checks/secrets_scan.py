@@ -27,9 +27,7 @@ _CHARSETS = {
     "token": frozenset(_ALNUM + "_-"),
     "base64url": frozenset(_ALNUM + "_-"),
 }
-_VALUE_CHARS = frozenset(
-    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+/=_-."
-)
+_VALUE_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+/=_-.")
 _ASSIGN = re.compile(r"[A-Za-z_\-]{3,40}[\"']?\s{0,3}[:=]\s{0,3}[\"']?")
 
 
@@ -44,11 +42,17 @@ class SecretHit:
         return f"{shown}…{REDACTED} ({self.kind})"
 
 
+_RUNS: dict[tuple[frozenset[str], int], re.Pattern[str]] = {}
+
+
 def _run(text: str, start: int, chars: frozenset[str], limit: int) -> int:
-    end = start
-    while end < len(text) and end - start <= limit and text[end] in chars:
-        end += 1
-    return end
+    """End of the run of `chars` starting at `start`, at most `limit` + 1 long (one regex step)."""
+    pattern = _RUNS.get((chars, limit))
+    if pattern is None:
+        body = "".join(sorted(re.escape(c) for c in chars))
+        pattern = _RUNS[(chars, limit)] = re.compile(f"[{body}]{{0,{limit + 1}}}")
+    match = pattern.match(text, start)
+    return match.end() if match else start
 
 
 def _jwts(text: str) -> list[SecretHit]:
@@ -84,7 +88,11 @@ def _looks_secret(value: str, lex: Lexicon) -> bool:
     if any(p in low for p in lex.secrets["placeholders"]):
         return False
     classes = sum(
-        (any(c.islower() for c in value), any(c.isupper() for c in value), any(c.isdigit() for c in value))
+        (
+            any(c.islower() for c in value),
+            any(c.isupper() for c in value),
+            any(c.isdigit() for c in value),
+        )
     )
     return len(value) >= 16 and classes >= 2 and entropy(value) >= 3.5
 
@@ -97,7 +105,12 @@ def find_secrets(text: str, lex: Lexicon | None = None) -> list[SecretHit]:
         at = text.find(shape.prefix)
         while at >= 0:
             body_start = at + len(shape.prefix)
-            end = _run(text, body_start, _CHARSETS.get(shape.charset, _CHARSETS["token"]), shape.max_length + 1)
+            end = _run(
+                text,
+                body_start,
+                _CHARSETS.get(shape.charset, _CHARSETS["token"]),
+                shape.max_length + 1,
+            )
             before_ok = at == 0 or not text[at - 1].isalnum()
             taken = at in covered
             fits = shape.min_length <= end - at <= shape.max_length

@@ -52,9 +52,8 @@ def render_text(doc: dict[str, Any]) -> str:
     if doc["borderline"]:
         lines += ["", "false positives per borderline benign kind:"]
         for name, m in doc["borderline"].items():
-            lines.append(
-                f"  {escape_display(name):<18} {m['fp']:>3}/{m['fp'] + m['tn']:<3} {_rate(m['false_positive_rate'])}"
-            )
+            count = f"{m['fp']:>3}/{m['fp'] + m['tn']:<3}"
+            lines.append(f"  {escape_display(name):<18} {count} {_rate(m['false_positive_rate'])}")
     for title, key in (
         ("missed (false negatives)", "false_negatives"),
         ("false positives", "false_positives"),
