@@ -164,3 +164,15 @@ def test_scan_discover_live_connects_the_discovered_specs(
     (server,) = doc["servers"]
     assert server["id"] == "memory" and "live" in server["coverage"]
     assert len(server["tools"]) == 9
+
+
+def test_discover_escapes_hostile_names(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (home / ".cursor" / "mcp.json").write_text(
+        json.dumps(
+            {"mcpServers": {"evil\u202e\x1b[31m": {"command": "npx\u200b", "args": ["\x07"]}}}
+        )
+    )
+    assert main(["discover"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\u202e" not in out and "\x07" not in out and "\u200b" not in out
+    assert "evil\\u202e\\u001b[31m" in out
