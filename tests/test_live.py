@@ -214,6 +214,13 @@ def test_malformed_metadata_fails_that_server_fast(mode: str, needle: str) -> No
     assert outcome.seconds < 15, "a broken answer must not wait for the timeout"
 
 
+def test_tool_a_2026_client_would_hide_is_still_scanned() -> None:
+    surface = acquire_live(hostile("x-header"), LiveOptions(request_timeout=20))
+    assert surface.protocol_version == "2026-07-28"
+    assert [t.name for t in surface.tools] == ["echo", "hidden_tool"]
+    assert any("invalid x-mcp-header" in note and "tools[1]" in note for note in surface.notes)
+
+
 def test_flood_stdout_stops_at_the_byte_budget() -> None:
     outcome = acquire_many(
         [hostile("flood-stdout")], LiveOptions(max_bytes=1_000_000, request_timeout=10)

@@ -15,10 +15,13 @@ from typing import Any
 import mcp_types as types
 from mcp.client.session import ClientSession
 from mcp.shared.exceptions import MCPError
+from mcp.shared.inbound import find_invalid_x_mcp_header
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import BaseModel
 
 from toolwitness.acquire.catalog import SNAPSHOT_SCHEMA
 from toolwitness.errors import IncompleteScanError
+from toolwitness.textnorm import excerpt
 
 
 class ServerFailed(IncompleteScanError):
@@ -72,6 +75,19 @@ async def _paged(
     raise ServerFailed(f"{what}: more than {max_pages} pages (--max-pages)")
 
 
+def _dropped_by_modern_clients(tools: list[dict[str, Any]]) -> list[str]:
+    """Tools a 2026-07-28 client must hide (invalid x-mcp-header): kept here, but said."""
+    notes = []
+    for index, tool in enumerate(tools):
+        reason = find_invalid_x_mcp_header(tool.get("inputSchema"))
+        if reason is not None:
+            notes.append(
+                f"tools[{index}] has an invalid x-mcp-header annotation, so 2026-07-28 clients "
+                f"hide it ({excerpt(reason, 120)}); it is scanned anyway"
+            )
+    return notes
+
+
 def _params(cursor: str | None) -> types.PaginatedRequestParams:
     return types.PaginatedRequestParams(cursor=cursor)
 
@@ -92,7 +108,10 @@ async def collect_document(
             doc[key] = value
 
     async def tools(c: str | None) -> Any:
-        return await session.list_tools(params=_params(c))
+        # Not `session.list_tools`: on 2026-07-28 it drops tools with an invalid x-mcp-header,
+        # and a scanner must see every tool the server offers (the drop is noted below).
+        request = types.ListToolsRequest(params=_params(c))
+        return await session.send_request(request, types.ListToolsResult)
 
     async def prompts(c: str | None) -> Any:
         return await session.list_prompts(params=_params(c))
@@ -113,6 +132,8 @@ async def collect_document(
         # A server without the tools capability may refuse the call; a client would not ask.
         doc["tools"] = []
         stage.notes.append("the server declares no tools capability and refused tools/list")
+    if session.protocol_version in MODERN_PROTOCOL_VERSIONS:
+        stage.notes.extend(_dropped_by_modern_clients(doc["tools"]))
     listings: list[tuple[object | None, str, str, Callable[[str | None], Awaitable[Any]]]] = [
         (caps.prompts, "prompts/list", "prompts", prompts),
         (caps.resources, "resources/list", "resources", resources),
