@@ -156,3 +156,26 @@ def test_computed_module_loads_are_unanalyzable(tmp_path: Path) -> None:
     plug = analysis.verdict("plug")  # the catalog also counts import_module as code loading
     assert plug.verdict != "OK" and "EXEC_EVAL" in plug.actual
     assert any("computed name" in r for r in plug.reasons)
+
+
+def test_an_object_that_spreads_itself_does_not_recurse_forever(tmp_path: Path) -> None:
+    """Regression: flow-insensitive bindings make `x = {...x}` a cycle through spreads."""
+    (tmp_path / "s.js").write_text(
+        'const fs = require("fs");\n'
+        "let state = {};\n"
+        "for (let i = 0; i < 3; i++) { state = { ...state, [i]: i }; }\n"
+        "state = { ...state, save: () => fs.writeFileSync('/x', '') };\n"
+        'server.registerTool("t", { description: "Show" }, () => state.save());\n'
+    )
+    analysis = analyse_directory(tmp_path)
+    assert analysis.verdict("t").actual == {"WRITE_FS"}
+
+
+def test_a_very_long_call_chain_stays_bounded(tmp_path: Path) -> None:
+    chain = "z" + ".optional()" * 3000
+    (tmp_path / "s.js").write_text(
+        f'const schema = {chain};\nserver.registerTool("t", {{ description: "Show" }}, () => schema.parse());\n'
+    )
+    analysis = analyse_directory(tmp_path)
+    assert analysis.verdict("t").verdict == "UNANALYZABLE"  # found, but its file was cut short
+    assert any("line 1: nesting too deep" in note for note in analysis.notes)

@@ -86,6 +86,9 @@ def analyse_directory(
     specs = _merge_duplicates(extraction.tools)
     _name_anonymous_handlers(project, specs)
     verdicts = verify_tools(specs, graph, options.declared_from)
+    notes = list(extraction.notes)
+    for key in sorted(project.modules):  # a file not fully read may hide a registration
+        notes += [f"{key}: {error}" for error in project.modules[key].errors]
     return CodeAnalysis(
         server_id or root.name,
         root,
@@ -94,7 +97,7 @@ def analyse_directory(
         graph,
         specs,
         verdicts,
-        extraction.notes,
+        notes,
     )
 
 

@@ -70,6 +70,7 @@ class Resolver:
         self._cache: dict[ir.Value, tuple[Resolved, ...]] = {}
         self._active: set[ir.Value] = set()
         self._factories: dict[RExternal, RExternal | None] = {}
+        self._members_active: set[tuple[RValue, str]] = set()
         self.truncated = False
 
     # -- names and values --------------------------------------------------------------------
@@ -170,7 +171,15 @@ class Resolver:
         if isinstance(base, RFunc):
             return [base] if name in ("call", "apply", "bind") else []
         if isinstance(base, RValue):
-            return self._value_member(base.value, name)
+            key = (base, name)  # `x = {...x}` (flow-insensitive) would otherwise never end
+            if key in self._members_active or len(self._members_active) > self.max_depth:
+                self.truncated = self.truncated or key not in self._members_active
+                return []
+            self._members_active.add(key)
+            try:
+                return self._value_member(base.value, name)
+            finally:
+                self._members_active.discard(key)
         return [base] if isinstance(base, Missing) else []
 
     def _class_member(self, base: RClass | RInstance, name: str) -> list[Resolved]:

@@ -74,10 +74,12 @@ def parse_module(key: str, source: bytes) -> ir.Module:
     root = tree.root_node
     if root.has_error:
         builder.module.errors.append("tree-sitter reported syntax errors")
-    try:
-        builder.walk_children(root, builder.top)
-    except RecursionError:
-        builder.module.errors.append("nesting too deep to analyse")
+    for statement in root.named_children:  # one statement too deep must not hide the rest
+        try:
+            builder.walk(statement, builder.top)
+        except RecursionError:
+            line = position(statement)[0]
+            builder.module.errors.append(f"line {line}: nesting too deep to analyse")
     return builder.module
 
 

@@ -42,11 +42,13 @@ class _Source:
     data: bytes = b""
     line_starts: tuple[int, ...] = (0,)
     values: dict[tuple[int, str], ir.Value] = {}  # noqa: RUF012  (reset per file)
+    depth = 0
 
 
 def set_source(data: bytes) -> None:
     _Source.data = data
     _Source.values = {}
+    _Source.depth = 0
     _Source.line_starts = (0, *(m.end() for m in re.finditer(b"\n", data)))
 
 
@@ -55,6 +57,9 @@ def position(node: Node) -> tuple[int, int]:
     offset = node.start_byte
     line = bisect.bisect_right(_Source.line_starts, offset) - 1
     return line + 1, offset - _Source.line_starts[line] + 1
+
+
+MAX_VALUE_DEPTH = 48
 
 
 def text(node: Node) -> str:
@@ -138,7 +143,14 @@ def value_of(node: Node | None, scope: str, module: str) -> ir.Value:
     key = (node.id, scope)
     cached = _Source.values.get(key)
     if cached is None:
-        cached = _Source.values[key] = _value_of(node, scope, module)
+        if _Source.depth >= MAX_VALUE_DEPTH:
+            return ir.Opaque("nested too deep")  # keeps every Value shallow enough to hash
+        _Source.depth += 1
+        try:
+            cached = _value_of(node, scope, module)
+        finally:
+            _Source.depth -= 1
+        _Source.values[key] = cached
     return cached
 
 

@@ -8,6 +8,7 @@ import warnings
 from toolwitness.code import ir
 
 DYNAMIC_LOAD = "dynamic-load"
+MAX_VALUE_DEPTH = 48
 TOOL_DECORATORS = {"tool": "py-tool", "list_tools": "list_tools", "call_tool": "call_tool"}
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -24,10 +25,11 @@ def parse_module(key: str, source: bytes) -> ir.Module:
         return module
     builder = _Builder(module)
     top = ir.Function(key, "<module>", key, 1, 1, key)
-    try:
-        builder.body(tree.body, top, None)
-    except RecursionError:
-        module.errors.append("nesting too deep to analyse")
+    for statement in tree.body:  # one statement too deep must not hide the rest
+        try:
+            builder.statement(statement, top, None)
+        except RecursionError:
+            module.errors.append(f"line {statement.lineno}: nesting too deep to analyse")
     return module
 
 
@@ -51,6 +53,7 @@ class _Builder:
         self.key = module.key
         self.classes: list[ir.ClassDef] = []
         self.declared_outer: dict[str, set[str]] = {}
+        self.depth = 0
 
     def node_id(self, node: ast.AST) -> str:
         return f"{self.key}:{getattr(node, 'lineno', 0)}:{getattr(node, 'col_offset', 0) + 1}"
@@ -62,6 +65,15 @@ class _Builder:
     def value(self, node: ast.expr | None, scope: str) -> ir.Value:
         if node is None:
             return ir.Lit(None)
+        if self.depth >= MAX_VALUE_DEPTH:
+            return ir.Opaque("nested too deep")  # keeps every Value shallow enough to hash
+        self.depth += 1
+        try:
+            return self._value(node, scope)
+        finally:
+            self.depth -= 1
+
+    def _value(self, node: ast.expr, scope: str) -> ir.Value:
         path = chain(node)
         if path is not None:
             return ir.Name(path, scope)
