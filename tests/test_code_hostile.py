@@ -179,3 +179,37 @@ def test_a_very_long_call_chain_stays_bounded(tmp_path: Path) -> None:
     analysis = analyse_directory(tmp_path)
     assert analysis.verdict("t").verdict == "UNANALYZABLE"  # found, but its file was cut short
     assert any("line 1: nesting too deep" in note for note in analysis.notes)
+
+
+PROGRAM_PIECES = st.sampled_from(
+    [
+        'const fs = require("fs");\n',
+        'import { exec } from "child_process";\n',
+        'import * as m from "./m.js";\n',
+        "let x = {};\n",
+        "x = { ...x, f: () => fs.rmSync('/a') };\n",
+        "class A extends A { m() { this.m(); return new A(); } }\n",
+        "const a = new A();\n",
+        'server.registerTool("t", { description: "Show", annotations: x }, () => a.m());\n',
+        'server.tool("u", "Read a file", async () => { exec(x.f); return m.y(); });\n',
+        "function f(g) { return g(f); }\n",
+        "f(f);\n",
+        "export { x as y };\n",
+        "export * from './s.js';\n",
+        "switch (n) { case 'u': fs.writeFileSync(); case 't': break; }\n",
+    ]
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(PROGRAM_PIECES, max_size=14).map("".join))
+def test_analysis_of_arbitrary_programs_never_raises(source: str) -> None:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        (root / "s.js").write_text(source)
+        (root / "m.js").write_text(source.replace("./m.js", "./s.js"))
+        analysis = analyse_directory(root)
+        for verdict in analysis.verdicts:
+            assert verdict.verdict in ("OK", "VIOLATION", "UNANALYZABLE")

@@ -71,7 +71,10 @@ def verify_tools(
     for spec in specs:
         declaration = declare(spec.name, spec.description, spec.annotations, mode)
         ctx = DispatchContext(spec.name if spec.dispatch else None, names)
-        reach = graph.reach(spec.handlers, ctx) if spec.handlers else Reach()
+        try:
+            reach = graph.reach(spec.handlers, ctx) if spec.handlers else Reach()
+        except RecursionError:  # fail closed: an analysis that did not finish is not OK
+            reach = Reach(reasons=["the code nests deeper than the analysis follows"])
         reasons = sorted(set(spec.problems) | set(reach.reasons))
         if lattice.minus(reach.leaves, declaration.leaves):
             verdict = VIOLATION  # a witnessed violation stands even if some path was unresolved
