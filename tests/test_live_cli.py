@@ -146,3 +146,8 @@ def test_discovered_configs_are_connected_with_live(
     assert code in (0, 1)
     assert server["id"] == "fixture" and server["coverage"] == ["live"]
     assert len(server["tools"]) == 2
+
+
+def test_unbalanced_quote_in_stdio_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["scan", "--stdio", "node 'server.js"]) == 2
+    assert "No closing quotation" in capsys.readouterr().err

@@ -168,7 +168,7 @@ def scan_inputs(
     """Split positional targets and flags into pipeline targets, and the live options if any."""
     out: list[str | ServerSpec] = []
     headers = request_headers(flags)
-    explicit = [command_spec(shlex.split(line)) for line in flags.stdio]
+    explicit = [command_spec(_split(line)) for line in flags.stdio]
     words = list(targets)
     if flags.live and words and _is_command(words[0]):
         explicit.append(command_spec(words))  # `scan --live -- npx -y pkg`
@@ -193,6 +193,13 @@ def scan_inputs(
     if not live:
         return out, None
     return [*out, *explicit], live_options(flags, limits, dict.fromkeys(urls, headers))
+
+
+def _split(line: str) -> list[str]:
+    try:
+        return shlex.split(line)
+    except ValueError as exc:  # an unbalanced quote
+        raise UsageError(f"--stdio {line!r}: {exc}") from None
 
 
 def _is_command(word: str) -> bool:
