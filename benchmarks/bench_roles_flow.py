@@ -90,7 +90,7 @@ def main() -> None:
     def cold() -> None:  # every run starts without cached text analyses
         role_text._default_clauses.cache_clear()
         role_prose._default_analysis.cache_clear()
-        roles._LAST.clear()
+        roles._CACHE.clear()
 
     def derive() -> object:
         cold()

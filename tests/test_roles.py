@@ -254,3 +254,22 @@ def test_documented_attacks_and_post_negation_are_not_the_tools_behaviour() -> N
         {"url": {"type": "string"}, "dest": {"type": "string"}},
     )
     assert "sensitive-source" not in clone
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=12),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.text(max_size=10), _json, max_size=5))
+def test_hostile_parameter_schemas_never_crash(props: dict[str, Any]) -> None:
+    t = Tool.model_validate(
+        {"name": "x", "inputSchema": {"type": "object", "properties": props, "items": props}}
+    )
+    derived = derive_roles(t, 0)
+    assert all(p.location.startswith("tools[0].inputSchema") for p in derived.params)

@@ -264,17 +264,21 @@ def derive_roles(tool: Tool, index: int, vocab: RoleVocabulary | None = None) ->
     return ToolRoles(tool=tool.name, index=index, signals=tuple(unique), params=tuple(params))
 
 
-_LAST: list[tuple[ServerSurface, tuple[ToolRoles, ...]]] = []
+_CACHE: dict[int, tuple[ServerSurface, tuple[ToolRoles, ...]]] = {}
+_CACHE_SIZE = 64
 
 
 def surface_roles(surface: ServerSurface) -> tuple[ToolRoles, ...]:
-    """Roles of every tool; the last surface's answer is kept (capability, flow and the pipeline
-    each ask for the same surface in turn, and surfaces are frozen)."""
-    if _LAST and _LAST[0][0] is surface:
-        return _LAST[0][1]
+    """Roles of every tool. Capability, flow, the fleet checks and the pipeline all ask for the
+    same frozen surfaces, so recent answers are kept (by identity, the surface held alive)."""
+    hit = _CACHE.get(id(surface))
+    if hit is not None and hit[0] is surface:
+        return hit[1]
     vocab = vocabulary()
     result = tuple(derive_roles(tool, i, vocab) for i, tool in enumerate(surface.tools))
-    _LAST[:] = [(surface, result)]
+    if len(_CACHE) >= _CACHE_SIZE:
+        del _CACHE[next(iter(_CACHE))]
+    _CACHE[id(surface)] = (surface, result)
     return result
 
 
