@@ -308,10 +308,18 @@ def test_sandboxed_real_server_and_sandbox_facts(tmp_path: Path) -> None:
     allowed = tmp_path / "allowed"
     allowed.mkdir()
     fs = npm_spec("fs", "@modelcontextprotocol/server-filesystem", str(allowed))
+    python = str(pypi_server_bin("mcp-server-time").parent / "python")
+    time_server = ServerSpec(
+        name="time",
+        transport=Transport(kind="stdio", command=python, args=("-m", "mcp_server_time")),
+    )
     options = LiveOptions(sandbox=True, request_timeout=30)
-    outcomes = {o.spec.name: o for o in acquire_many([fs, hostile("probe")], options)}
+    specs = [fs, time_server, hostile("probe")]
+    outcomes = {o.spec.name: o for o in acquire_many(specs, options)}
     assert outcomes["fs"].surface is not None, outcomes["fs"].error
     assert len(outcomes["fs"].surface.tools) == 14
+    assert outcomes["time"].surface is not None, outcomes["time"].error
+    assert len(outcomes["time"].surface.tools) == 2
     probe = outcomes["probe"].surface
     assert probe is not None, outcomes["probe"].error
     facts = json.loads(probe.tools[0].description or "")
