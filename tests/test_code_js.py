@@ -175,3 +175,14 @@ def test_typescript_import_require_and_a_called_commonjs_module(tmp_path: Path) 
     assert analysis.verdict("t1").actual == {"EXEC_PROCESS"}
     witness = analysis.verdict("t2").witnesses()["WRITE_FS"][0]
     assert (witness.file, witness.line, witness.symbol) == ("factory.js", 2, "fs.unlinkSync")
+
+
+def test_witness_columns_count_code_points_from_zero(tmp_path: Path) -> None:
+    (tmp_path / "s.js").write_text(
+        'const fs = require("fs");\n'
+        'server.registerTool("t", { description: "Show" }, () => { const s = "ééé"; fs.rmSync(s); });\n',
+        encoding="utf-8",
+    )
+    witness = analyse_directory(tmp_path).verdict("t").witnesses()["WRITE_FS"][0]
+    line = (tmp_path / "s.js").read_text(encoding="utf-8").splitlines()[1]
+    assert (witness.line, witness.column) == (2, line.index("fs.rmSync"))

@@ -56,7 +56,7 @@ def to_witness(hit: SinkHit) -> Witness:
         kind="source",
         file=hit.file,
         line=hit.line,
-        column=hit.column,
+        column=hit.column - 1,  # Witness columns are 0-based code points (SARIF adds 1)
         symbol=hit.symbol,
         path=(*hit.path, hit.sink),
         detail=f"{hit.leaf} via {hit.sink}",

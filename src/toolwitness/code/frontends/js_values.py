@@ -53,10 +53,13 @@ def set_source(data: bytes) -> None:
 
 
 def position(node: Node) -> tuple[int, int]:
-    """(line, column), both 1-based; the column counts bytes like tree-sitter's."""
+    """(line, column), both 1-based; the column counts code points (not tree-sitter's bytes)."""
     offset = node.start_byte
     line = bisect.bisect_right(_Source.line_starts, offset) - 1
-    return line + 1, offset - _Source.line_starts[line] + 1
+    start = _Source.line_starts[line]
+    prefix = _Source.data[start:offset]
+    column = len(prefix.decode("utf-8", "replace")) if not prefix.isascii() else len(prefix)
+    return line + 1, column + 1
 
 
 MAX_VALUE_DEPTH = 48
