@@ -128,12 +128,16 @@ def _analyse(text: str, vocab: RoleVocabulary) -> ProseAnalysis:
     return ProseAnalysis(tuple(hits), frozenset(words), read_only)
 
 
+# Short texts repeat ("File path"); long ones are analysed each time so the cache stays small.
+CACHED_TEXT = 4096
+
+
 @lru_cache(maxsize=16384)
 def _default_analysis(text: str) -> ProseAnalysis:
     return _analyse(text, vocabulary())
 
 
 def analyse_prose(text: str, vocab: RoleVocabulary) -> ProseAnalysis:
-    if vocab is vocabulary():
+    if vocab is vocabulary() and len(text) <= CACHED_TEXT:
         return _default_analysis(text)
     return _analyse(text, vocab)

@@ -119,6 +119,10 @@ def _compute(text: str, vocab: RoleVocabulary) -> tuple[Clause, ...]:
     return tuple(out)
 
 
+# Short texts repeat ("File path"); long ones are analysed each time so the cache stays small.
+CACHED_TEXT = 4096
+
+
 @lru_cache(maxsize=16384)
 def _default_clauses(text: str) -> tuple[Clause, ...]:
     return _compute(text, vocabulary())
@@ -128,6 +132,6 @@ def clauses(text: str, vocab: RoleVocabulary) -> tuple[Clause, ...]:
     """Prose as clauses of lemmas; identifiers like `write_file` stay whole (never verbs).
     Parameter descriptions repeat across tools ("File path"), so the default vocabulary's
     answers are cached by text."""
-    if vocab is vocabulary():
+    if vocab is vocabulary() and len(text) <= CACHED_TEXT:
         return _default_clauses(text)
     return _compute(text, vocab)
