@@ -18,6 +18,7 @@ from toolwitness.commands import code as code_commands
 from toolwitness.commands import discover as discover_commands
 from toolwitness.commands import evaluate as evaluate_commands
 from toolwitness.commands import integrity as integrity_commands
+from toolwitness.commands import lab as lab_commands
 from toolwitness.commands import live as live_commands
 from toolwitness.commands import report as report_commands
 from toolwitness.commands import snapshot as snapshot_commands
@@ -122,6 +123,9 @@ def scan_command(
     server_timeout: live_commands.ServerTimeoutOpt = 180.0,
     concurrency: live_commands.ConcurrencyOpt = 8,
     max_pages: live_commands.MaxPagesOpt = 100,
+    lab: lab_commands.LabFlag = False,
+    all_tools: lab_commands.AllToolsFlag = False,
+    call_timeout: lab_commands.CallTimeoutOpt = 15.0,
     discover: discover_commands.DiscoverFlag = False,
     home: discover_commands.HomeOpt = None,
     project: discover_commands.ProjectOpt = None,
@@ -144,6 +148,16 @@ def scan_command(
         scan_targets += discover_commands.discover_targets(
             discover, home, project, limits, alone=not scan_targets
         )
+        if lab and live_options is None:
+            raise UsageError("--lab runs servers: add --live, a URL or --stdio")
+        lab_settings = (
+            lab_commands.lab_settings(
+                flags, all_tools=all_tools, call_timeout=call_timeout,
+                url_headers=live_options.url_headers if live_options else None,
+            )
+            if lab
+            else None
+        )
         with live_commands.progress_display(
             live_options is not None and live_commands.show_progress()
         ) as observer:
@@ -151,6 +165,7 @@ def scan_command(
                 limits=limits, rule_packs=tuple(rules or ()), lock=lock,
                 suppressions=load_suppressions(suppressions) if suppressions else (),
                 live=live_options, live_observer=observer, check_options={"online": online},
+                lab=lab_settings,
             )  # fmt: skip
             result = scan(scan_targets, options)
         color = output is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
@@ -252,6 +267,7 @@ def escape_display_lines(lines: list[str]) -> str:
 
 
 integrity_commands.register(app)
+lab_commands.register(app)
 code_commands.register(app)
 discover_commands.register(app)
 evaluate_commands.register(app)

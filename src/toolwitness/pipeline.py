@@ -16,6 +16,8 @@ from toolwitness.errors import EXIT_INTERNAL, EXIT_OK, EXIT_THRESHOLD, InputErro
 from toolwitness.findings import Finding, Severity, sort_findings
 from toolwitness.integrity.canonical import digest_surface
 from toolwitness.integrity.verify import verify_lock
+from toolwitness.lab.probe import ServerProbe
+from toolwitness.lab.run import LabSettings, attach_probes, lab_specs, probe_findings, run_lab
 from toolwitness.model import ServerSpec, ServerSurface
 from toolwitness.result import ScanResult, ServerResult, ToolResult
 from toolwitness.rules import RuleRegistry, load_registry
@@ -34,6 +36,7 @@ class ScanOptions:
     live: LiveOptions | None = None  # connect to config/command-line servers (acquire/live.py)
     live_observer: LiveObserver | None = None  # progress of live connections (the CLI's display)
     suppressions: tuple[Suppression, ...] = ()  # accepted findings, each with a justification
+    lab: LabSettings | None = None  # with live: probe servers in the behavioural lab (lab/run.py)
 
 
 def scan(
@@ -61,6 +64,7 @@ def scan(
         surfaces.extend(resolved.catalogs)
         specs.extend(resolved.specs)
     failures: dict[str, tuple[str, ...]] = {}
+    probes: dict[str, ServerProbe] = {}
     early: dict[str, tuple[list[Finding], list[str]]] = {}
     if specs and options.live is not None:
         # Check each live server as soon as it is listed, while the slower ones still start.
@@ -73,11 +77,14 @@ def scan(
             specs, options.live, options.live_observer, online=online, on_surface=check_early
         )
         surfaces.extend(found)
+        if options.lab is not None:
+            registry = load_registry(list(options.rule_packs))
+            probes = run_lab(lab_specs(specs), options.lab, registry)
     elif specs:
         surfaces.extend(static_surfaces(specs, online=online))
     if not surfaces:
         raise InputError("nothing to scan: give at least one target")
-    return scan_surfaces(surfaces, options, failures, early)
+    return scan_surfaces(surfaces, options, failures, early, probes)
 
 
 def scan_surfaces(
@@ -85,6 +92,7 @@ def scan_surfaces(
     options: ScanOptions,
     failures: dict[str, tuple[str, ...]] | None = None,
     early: dict[str, tuple[list[Finding], list[str]]] | None = None,
+    probes: dict[str, ServerProbe] | None = None,
 ) -> ScanResult:
     rules = load_registry(list(options.rule_packs))
     check_known(options.suppressions, rules)
@@ -98,6 +106,8 @@ def scan_surfaces(
         )
         per_server[surface.id].extend(found)
         errors[surface.id].extend(check_errors)
+        if probes and surface.id in probes:
+            per_server[surface.id].extend(probe_findings(probes[surface.id], rules))
     for fleet in fleet_checks:
         try:
             for server_id, found in fleet.run_all(surfaces, ctx).items():
@@ -115,6 +125,8 @@ def scan_surfaces(
         )
         for s in surfaces
     ]
+    if probes:
+        results = attach_probes(results, probes)
     if pins:
         results = [
             r.model_copy(update={"pin": pins[r.id][0]}) if r.id in pins else r for r in results

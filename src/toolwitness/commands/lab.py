@@ -1,0 +1,138 @@
+"""`toolwitness probe` and `scan --lab`: the behavioural lab on the command line.
+
+toolwitness probe -- python server.py     call the read-only tools of a stdio server in the
+                                          sandbox (bubblewrap + strace), control run subtracted
+toolwitness probe https://host/mcp --remote-dir /srv/data
+                                          the HTTP protocol witness (absent -> present)
+toolwitness scan --lab --stdio "npx -y pkg"  a live scan plus the lab, verdicts in tools[].probe
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Annotated
+
+import typer
+
+from toolwitness.commands import live as live_commands
+from toolwitness.errors import IncompleteScanError, UsageError
+from toolwitness.findings import Severity
+from toolwitness.lab.http_witness import HttpLabOptions
+from toolwitness.lab.probe import LabOptions
+from toolwitness.lab.run import LabSettings, probe_spec
+from toolwitness.pipeline import ScanOptions, exit_code, scan_surfaces
+from toolwitness.report.interface import OutputFormat, ReportOptions, formatter_for
+from toolwitness.rules import load_registry
+
+LabFlag = Annotated[
+    bool,
+    typer.Option(
+        "--lab", help="Also call read-only tools in the sandboxed lab (needs bwrap, strace)."
+    ),
+]
+AllToolsFlag = Annotated[
+    bool, typer.Option("--all-tools", help="Lab: call every tool, not only read-only ones.")
+]
+CallTimeoutOpt = Annotated[
+    float, typer.Option("--call-timeout", help="Lab: seconds for one tool call.", min=0.5)
+]
+RemoteDirOpt = Annotated[
+    str,
+    typer.Option("--remote-dir", help="HTTP lab: a directory the remote server may read."),
+]
+
+
+def lab_settings(
+    flags: live_commands.LiveFlags,
+    *,
+    all_tools: bool,
+    call_timeout: float,
+    remote_dir: str = "/tmp",  # noqa: S108 - a path on the remote server
+    seed: str | None = None,
+    trace: bool = True,
+    url_headers: dict[str, dict[str, str]] | None = None,
+) -> LabSettings:
+    return LabSettings(
+        stdio=LabOptions(
+            call_timeout=call_timeout, start_timeout=flags.timeout, all_tools=all_tools,
+            allow_commands=frozenset(flags.allow_commands), seed=seed, trace=trace,
+        ),
+        http=HttpLabOptions(
+            remote_dir=remote_dir, call_timeout=call_timeout, all_tools=all_tools,
+            allow_hosts=frozenset(h.lower() for h in flags.allow_hosts),
+            url_headers=url_headers or {}, seed=seed,
+        ),
+    )  # fmt: skip
+
+
+def probe_command(
+    target: Annotated[
+        list[str],
+        typer.Argument(help="A server URL, or (after --) the stdio command line to run."),
+    ],
+    fmt: Annotated[OutputFormat, typer.Option("--format", "-f", help="Report format.")] = (
+        OutputFormat.TERMINAL
+    ),
+    output: Annotated[
+        str | None, typer.Option("--output", "-o", help="Write the report here.")
+    ] = None,
+    all_tools: AllToolsFlag = False,
+    call_timeout: CallTimeoutOpt = 15.0,
+    remote_dir: RemoteDirOpt = "/tmp",  # noqa: S108
+    allow_command: live_commands.AllowCommandOpt = None,
+    allow_host: live_commands.AllowHostOpt = None,
+    header: live_commands.HeaderOpt = None,
+    bearer: live_commands.BearerOpt = None,
+    timeout: live_commands.TimeoutOpt = 60.0,
+    seed: Annotated[
+        str | None, typer.Option("--seed", help="Fixed nonce seed (reproducible names).")
+    ] = None,
+    no_syscalls: Annotated[
+        bool, typer.Option("--no-syscalls", help="Run without strace (filesystem witness only).")
+    ] = False,
+    fail_on: Annotated[
+        Severity | None, typer.Option(help="Exit 1 if a finding is at or above this severity.")
+    ] = None,
+    debug: Annotated[bool, typer.Option(help="Show tracebacks for internal errors.")] = False,
+) -> None:
+    """Call a server's read-only tools in a sandboxed lab and report what they really did."""
+    from pathlib import Path
+
+    from toolwitness.cli import _emit, _guard
+
+    with _guard(debug):
+        if seed is not None and (not seed.isalnum() or len(seed) > 32):
+            raise UsageError("--seed must be letters and digits (at most 32)")
+        flags = live_commands.LiveFlags(
+            live=True, allow_commands=tuple(allow_command or ()),
+            allow_hosts=tuple(allow_host or ()), headers=tuple(header or ()), bearer=bearer,
+            timeout=timeout,
+        )  # fmt: skip
+        if len(target) == 1 and live_commands.is_url(target[0]):
+            spec = live_commands.url_spec(target[0])
+            url_headers = {target[0]: live_commands.request_headers(flags)}
+        else:
+            url_headers = {}
+            spec = live_commands.command_spec(target)
+        settings = lab_settings(
+            flags, all_tools=all_tools, call_timeout=call_timeout, remote_dir=remote_dir,
+            seed=seed, trace=not no_syscalls, url_headers=url_headers,
+        )  # fmt: skip
+        rules = load_registry([])
+        probe = probe_spec(spec, settings, rules)
+        if probe.surface is None:
+            raise IncompleteScanError(
+                f"{spec.name}: the lab could not list the tools: {probe.error}"
+            )
+        result = scan_surfaces([probe.surface], ScanOptions(), probes={probe.surface.id: probe})
+        color = output is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
+        _emit(
+            formatter_for(fmt, ReportOptions(color=color)).format(result),
+            Path(output) if output else None,
+        )
+        raise typer.Exit(exit_code(result, fail_on=fail_on))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("probe")(probe_command)

@@ -1,0 +1,117 @@
+"""The lab as a pipeline stage: probe servers (stdio in the sandbox, URLs by protocol) and fold
+the verdicts into the scan result (`ToolResult.probe`, TW-LAB findings).
+
+Servers are probed one at a time (each probe spawns the server twice, under a tracer), and a
+server that fails in the lab gets a TW-LAB-006 finding; the other servers are still probed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolwitness.errors import InputError
+from toolwitness.findings import Finding
+from toolwitness.lab.http_witness import HttpLabOptions, probe_http
+from toolwitness.lab.probe import LabOptions, ServerProbe, probe_server
+from toolwitness.model import ServerSpec
+from toolwitness.result import ServerResult, ToolResult
+from toolwitness.rules import RuleRegistry
+
+_HTTP = ("http", "streamable-http", "streamablehttp", "streamable_http")
+
+
+@dataclass(frozen=True)
+class LabSettings:
+    stdio: LabOptions = field(default_factory=LabOptions)
+    http: HttpLabOptions = field(default_factory=HttpLabOptions)
+
+
+def probe_spec(spec: ServerSpec, settings: LabSettings, rules: RuleRegistry) -> ServerProbe:
+    kind = spec.transport.kind.lower()
+    if kind == "stdio":
+        return probe_server(spec, settings.stdio, rules)
+    if kind in _HTTP:
+        return probe_http(spec, settings.http, rules)
+    return ServerProbe(spec.name, error=f"the lab does not probe {kind!r} servers")
+
+
+def run_lab(
+    specs: Sequence[ServerSpec], settings: LabSettings, rules: RuleRegistry
+) -> dict[str, ServerProbe]:
+    out: dict[str, ServerProbe] = {}
+    for spec in specs:
+        if not spec.enabled:
+            continue
+        try:
+            out[spec.name] = probe_spec(spec, settings, rules)
+        except InputError as exc:
+            if "bubblewrap" in exc.message or "strace" in exc.message:
+                raise  # the lab itself cannot run: say so once, for every server
+            out[spec.name] = ServerProbe(spec.name, error=exc.message)
+    return out
+
+
+def probe_findings(probe: ServerProbe, rules: RuleRegistry) -> list[Finding]:
+    found = probe.findings()
+    if probe.error is not None:
+        found.append(
+            rules.finding(
+                "TW-LAB-006", tool=None, location="lab",
+                message=f"the lab could not probe this server: {probe.error}",
+            )
+        )  # fmt: skip
+    return found
+
+
+def agreement(code_verdict: str | None, lab_verdict: str) -> str | None:
+    """How code verification's prediction and the lab's observation compare."""
+    if code_verdict is None:
+        return None
+    if code_verdict not in ("OK", "VIOLATION") or lab_verdict not in ("confirmed", "refuted"):
+        return "not comparable"
+    predicted = code_verdict == "VIOLATION"
+    observed = lab_verdict == "confirmed"
+    if predicted == observed:
+        return "agree"
+    if observed:
+        return "disagree: the lab saw a side effect code verification did not predict"
+    return "disagree: code verification predicts a side effect the lab's calls did not trigger"
+
+
+def _tool_probe(tool: ToolResult, probe: dict[str, Any]) -> dict[str, Any]:
+    verdict = agreement(tool.verdict, probe["verdict"])
+    if verdict is None:
+        return probe
+    evidence = {
+        **probe.get("evidence", {}),
+        "code_verification": {"verdict": tool.verdict, "agreement": verdict},
+    }
+    return {**probe, "evidence": evidence}
+
+
+def attach_probe(result: ServerResult, probe: ServerProbe | None) -> ServerResult:
+    if probe is None:
+        return result
+    tools = tuple(
+        t.model_copy(update={"probe": _tool_probe(t, probe.tools[t.name].to_json())})
+        if t.name in probe.tools
+        else t
+        for t in result.tools
+    )
+    return result.model_copy(update={"tools": tools})
+
+
+def attach_probes(
+    results: Sequence[ServerResult], probes: Mapping[str, ServerProbe]
+) -> list[ServerResult]:
+    return [attach_probe(r, probes.get(r.id)) for r in results]
+
+
+def lab_specs(specs: Sequence[ServerSpec]) -> list[ServerSpec]:
+    """The specs renamed to the server ids the scan gives them (as live acquisition does)."""
+    from toolwitness.acquire.targets import static_surfaces
+
+    static = static_surfaces(specs, online=False)
+    return [s.model_copy(update={"name": f.id}) for s, f in zip(specs, static, strict=True)]
