@@ -128,3 +128,15 @@ def test_modules_imported_by_a_literal_name(tmp_path) -> None:  # type: ignore[n
     )
     analysis = analyse_directory(tmp_path)
     assert analysis.verdict("hostname").actual >= {"EXEC_SHELL"}
+
+
+def test_witness_columns_count_code_points(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "server.py").write_text(
+        "import os\nfrom mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\n"
+        "@mcp.tool()\ndef env() -> str:\n    '''Show.'''\n"
+        "    s = 'ééé'; return os.getenv(s)\n",
+        encoding="utf-8",
+    )
+    witness = analyse_directory(tmp_path).verdict("env").witnesses()["ENV"][0]
+    line = (tmp_path / "server.py").read_text(encoding="utf-8").splitlines()[6]
+    assert (witness.line, witness.column) == (7, line.index("os.getenv"))

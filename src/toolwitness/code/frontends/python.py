@@ -23,7 +23,7 @@ def parse_module(key: str, source: bytes) -> ir.Module:
     except (SyntaxError, ValueError, RecursionError) as exc:
         module.errors.append(f"not valid Python: {type(exc).__name__}")
         return module
-    builder = _Builder(module)
+    builder = _Builder(module, source.split(b"\n"))
     top = ir.Function(key, "<module>", key, 1, 1, key)
     for statement in tree.body:  # one statement too deep must not hide the rest
         try:
@@ -48,12 +48,19 @@ def chain(node: ast.expr) -> tuple[str, ...] | None:
 
 
 class _Builder:
-    def __init__(self, module: ir.Module) -> None:
+    def __init__(self, module: ir.Module, lines: list[bytes]) -> None:
         self.module = module
+        self.lines = lines
         self.key = module.key
         self.classes: list[ir.ClassDef] = []
         self.declared_outer: dict[str, set[str]] = {}
         self.depth = 0
+
+    def column(self, node: ast.expr | ast.stmt | ast.Lambda) -> int:
+        """1-based column in code points (`ast` counts UTF-8 bytes)."""
+        line = self.lines[node.lineno - 1] if 0 < node.lineno <= len(self.lines) else b""
+        prefix = line[: node.col_offset]
+        return (len(prefix) if prefix.isascii() else len(prefix.decode("utf-8", "replace"))) + 1
 
     def node_id(self, node: ast.AST) -> str:
         return f"{self.key}:{getattr(node, 'lineno', 0)}:{getattr(node, 'col_offset', 0) + 1}"
@@ -244,7 +251,7 @@ class _Builder:
         if cls is not None and not is_lambda:
             name = f"{cls.name}.{name}"
         fn = ir.Function(
-            fid, name, self.key, node.lineno, node.col_offset + 1, cls.scope if cls else parent.id
+            fid, name, self.key, node.lineno, self.column(node), cls.scope if cls else parent.id
         )
         self.module.functions[fid] = fn
         self.module.scopes[fid] = ir.Scope(fid, fn.parent_scope)
@@ -315,7 +322,7 @@ class _Builder:
                 parent.id,
                 self.key,
                 node.lineno,
-                node.col_offset + 1,
+                self.column(node),
                 handler=ir.FuncRef(fn.id),
                 docstring=fn.docstring,
                 func_name=fn.name,
@@ -390,7 +397,7 @@ class _Builder:
                     ir.Use(
                         ir.Name(path, fn.id),
                         current.lineno,
-                        current.col_offset + 1,
+                        self.column(current),
                         ".".join(path),
                         False,
                     )
@@ -414,7 +421,7 @@ class _Builder:
             ir.Use(
                 value.callee,
                 node.lineno,
-                node.col_offset + 1,
+                self.column(node),
                 symbol,
                 True,
                 value.args,
@@ -423,7 +430,7 @@ class _Builder:
         )
         if _dynamic(node, path):
             fn.uses.append(
-                ir.Use(ir.Opaque(DYNAMIC_LOAD), node.lineno, node.col_offset + 1, symbol, True)
+                ir.Use(ir.Opaque(DYNAMIC_LOAD), node.lineno, self.column(node), symbol, True)
             )
         if path and len(path) >= 2 and path[-1] == "add_tool":
             self.module.registrations.append(
@@ -434,7 +441,7 @@ class _Builder:
                     fn.id,
                     self.key,
                     node.lineno,
-                    node.col_offset + 1,
+                    self.column(node),
                 )
             )
 
