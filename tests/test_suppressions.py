@@ -147,3 +147,22 @@ def test_custom_pack_cannot_redefine_a_builtin_rule(
     )
     assert main(["rules", "--rules", fresh]) == 0
     assert "TW-CAP-900" in capsys.readouterr().out
+
+
+def test_sarif_marks_suppressed_results(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    supp = write(
+        tmp_path, "suppressions:\n  - {rule: TW-CAP-012, justification: confined in code}\n"
+    )
+    assert main(["scan", FILESYSTEM, "--format", "sarif", "--suppressions", supp]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    schema = (
+        Path(__file__).parent.parent / ".cache" / "test-servers" / "fixtures" / "sarif-2.1.0.json"
+    )
+    if not schema.exists():
+        pytest.fail("official SARIF schema missing: run scripts/install-test-servers.sh")
+    jsonschema.Draft4Validator(json.loads(schema.read_text())).validate(doc)
+    results = doc["runs"][0]["results"]
+    marked = [r for r in results if r.get("suppressions")]
+    assert marked and all(r["ruleId"] == "TW-CAP-012" for r in marked)
+    assert marked[0]["suppressions"] == [{"kind": "external", "justification": "confined in code"}]
+    assert all(not r.get("suppressions") for r in results if r["ruleId"] != "TW-CAP-012")

@@ -109,12 +109,14 @@ class SarifFormat:
 
     def format(self, result: ScanResult) -> str:
         registry = builtin_registry()
-        used = sorted({f.rule_id for f in result.findings()})
+        suppressed = [s.finding.rule_id for srv in result.servers for s in srv.suppressed]
+        used = sorted({f.rule_id for f in result.findings()} | set(suppressed))
         rules = [_rule_json(registry.get(r)) for r in used if r in registry]
         index = {r["id"]: i for i, r in enumerate(rules)}
         results = []
         for server in result.servers:
-            for finding in server.findings:
+            accepted = [(s.finding, s.justification) for s in server.suppressed]
+            for finding, justification in [(f, None) for f in server.findings] + accepted:
                 text = finding.message
                 evidence = shown_evidence(finding, self.options.redact)
                 if evidence:
@@ -134,6 +136,8 @@ class SarifFormat:
                 }
                 if finding.rule_id in index:
                     entry["ruleIndex"] = index[finding.rule_id]
+                if justification is not None:  # --suppressions: SARIF's own suppression object
+                    entry["suppressions"] = [{"kind": "external", "justification": justification}]
                 results.append(entry)
         doc = {
             "$schema": SARIF_SCHEMA,
