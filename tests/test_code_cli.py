@@ -63,6 +63,7 @@ def test_declared_from_description_on_the_published_filesystem_server(
         pytest.skip("server-filesystem is not installed")
     _, both = _report(capsys, str(FILESYSTEM))
     assert _tools(both)["edit_file"]["verdict"] == "OK"
+    assert both["servers"][0]["id"].startswith("@modelcontextprotocol/server-filesystem@")
     _, described = _report(capsys, str(FILESYSTEM), "--declared-from", "description")
     assert _tools(described)["edit_file"]["verdict"] == "VIOLATION"
     assert _tools(described)["edit_file"]["undeclared"] == ["READ_FS"]

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from toolwitness.acquire.hostile_json import parse_json_bytes
+from toolwitness.acquire.limits import InputLimits
 from toolwitness.code import lattice
 from toolwitness.code.declared import DeclaredFrom
 from toolwitness.code.graph import CallGraph
@@ -109,18 +111,36 @@ def analyse_target(target: str, workdir: Path, options: CodeOptions | None = Non
         except ImportError:
             raise UsageError("package specs are not supported in this build") from None
         root = fetch_and_unpack(target, workdir, None)
-        return analyse_directory(root, options, target, Coverage.PACKAGE)
+        return analyse_directory(root, options, target.split(":", 1)[1], Coverage.PACKAGE)
     path = Path(target)
     if path.is_dir():
-        return analyse_directory(path, options, path.resolve().name, Coverage.SOURCE)
+        return analyse_directory(path, options, _server_name(path), Coverage.SOURCE)
     if path.is_file() and path.name.endswith(ARCHIVE_SUFFIXES):
         from toolwitness.acquire.archive import unpack_archive
 
         root = unpack_archive(path, workdir)
-        return analyse_directory(root, options, path.name, Coverage.PACKAGE)
+        return analyse_directory(root, options, _server_name(root, path.name), Coverage.PACKAGE)
     if not path.exists():
         raise InputError("no such file or directory", source=target)
     raise InputError("not a source directory or a .tgz/.whl/.zip artifact", source=target)
+
+
+def _server_name(root: Path, fallback: str | None = None) -> str:
+    """`name@version` from the nearest package.json (the tree itself, its parent, or an npm
+    tarball's `package/`), else the directory's name."""
+    for folder in (root, root / "package", root.resolve().parent):
+        manifest = folder / "package.json"
+        if not manifest.is_file() or manifest.is_symlink():
+            continue
+        try:
+            doc = parse_json_bytes(manifest.read_bytes(), str(manifest), InputLimits())
+        except (InputError, OSError):
+            continue
+        name = doc.get("name") if isinstance(doc, dict) else None
+        if isinstance(name, str):
+            version = doc.get("version")
+            return name + (f"@{version}" if isinstance(version, str) else "")
+    return fallback or root.resolve().name
 
 
 def _name_anonymous_handlers(project: Project, specs: list[ToolSpec]) -> None:
