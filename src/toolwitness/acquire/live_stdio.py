@@ -30,6 +30,7 @@ _CHUNK = 65536
 _GRACE_SECONDS = 0.5  # time to exit on its own after stdin closes
 _TERM_SECONDS = 1.0  # time after SIGTERM before SIGKILL (lets `docker run` stop its container)
 _MAX_GARBAGE_LINES = 1000  # lines that are not JSON-RPC before the server is given up on
+_MAX_NOTIFICATIONS = 10_000  # notifications (logs, progress) while listing: more is a flood
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,7 @@ class StdioDiagnostics:
     first_garbage: str | None = None
     returncode: int | None = None
     stdout_ended: bool = False  # the server closed its stdout (exited, usually)
+    notifications: int = 0
     stderr_tail: bytearray = field(default_factory=bytearray)
     stderr_total: int = 0
 
@@ -119,6 +121,7 @@ async def _pump_stdout(
     assert process.stdout is not None
     budget = diag.budget
     buffer = bytearray()
+    searched = 0  # buffer[:searched] holds no newline: never scanned twice (no quadratic cost)
     async with sink:
         try:
             while True:
@@ -131,11 +134,14 @@ async def _pump_stdout(
                     )
                     return
                 buffer += chunk
-                while (newline := buffer.find(b"\n")) >= 0:
-                    line = bytes(buffer[:newline]).strip()
-                    del buffer[: newline + 1]
+                start = 0
+                while (newline := buffer.find(b"\n", max(start, searched))) >= 0:
+                    line = bytes(buffer[start:newline]).strip()
+                    start = newline + 1
                     if line and not await _deliver(line, sink, diag):
                         return
+                del buffer[:start]  # once per chunk, not once per line
+                searched = len(buffer)
                 if len(buffer) > budget.max_message_bytes:
                     diag.fail(
                         f"one stdout message is over {budget.max_message_bytes} bytes "
@@ -166,6 +172,11 @@ async def _deliver(
             diag.fail(f"the server wrote more than {_MAX_GARBAGE_LINES} non-JSON-RPC lines")
             return False
         return True
+    if isinstance(message, types.JSONRPCNotification):
+        diag.notifications += 1
+        if diag.notifications > _MAX_NOTIFICATIONS:
+            diag.fail(f"the server sent more than {_MAX_NOTIFICATIONS} notifications")
+            return False
     await sink.send(SessionMessage(message))
     return True
 
