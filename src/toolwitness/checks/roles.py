@@ -226,6 +226,20 @@ def _name_signals(tool: Tool, index: int, vocab: RoleVocabulary) -> Iterator[Rol
                 yield RoleSignal(rule.role, "name", f"name '{tokens[i]} … {obj}'", loc)
 
 
+_RANK = {role: i for i, role in enumerate(ROLE_NAMES)}
+
+
+_PARAM_RULES: dict[int, tuple[RoleRule, ...]] = {}
+
+
+def _parameter_rules(vocab: RoleVocabulary) -> tuple[RoleRule, ...]:
+    rules = _PARAM_RULES.get(id(vocab))
+    if rules is None:
+        rules = tuple(r for r in vocab.rules if r.source == "parameter")
+        _PARAM_RULES[id(vocab)] = rules
+    return rules
+
+
 def derive_roles(tool: Tool, index: int, vocab: RoleVocabulary | None = None) -> ToolRoles:
     vocab = vocab or vocabulary()
     parts = [(loc, analyse_prose(text, vocab)) for loc, text in _prose(tool, index)]
@@ -239,8 +253,8 @@ def derive_roles(tool: Tool, index: int, vocab: RoleVocabulary | None = None) ->
         for rule, term in prose.hits:
             if not (rule.readonly_exempt and read_only):
                 signals.append(RoleSignal(rule.role, "description", term, loc))
-    for rule in vocab.rules:
-        if rule.source != "parameter" or (rule.corroborate and not rule.corroborate & words):
+    for rule in _parameter_rules(vocab) if params else ():
+        if rule.corroborate and rule.corroborate.isdisjoint(words):
             continue
         for param in params:
             if rule.unconstrained_only and param.constrained:
@@ -258,9 +272,7 @@ def derive_roles(tool: Tool, index: int, vocab: RoleVocabulary | None = None) ->
         for s in signals
         if s.role == "credential-access"
     ]
-    unique = sorted(
-        set(signals), key=lambda s: (ROLE_NAMES.index(s.role), s.source, s.location, s.term)
-    )
+    unique = sorted(set(signals), key=lambda s: (_RANK[s.role], s.source, s.location, s.term))
     return ToolRoles(tool=tool.name, index=index, signals=tuple(unique), params=tuple(params))
 
 
