@@ -351,6 +351,37 @@ def test_npx_runs_an_installed_package_offline(sandbox: bool) -> None:
     assert len(surface.tools) == 9
 
 
+def _processes_with(marker: str) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                cmdline = (entry / "cmdline").read_bytes()
+                state = (entry / "stat").read_text().rsplit(")", 1)[-1].split()[0]
+            except OSError:
+                continue
+            if marker.encode() in cmdline and state != "Z":
+                found.append(int(entry.name))
+    return found
+
+
+@needs_bwrap
+def test_sandbox_kills_a_daemon_that_left_the_process_group() -> None:
+    marker = f"tw-daemon-{os.getpid()}-{time.monotonic_ns()}"
+    spec = ServerSpec(
+        name="daemon",
+        transport=Transport(
+            kind="stdio", command=sys.executable, args=(str(HOSTILE), "daemon", marker)
+        ),
+    )
+    surface = acquire_live(spec, LiveOptions(sandbox=True, request_timeout=20))
+    assert len(surface.tools) == 2
+    deadline = time.monotonic() + 5
+    while _processes_with(marker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _processes_with(marker) == [], "the pid namespace ends with bubblewrap"
+
+
 @needs_bwrap
 def test_sandbox_refuses_docker() -> None:
     spec = ServerSpec(
