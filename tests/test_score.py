@@ -206,3 +206,20 @@ def test_a_server_without_a_grade_never_passes_min_grade() -> None:
     server = scan_surfaces([_surface([0])], ScanOptions()).servers[0]
     ungraded = ScanResult(servers=(server.model_copy(update={"grade": None, "score": None}),))
     assert exit_code(ungraded, min_grade="F") == 1
+
+
+def test_incomplete_server_is_named_when_min_grade_is_asked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from toolwitness.checks import capability
+
+    def explode(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(capability, "_annotation_findings", explode)
+    path = _catalog(tmp_path, [{"name": "add", "inputSchema": {"type": "object"}}])
+    assert main(["scan", path, "--min-grade", "F", "-f", "json"]) == 3
+    captured = capsys.readouterr()
+    assert "has no grade (incomplete scan)" in captured.err
+    server = json.loads(captured.out)["servers"][0]
+    assert server["grade"] is None and server["score"] is None and server["incomplete"]

@@ -175,6 +175,12 @@ def scan_command(
             result, fail_on=fail_on, min_grade=min_grade.upper() if min_grade else None
         )
         code = integrity_commands.after_scan(result, lock, strict, code)
+        if min_grade is not None:  # an ungraded (incomplete) server never passes a grade gate
+            for server in (s for s in result.servers if s.grade is None):
+                sys.stderr.write(
+                    f"toolwitness: {escape_display(server.id)} has no grade (incomplete scan); "
+                    "--min-grade does not pass it\n"
+                )
         raise typer.Exit(code)
 
 
