@@ -1,0 +1,179 @@
+"""Lab units: argument synthesis, strace parsing, snapshot diffs, selection, agreement."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from toolwitness.lab.args import ArgumentSource, CannotSynthesize, plan_calls, takes_path
+from toolwitness.lab.run import agreement
+from toolwitness.lab.sandbox import make_lab, real_argv
+from toolwitness.lab.selection import select_tools
+from toolwitness.lab.syscalls import parse
+from toolwitness.lab.verdict import counts
+from toolwitness.lab.witness import MAX_ENTRIES, WitnessFailed, diff, snapshot
+from toolwitness.model import ServerSurface, Tool
+
+
+def _source() -> ArgumentSource:
+    return ArgumentSource("/lab/work/notes/a.txt", "/lab/work/notes", "/lab/work/notes", "s1")
+
+
+def test_path_parameters_get_planted_then_fresh_nonce_paths() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"filePath": {"type": "string"}, "repo_path": {"type": "string"}},
+        "required": ["filePath"],
+    }
+    planted, fresh = plan_calls(schema, _source())
+    assert planted.arguments == {
+        "filePath": "/lab/work/notes/a.txt",
+        "repo_path": "/lab/work/notes",
+    }
+    assert fresh.label == "nonce"
+    assert fresh.arguments["filePath"].startswith("/lab/work/notes/tws1n")
+    assert fresh.arguments["filePath"].endswith(".txt")
+    assert not fresh.arguments["repo_path"].endswith(".txt")  # a directory
+    assert set(fresh.fresh_paths) == set(fresh.arguments.values())
+    assert len(set(fresh.fresh_paths)) == 2  # never the same nonce twice
+
+
+def test_minimal_values_respect_constraints() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "count": {"type": "integer", "minimum": 3, "maximum": 9},
+            "ratio": {"type": "number", "exclusiveMinimum": 0.5},
+            "mode": {"enum": ["fast", "slow"]},
+            "flag": {"type": "boolean"},
+            "tags": {"type": "array", "items": {"type": "string"}, "minItems": 2},
+            "opts": {"type": "object", "properties": {"k": {"type": "string", "maxLength": 3}},
+                     "required": ["k"]},
+            "name": {"type": ["null", "string"], "minLength": 20},
+            "unused": {"type": "string"},
+        },
+        "required": ["count", "ratio", "mode", "flag", "tags", "opts", "name"],
+    }  # fmt: skip
+    (plan,) = plan_calls(schema, _source())
+    args = plan.arguments
+    assert args["count"] == 3 and args["ratio"] == 1.5 and args["mode"] == "fast"
+    assert args["flag"] is False and len(args["tags"]) == 2 and len(args["opts"]["k"]) == 3
+    assert len(args["name"]) == 20 and "unused" not in args
+    assert not takes_path(schema)
+
+
+def test_unresolvable_schema_is_refused_with_a_reason() -> None:
+    schema = {"type": "object", "properties": {"x": {"$ref": "#/defs/x"}}, "required": ["x"]}
+    with pytest.raises(CannotSynthesize, match="\\$ref"):
+        plan_calls(schema, _source())
+
+
+def _surface(*tools: dict[str, object]) -> ServerSurface:
+    return ServerSurface(id="s", tools=[Tool.model_validate(t) for t in tools])
+
+
+def test_selection_calls_only_read_only_tools_and_says_why_not() -> None:
+    schema = {"type": "object", "properties": {}}
+    surface = _surface(
+        {"name": "read_a", "inputSchema": schema, "annotations": {"readOnlyHint": True}},
+        {"name": "read_b", "inputSchema": schema, "annotations": {"readOnlyHint": False}},
+        {"name": "list_things", "description": "List the things.", "inputSchema": schema},
+        {"name": "get_and_delete", "description": "Delete the file after reading it.",
+         "inputSchema": schema},
+        {"name": "frobnicate", "inputSchema": schema},
+    )  # fmt: skip
+    chosen = select_tools(surface, all_tools=False)
+    assert chosen["read_a"] is None and chosen["list_things"] is None
+    assert "readOnlyHint false" in (chosen["read_b"] or "")
+    assert "destructive" in (chosen["get_and_delete"] or "")
+    assert "read word" in (chosen["frobnicate"] or "")
+    assert all(v is None for v in select_tools(surface, all_tools=True).values())
+
+
+_TRACE = r"""
+7     1700000000.100000 openat(AT_FDCWD</lab/work>, "notes/new.txt", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3</lab/work/notes/new.txt>
+7     1700000000.100100 openat(AT_FDCWD</lab/work>, "/etc/passwd", O_RDONLY|O_CLOEXEC) = 3</etc/passwd>
+7     1700000000.100200 openat(AT_FDCWD</lab/work>, "/usr/x", O_WRONLY|O_CREAT, 0666) = -1 EROFS (Read-only file system)
+7     1700000000.100300 openat(AT_FDCWD</lab/work>, "/lab/home/.ssh/id_rsa", O_RDONLY) = 4</lab/home/.ssh/id_rsa>
+8     1700000000.200000 execve("/bin/sh", ["sh", "-c", "x"], 0x7ff /* 3 vars */ <unfinished ...>
+7     1700000000.200100 unlinkat(AT_FDCWD</lab/work>, "notes/a \"q\".txt", 0) = 0
+8     1700000000.200200 <... execve resumed>) = 0
+7     1700000000.300000 connect(5<socket:[1]>, {sa_family=AF_INET, sin_port=htons(443), sin_addr=inet_addr("1.2.3.4")}, 16) = -1 ENETUNREACH (Network is unreachable)
+7     1700000000.300100 connect(6<socket:[2]>, {sa_family=AF_UNIX, sun_path="/run/x"}, 110) = -1 ENOENT (No such file or directory)
+7     1700000000.400000 write(1<pipe:[9]>, "{\"jsonrpc\"", 10) = 10
+7     1700000000.400100 renameat2(AT_FDCWD</lab/work>, "a", AT_FDCWD</lab/work>, "b", 0) = 0
+7     1700000000.400200 mkdir("/lab/work/x", 0777) = -1 EEXIST (File exists)
++++ exited with 0 +++
+"""
+
+
+def test_strace_lines_become_attributed_events() -> None:
+    events = list(parse(_TRACE.splitlines(), {"ssh-key": "/lab/home/.ssh/id_rsa"}))
+    assert [(e.target, e.ok) for e in events[:3]] == [
+        ("/lab/work/notes/new.txt", True),  # the kernel's path from the -y annotation
+        ("/usr/x", False),
+        ("/lab/home/.ssh/id_rsa", True),
+    ]
+    assert events[4].target == "/bin/sh" and events[4].ok
+    assert "AF_INET" in events[5].target and not events[5].ok
+    kinds = [e.kind for e in events]
+    assert kinds == ["write", "write", "canary-read", "unlink", "exec", "connect", "answer",
+                     "rename", "mkdir"]  # fmt: skip
+    assert events[3].target == '/lab/work/notes/a "q".txt'
+    assert events[4].time == pytest.approx(1700000000.2)  # the unfinished half's time
+    assert events[7].target == "/lab/work/a -> /lab/work/b"
+    # A refused write still counts (intent); a failed mkdir on an existing dir does not.
+    assert counts(events[1]) and not counts(events[8])
+    assert counts(events[5])  # every connect attempt counts: the lab has no network
+
+
+def test_snapshot_diff_names_creations_modifications_deletions(tmp_path: Path) -> None:
+    lab = make_lab(tmp_path, "u1")
+    before = snapshot(lab)
+    (lab.home / "new.log").write_text("hello", encoding="utf-8")
+    lab.note.write_text("changed", encoding="utf-8")
+    (lab.notes / "second-note.md").unlink()
+    (lab.tmp / "mode").write_text("x", encoding="utf-8")
+    after_create = snapshot(lab)
+    (lab.tmp / "mode").chmod(0o755)
+    changes = diff(before, snapshot(lab), lab)
+    got = {(c.change, c.path) for c in changes}
+    assert got == {
+        ("created", "~/new.log"),
+        ("modified", "$WORK/notes/planted-note.txt"),
+        ("deleted", "$WORK/notes/second-note.md"),
+        ("created", "$TMPDIR/mode"),
+    }
+    assert next(c for c in changes if c.path == "~/new.log").excerpt == "hello"
+    mode_only = diff(after_create, snapshot(lab), lab)
+    assert [(c.change, c.path) for c in mode_only] == [("modified", "$TMPDIR/mode")]
+
+
+def test_a_flooded_lab_makes_the_snapshot_fail(tmp_path: Path) -> None:
+    lab = make_lab(tmp_path, "u2")
+    for i in range(MAX_ENTRIES + 1):
+        (lab.tmp / f"f{i}").touch()
+    with pytest.raises(WitnessFailed, match="flooded"):
+        snapshot(lab)
+
+
+def test_script_shebangs_resolve_to_the_real_interpreter(tmp_path: Path) -> None:
+    import sys
+
+    script = tmp_path / "server"
+    script.write_text(f"#!/usr/bin/env {Path(sys.executable).name}\nprint(1)\n", encoding="utf-8")
+    script.chmod(0o755)
+    env = {"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"}
+    argv = real_argv((str(script), "--x"), env)
+    assert argv[1:] == (str(script), "--x")
+    assert Path(argv[0]).name == Path(sys.executable).name
+
+
+def test_code_verification_agreement() -> None:
+    assert agreement(None, "confirmed") is None
+    assert agreement("VIOLATION", "confirmed") == "agree"
+    assert agreement("OK", "refuted") == "agree"
+    assert (agreement("OK", "confirmed") or "").startswith("disagree: the lab saw")
+    assert (agreement("VIOLATION", "refuted") or "").startswith("disagree: code verification")
+    assert agreement("UNANALYZABLE", "confirmed") == "not comparable"
