@@ -13,15 +13,20 @@ import tree_sitter_typescript as ts_typescript
 from tree_sitter import Language, Node, Parser
 
 from toolwitness.code import ir
+from toolwitness.code.frontends import js_modules
 from toolwitness.code.frontends.js_values import (
     CLASS_NODES,
     FUNCTION_NODES,
+    anonymous_name,
     chain,
+    dynamic_loader,
+    heritage_exprs,
     node_id,
+    param_names,
     position,
     property_name,
     set_source,
-    string_value,
+    short,
     text,
     unwrap,
     value_of,
@@ -123,9 +128,9 @@ class _Builder:
             if value is not None:
                 self.walk(value, fn)
         elif kind == "import_statement":
-            self.import_statement(node)
+            js_modules.import_statement(self, node)
         elif kind == "export_statement":
-            self.export_statement(node, fn)
+            js_modules.export_statement(self, node, fn)
         elif kind == "switch_statement":
             self.switch(node, fn)
         elif kind == "if_statement":
@@ -159,14 +164,14 @@ class _Builder:
     def function(self, node: Node, parent: ir.Function, name: str | None = None) -> ir.Function:
         name_node = node.child_by_field_name("name")
         own = property_name(name_node) if name_node is not None else None
-        fn = self.new_function(node, name or own or _anonymous_name(node), parent)
+        fn = self.new_function(node, name or own or anonymous_name(node), parent)
         if own and node.type in ("function_declaration", "generator_function_declaration"):
             self.scope(parent.id).bind(own, ir.FuncRef(fn.id))
         elif own and node.type in ("function_expression", "function"):
             self.scope(fn.id).bind(own, ir.FuncRef(fn.id))
         params = node.child_by_field_name("parameters") or node.child_by_field_name("parameter")
         if params is not None:
-            names = _param_names(params)
+            names = param_names(params)
             fn.params = tuple(names)
             for pname in names:
                 self.scope(fn.id).bind(pname, ir.Opaque("parameter"))
@@ -192,7 +197,7 @@ class _Builder:
             self.scope(fn.id).bind(text(name_node), ir.ClassRef(cid))
         for child in node.named_children:
             if child.type == "class_heritage":
-                for expr in _heritage_exprs(child):
+                for expr in heritage_exprs(child):
                     cls.bases.append(value_of(expr, fn.id, self.key))
         body = node.child_by_field_name("body")
         self.classes.append(cls)
@@ -266,10 +271,10 @@ class _Builder:
                         sub = ir.Member(value, (text(left),)) if value is not None else None
                         self.bind_pattern(left, sub, fn)
                 else:
-                    for name in _param_names(prop):
+                    for name in param_names(prop):
                         scope.bind(name, ir.Opaque("pattern"))
             return
-        for name in _param_names(target):
+        for name in param_names(target):
             scope.bind(name, ir.Opaque("pattern"))
 
     def for_in(self, node: Node, fn: ir.Function) -> None:
@@ -311,23 +316,13 @@ class _Builder:
 
     def assign_path(self, path: tuple[str, ...], value: ir.Value, fn: ir.Function) -> None:
         if path[:2] == ("module", "exports"):
-            self.commonjs_export(path[2:], value)
+            js_modules.commonjs_export(self.module, path[2:], value)
         elif path[0] == "exports" and len(path) == 2:
             self.module.export(path[1], value)
         elif path[0] == "this" and len(path) == 2 and self.classes:
             self.classes[-1].attrs.setdefault(path[1], []).append(value)
         elif len(path) == 1:
             self.scope(self._owner(path[0], fn.id)).bind(path[0], value)
-
-    def commonjs_export(self, rest: tuple[str, ...], value: ir.Value) -> None:
-        if not rest:
-            self.module.export("default", value)
-            if isinstance(value, ir.Obj):
-                for key, item in value.items:
-                    self.module.export(key, item)
-            return
-        if len(rest) == 1:
-            self.module.export(rest[0], value)
 
     def _owner(self, name: str, scope_id: str | None) -> str:
         """The scope that binds `name` (flow-insensitive assignment target); module if none."""
@@ -344,14 +339,14 @@ class _Builder:
         callee = node.child_by_field_name("constructor" if is_new else "function")
         args_node = node.child_by_field_name("arguments")
         value = value_of(node, fn.id, self.key)
-        if callee is not None and _dynamic_loader(callee, value):
+        if callee is not None and dynamic_loader(callee, value):
             line, col = position(node)
             fn.uses.append(ir.Use(ir.Opaque(DYNAMIC_LOAD), line, col, text(callee), True))
         elif callee is not None and not isinstance(value, ir.Import):
             target = value.callee if isinstance(value, ir.Call) else value
             args = value.args if isinstance(value, ir.Call) else ()
             path = chain(callee)
-            symbol = ".".join(path) if path else _short(text(callee))
+            symbol = ".".join(path) if path else short(text(callee))
             line, col = position(node)
             fn.uses.append(ir.Use(target, line, col, symbol, True, args))
             if path and len(path) >= 2 and path[-1] in REGISTRATION_METHODS:
@@ -387,77 +382,6 @@ class _Builder:
             if obj is None:
                 return
             node = unwrap(obj)
-
-    # -- modules -----------------------------------------------------------------------------
-    def import_statement(self, node: Node) -> None:
-        source = node.child_by_field_name("source")
-        for clause in node.named_children:  # TypeScript `import x = require("y")`
-            inner = clause.child_by_field_name("source")
-            if clause.type == "import_require_clause" and inner is not None and source is None:
-                source = inner
-        if source is None:
-            return
-        spec = string_value(source)
-        scope = self.scope(self.key)
-        for clause in node.named_children:
-            if clause.type == "import_require_clause" and clause.named_child_count:
-                scope.bind(text(clause.named_children[0]), ir.Import(spec, (), self.key))
-            if clause.type != "import_clause":
-                continue
-            for part in clause.named_children:
-                if part.type == "identifier":
-                    scope.bind(text(part), ir.Import(spec, ("default",), self.key))
-                elif part.type == "namespace_import":
-                    for ident in part.named_children:
-                        scope.bind(text(ident), ir.Import(spec, (), self.key))
-                elif part.type == "named_imports":
-                    for spec_node in part.named_children:
-                        if spec_node.type != "import_specifier":
-                            continue
-                        name = property_name(spec_node.child_by_field_name("name")) or ""
-                        alias = spec_node.child_by_field_name("alias")
-                        local = text(alias) if alias is not None else name
-                        scope.bind(local, ir.Import(spec, (name,), self.key))
-
-    def export_statement(self, node: Node, fn: ir.Function) -> None:
-        source = node.child_by_field_name("source")
-        spec = string_value(source) if source is not None else None
-        declaration = node.child_by_field_name("declaration")
-        default = any(c.type == "default" for c in node.children)
-        if declaration is not None:
-            self.walk(declaration, fn)
-            for name in _declared_names(declaration):
-                exported = "default" if default else name
-                self.module.export(exported, ir.Name((name,), self.key))
-            return
-        clause = next((c for c in node.named_children if c.type == "export_clause"), None)
-        if clause is not None:
-            for spec_node in clause.named_children:
-                name = property_name(spec_node.child_by_field_name("name")) or ""
-                alias_node = spec_node.child_by_field_name("alias")
-                alias = property_name(alias_node) if alias_node is not None else None
-                value: ir.Value = (
-                    ir.Import(spec, (name,), self.key)
-                    if spec is not None
-                    else ir.Name((name,), self.key)
-                )
-                self.module.export(alias or name, value)
-            return
-        if spec is not None:
-            namespace = next((c for c in node.named_children if c.type == "namespace_export"), None)
-            if namespace is not None and namespace.named_child_count:
-                namespace_name = property_name(namespace.named_children[-1]) or ""
-                self.module.export(namespace_name, ir.Import(spec, (), self.key))
-            else:
-                self.module.star_exports.append(ir.Import(spec, (), self.key))
-            return
-        value_node = node.child_by_field_name("value")
-        if value_node is None and not default and node.named_child_count == 1:
-            value_node = node.named_children[0]  # TypeScript `export = x`
-            default = value_node.type not in ("export_clause", "namespace_export")
-        if default and value_node is not None:
-            self.module.export("default", value_of(value_node, fn.id, self.key))
-            self.walk(value_node, fn)
 
     # -- dispatch ----------------------------------------------------------------------------
     def branch(self, node: Node, labels: tuple[ir.Value, ...], fn: ir.Function) -> ir.Function:
@@ -507,67 +431,3 @@ class _Builder:
             self.walk(consequence, target)
         if alternative is not None:
             self.walk(alternative, fn)
-
-
-def _dynamic_loader(callee: Node, value: ir.Value) -> bool:
-    """`require(expr)` / `import(expr)` whose specifier is not a literal."""
-    loader = (callee.type == "identifier" and text(callee) == "require") or callee.type == "import"
-    return loader and not isinstance(value, ir.Import)
-
-
-def _anonymous_name(node: Node) -> str:
-    return f"<{node.type.replace('_', ' ')}@{position(node)[0]}>"
-
-
-def _short(source: str) -> str:
-    flat = " ".join(source.split())
-    return flat if len(flat) <= 60 else flat[:57] + "..."
-
-
-def _param_names(node: Node) -> list[str]:
-    if node.type == "identifier":
-        return [text(node)]
-    names: list[str] = []
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if current.type in ("identifier", "shorthand_property_identifier_pattern"):
-            parent = current.parent
-            is_key = parent is not None and parent.type == "pair_pattern"
-            if is_key and parent is not None and parent.child_by_field_name("key") == current:
-                continue
-            names.append(text(current))
-            continue
-        if current.type == "assignment_pattern":
-            left = current.child_by_field_name("left")
-            if left is not None:
-                stack.append(left)
-            continue
-        if current.type in FUNCTION_NODES or current.type == "type_annotation":
-            continue
-        stack.extend(reversed(current.named_children))
-    return names
-
-
-def _heritage_exprs(node: Node) -> list[Node]:
-    out: list[Node] = []
-    for child in node.named_children:
-        if child.type == "extends_clause":
-            value = child.child_by_field_name("value")
-            out.extend([value] if value is not None else child.named_children[:1])
-        elif child.type not in ("implements_clause",):
-            out.append(child)
-    return out
-
-
-def _declared_names(node: Node) -> list[str]:
-    if node.type in ("lexical_declaration", "variable_declaration"):
-        names = []
-        for decl in node.named_children:
-            if decl.type == "variable_declarator":
-                target = decl.child_by_field_name("name")
-                if target is not None:
-                    names.extend(_param_names(target))
-        return names
-    name = node.child_by_field_name("name")
-    return [text(name)] if name is not None else []

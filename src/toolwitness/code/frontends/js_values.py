@@ -266,3 +266,54 @@ def import_specifier(callee: Node, args: tuple[ir.Value, ...]) -> str | None:
     if is_loader and args and isinstance(args[0], ir.Lit) and isinstance(args[0].value, str):
         return args[0].value
     return None
+
+
+def dynamic_loader(callee: Node, value: ir.Value) -> bool:
+    """`require(expr)` / `import(expr)` whose specifier is not a literal."""
+    loader = (callee.type == "identifier" and text(callee) == "require") or callee.type == "import"
+    return loader and not isinstance(value, ir.Import)
+
+
+def anonymous_name(node: Node) -> str:
+    return f"<{node.type.replace('_', ' ')}@{position(node)[0]}>"
+
+
+def short(source: str) -> str:
+    flat = " ".join(source.split())
+    return flat if len(flat) <= 60 else flat[:57] + "..."
+
+
+def param_names(node: Node) -> list[str]:
+    if node.type == "identifier":
+        return [text(node)]
+    names: list[str] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type in ("identifier", "shorthand_property_identifier_pattern"):
+            parent = current.parent
+            is_key = parent is not None and parent.type == "pair_pattern"
+            if is_key and parent is not None and parent.child_by_field_name("key") == current:
+                continue
+            names.append(text(current))
+            continue
+        if current.type == "assignment_pattern":
+            left = current.child_by_field_name("left")
+            if left is not None:
+                stack.append(left)
+            continue
+        if current.type in FUNCTION_NODES or current.type == "type_annotation":
+            continue
+        stack.extend(reversed(current.named_children))
+    return names
+
+
+def heritage_exprs(node: Node) -> list[Node]:
+    out: list[Node] = []
+    for child in node.named_children:
+        if child.type == "extends_clause":
+            value = child.child_by_field_name("value")
+            out.extend([value] if value is not None else child.named_children[:1])
+        elif child.type not in ("implements_clause",):
+            out.append(child)
+    return out

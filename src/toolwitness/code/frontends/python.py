@@ -6,9 +6,16 @@ import ast
 import warnings
 
 from toolwitness.code import ir
+from toolwitness.code.frontends.python_values import (
+    ValueBuilder,
+    chain,
+    dynamic,
+    pattern_values,
+    short,
+    subscript_indexes,
+)
 
 DYNAMIC_LOAD = "dynamic-load"
-MAX_VALUE_DEPTH = 48
 TOOL_DECORATORS = {"tool": "py-tool", "list_tools": "list_tools", "call_tool": "call_tool"}
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -33,106 +40,15 @@ def parse_module(key: str, source: bytes) -> ir.Module:
     return module
 
 
-def chain(node: ast.expr) -> tuple[str, ...] | None:
-    if isinstance(node, ast.Name):
-        return (node.id,)
-    if isinstance(node, ast.Attribute):
-        base = chain(node.value)
-        return None if base is None else (*base, node.attr)
-    if isinstance(node, ast.Subscript):
-        base = chain(node.value)
-        key = node.slice
-        name = key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else None
-        return None if base is None else (*base, name if name is not None else ir.COMPUTED)
-    return None
-
-
-class _Builder:
+class _Builder(ValueBuilder):
     def __init__(self, module: ir.Module, lines: list[bytes]) -> None:
+        super().__init__(module.key, lines)
         self.module = module
-        self.lines = lines
-        self.key = module.key
         self.classes: list[ir.ClassDef] = []
         self.declared_outer: dict[str, set[str]] = {}
-        self.depth = 0
-
-    def column(self, node: ast.expr | ast.stmt | ast.Lambda) -> int:
-        """1-based column in code points (`ast` counts UTF-8 bytes)."""
-        line = self.lines[node.lineno - 1] if 0 < node.lineno <= len(self.lines) else b""
-        prefix = line[: node.col_offset]
-        return (len(prefix) if prefix.isascii() else len(prefix.decode("utf-8", "replace"))) + 1
-
-    def node_id(self, node: ast.AST) -> str:
-        return f"{self.key}:{getattr(node, 'lineno', 0)}:{getattr(node, 'col_offset', 0) + 1}"
 
     def scope(self, scope_id: str) -> ir.Scope:
         return self.module.scopes[scope_id]
-
-    # -- values ------------------------------------------------------------------------------
-    def value(self, node: ast.expr | None, scope: str) -> ir.Value:
-        if node is None:
-            return ir.Lit(None)
-        if self.depth >= MAX_VALUE_DEPTH:
-            return ir.Opaque("nested too deep")  # keeps every Value shallow enough to hash
-        self.depth += 1
-        try:
-            return self._value(node, scope)
-        finally:
-            self.depth -= 1
-
-    def _value(self, node: ast.expr, scope: str) -> ir.Value:
-        path = chain(node)
-        if path is not None:
-            return ir.Name(path, scope)
-        if isinstance(node, ast.Constant):
-            v = node.value
-            return (
-                ir.Lit(v)
-                if isinstance(v, str | int | float | bool | type(None))
-                else ir.Opaque("bytes")
-            )
-        if isinstance(node, ast.Attribute):
-            return ir.Member(self.value(node.value, scope), (node.attr,))
-        if isinstance(node, ast.Call):
-            loaded = _literal_import(node)
-            if loaded is not None:
-                return ir.Import(loaded, (), self.key)
-            args = tuple(self._arg(a, scope) for a in node.args)
-            kwargs = tuple((k.arg, self.value(k.value, scope)) for k in node.keywords if k.arg)
-            return ir.Call(self.value(node.func, scope), args, kwargs)
-        if isinstance(node, ast.JoinedStr):
-            parts = tuple(
-                self.value(p.value if isinstance(p, ast.FormattedValue) else p, scope)
-                for p in node.values
-            )
-            return ir.Concat(parts)
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-            return ir.Concat((self.value(node.left, scope), self.value(node.right, scope)))
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
-            return self.value(node.left, scope)  # `Path / name` is still a Path
-        if isinstance(node, ast.Dict):
-            items: list[tuple[str, ir.Value]] = []
-            spreads: list[ir.Value] = []
-            for key_node, item in zip(node.keys, node.values, strict=True):
-                if key_node is None:
-                    spreads.append(self.value(item, scope))
-                    continue
-                constant = key_node.value if isinstance(key_node, ast.Constant) else None
-                key = constant if isinstance(constant, str) else ir.COMPUTED
-                items.append((key, self.value(item, scope)))
-            return ir.Obj(tuple(items), tuple(spreads))
-        if isinstance(node, ast.List | ast.Tuple | ast.Set):
-            return ir.Arr(tuple(self._arg(e, scope) for e in node.elts))
-        if isinstance(node, ast.Lambda):
-            return ir.FuncRef(self.node_id(node))
-        if isinstance(node, ast.Await):
-            return self.value(node.value, scope)
-        return ir.Opaque(type(node).__name__)
-
-    def _arg(self, node: ast.expr, scope: str) -> ir.Value:
-        if isinstance(node, ast.Starred):
-            return ir.Spread(self.value(node.value, scope))
-        return self.value(node, scope)
 
     # -- statements --------------------------------------------------------------------------
     def body(self, statements: list[ast.stmt], fn: ir.Function, cls: ir.ClassDef | None) -> None:
@@ -308,7 +224,7 @@ class _Builder:
         if kind is None:
             fn.decorators.append(self.value(call.func if call else node, parent.id))
             return
-        args = tuple(self._arg(a, parent.id) for a in call.args) if call else ()
+        args = tuple(self.arg(a, parent.id) for a in call.args) if call else ()
         kwargs = (
             tuple((k.arg, self.value(k.value, parent.id)) for k in call.keywords if k.arg)
             if call
@@ -367,7 +283,7 @@ class _Builder:
     def match(self, node: ast.Match, fn: ir.Function, cls: ir.ClassDef | None) -> None:
         self.expr(node.subject, fn)
         for case in node.cases:
-            labels = tuple(self.value(v, fn.id) for v in _pattern_values(case.pattern))
+            labels = tuple(self.value(v, fn.id) for v in pattern_values(case.pattern))
             if case.guard is not None:
                 self.expr(case.guard, fn)
             target = self.branch(case.body[0], labels, fn) if case.body else fn
@@ -389,7 +305,7 @@ class _Builder:
                 if path is None:
                     stack.append(current.func)
                 else:
-                    stack.extend(_subscript_indexes(current.func))
+                    stack.extend(subscript_indexes(current.func))
                 continue
             path = chain(current) if isinstance(current, ast.expr) else None
             if path is not None and isinstance(current, ast.Name | ast.Attribute | ast.Subscript):
@@ -402,7 +318,7 @@ class _Builder:
                         False,
                     )
                 )
-                stack.extend(_subscript_indexes(current))
+                stack.extend(subscript_indexes(current))
                 continue
             if isinstance(current, ast.comprehension):
                 self.assign(current.target, ir.Opaque("item"), fn, None)
@@ -416,7 +332,7 @@ class _Builder:
         if not isinstance(value, ir.Call):
             return
         path = chain(node.func)
-        symbol = ".".join(path) if path else _short(ast.unparse(node.func))
+        symbol = ".".join(path) if path else short(ast.unparse(node.func))
         fn.uses.append(
             ir.Use(
                 value.callee,
@@ -428,7 +344,7 @@ class _Builder:
                 value.kwargs,
             )
         )
-        if _dynamic(node, path):
+        if dynamic(node, path):
             fn.uses.append(
                 ir.Use(ir.Opaque(DYNAMIC_LOAD), node.lineno, self.column(node), symbol, True)
             )
@@ -444,52 +360,3 @@ class _Builder:
                     self.column(node),
                 )
             )
-
-
-def _literal_import(node: ast.Call) -> str | None:
-    """`__import__("os")` / `importlib.import_module("os")`: the module named by a literal."""
-    if chain(node.func) not in (("__import__",), ("importlib", "import_module")):
-        return None
-    first = node.args[0] if node.args else None
-    if isinstance(first, ast.Constant) and isinstance(first.value, str):
-        return first.value
-    return None
-
-
-def _dynamic(node: ast.Call, path: tuple[str, ...] | None) -> bool:
-    """`import_module(expr)`, `__import__(expr)`, `getattr(x, expr)`: a name chosen at run time."""
-    if path not in (
-        ("importlib", "import_module"),
-        ("import_module",),
-        ("__import__",),
-        ("getattr",),
-    ):
-        return False
-    index = 1 if path == ("getattr",) else 0
-    if len(node.args) <= index:
-        return False
-    return not isinstance(node.args[index], ast.Constant)
-
-
-def _short(source: str) -> str:
-    flat = " ".join(source.split())
-    return flat if len(flat) <= 60 else flat[:57] + "..."
-
-
-def _subscript_indexes(node: ast.expr) -> list[ast.expr]:
-    out: list[ast.expr] = []
-    while isinstance(node, ast.Attribute | ast.Subscript):
-        if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Constant):
-            out.append(node.slice)
-        node = node.value
-    return out
-
-
-def _pattern_values(pattern: ast.pattern) -> list[ast.expr]:
-    if isinstance(pattern, ast.MatchValue):
-        return [pattern.value]
-    if isinstance(pattern, ast.MatchOr):
-        return [v for p in pattern.patterns for v in _pattern_values(p)]
-    if isinstance(pattern, ast.MatchAs) and pattern.pattern is not None:
-        return _pattern_values(pattern.pattern)
-    return []

@@ -1,0 +1,115 @@
+"""JavaScript/TypeScript module forms: ES imports and exports, CommonJS `module.exports`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tree_sitter import Node
+
+from toolwitness.code import ir
+from toolwitness.code.frontends.js_values import (
+    param_names,
+    property_name,
+    string_value,
+    text,
+    value_of,
+)
+
+if TYPE_CHECKING:
+    from toolwitness.code.frontends.js import _Builder
+
+
+def import_statement(builder: _Builder, node: Node) -> None:
+    source = node.child_by_field_name("source")
+    for clause in node.named_children:  # TypeScript `import x = require("y")`
+        inner = clause.child_by_field_name("source")
+        if clause.type == "import_require_clause" and inner is not None and source is None:
+            source = inner
+    if source is None:
+        return
+    spec = string_value(source)
+    scope = builder.scope(builder.key)
+    for clause in node.named_children:
+        if clause.type == "import_require_clause" and clause.named_child_count:
+            scope.bind(text(clause.named_children[0]), ir.Import(spec, (), builder.key))
+        if clause.type != "import_clause":
+            continue
+        for part in clause.named_children:
+            if part.type == "identifier":
+                scope.bind(text(part), ir.Import(spec, ("default",), builder.key))
+            elif part.type == "namespace_import":
+                for ident in part.named_children:
+                    scope.bind(text(ident), ir.Import(spec, (), builder.key))
+            elif part.type == "named_imports":
+                for spec_node in part.named_children:
+                    if spec_node.type != "import_specifier":
+                        continue
+                    name = property_name(spec_node.child_by_field_name("name")) or ""
+                    alias = spec_node.child_by_field_name("alias")
+                    local = text(alias) if alias is not None else name
+                    scope.bind(local, ir.Import(spec, (name,), builder.key))
+
+
+def export_statement(builder: _Builder, node: Node, fn: ir.Function) -> None:
+    source = node.child_by_field_name("source")
+    spec = string_value(source) if source is not None else None
+    declaration = node.child_by_field_name("declaration")
+    default = any(c.type == "default" for c in node.children)
+    if declaration is not None:
+        builder.walk(declaration, fn)
+        for name in declared_names(declaration):
+            exported = "default" if default else name
+            builder.module.export(exported, ir.Name((name,), builder.key))
+        return
+    clause = next((c for c in node.named_children if c.type == "export_clause"), None)
+    if clause is not None:
+        for spec_node in clause.named_children:
+            name = property_name(spec_node.child_by_field_name("name")) or ""
+            alias_node = spec_node.child_by_field_name("alias")
+            alias = property_name(alias_node) if alias_node is not None else None
+            value: ir.Value = (
+                ir.Import(spec, (name,), builder.key)
+                if spec is not None
+                else ir.Name((name,), builder.key)
+            )
+            builder.module.export(alias or name, value)
+        return
+    if spec is not None:
+        namespace = next((c for c in node.named_children if c.type == "namespace_export"), None)
+        if namespace is not None and namespace.named_child_count:
+            namespace_name = property_name(namespace.named_children[-1]) or ""
+            builder.module.export(namespace_name, ir.Import(spec, (), builder.key))
+        else:
+            builder.module.star_exports.append(ir.Import(spec, (), builder.key))
+        return
+    value_node = node.child_by_field_name("value")
+    if value_node is None and not default and node.named_child_count == 1:
+        value_node = node.named_children[0]  # TypeScript `export = x`
+        default = value_node.type not in ("export_clause", "namespace_export")
+    if default and value_node is not None:
+        builder.module.export("default", value_of(value_node, fn.id, builder.key))
+        builder.walk(value_node, fn)
+
+
+def commonjs_export(module: ir.Module, rest: tuple[str, ...], value: ir.Value) -> None:
+    if not rest:
+        module.export("default", value)
+        if isinstance(value, ir.Obj):
+            for key, item in value.items:
+                module.export(key, item)
+        return
+    if len(rest) == 1:
+        module.export(rest[0], value)
+
+
+def declared_names(node: Node) -> list[str]:
+    if node.type in ("lexical_declaration", "variable_declaration"):
+        names = []
+        for decl in node.named_children:
+            if decl.type == "variable_declarator":
+                target = decl.child_by_field_name("name")
+                if target is not None:
+                    names.extend(param_names(target))
+        return names
+    name = node.child_by_field_name("name")
+    return [text(name)] if name is not None else []

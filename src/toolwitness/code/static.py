@@ -1,0 +1,109 @@
+"""Constant folding over symbolic values: tool names, descriptions, annotations, case labels.
+
+Literals, string concatenation and templates, object and array literals with spreads, names
+bound to constants (here or in another module), enum members, `ToolAnnotations(...)` /
+`Tool(...)` / `dict(...)` calls, `Object.values(...)`, and one-`return` helper functions called
+with constant arguments. Anything else is UNKNOWN; nothing is ever executed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolwitness.code import ir
+from toolwitness.code.resolve import UNKNOWN, Resolver, RExternal, RFunc, RValue
+
+
+class StaticEvaluator:
+    def __init__(self, resolver: Resolver, env: dict[str, ir.Value]) -> None:
+        self.resolver = resolver
+        self.env = env
+
+    def eval(self, value: ir.Value | None, depth: int) -> Any:
+        if value is None or depth > 24:
+            return UNKNOWN
+        if isinstance(value, ir.Lit):
+            return value.value
+        if isinstance(value, ir.Concat):
+            parts = [self.eval(p, depth + 1) for p in value.parts]
+            if all(isinstance(p, str | int | float) for p in parts):
+                return "".join(str(p) for p in parts)
+            return UNKNOWN
+        if isinstance(value, ir.Obj):
+            out: dict[str, Any] = {}
+            for spread in value.spreads:
+                inner = self.eval(spread, depth + 1)
+                if isinstance(inner, dict):
+                    out.update(inner)
+            for key, item in value.items:
+                out[key] = self.eval(item, depth + 1)
+            return out
+        if isinstance(value, ir.Arr):
+            items: list[Any] = []
+            for item in value.items:
+                if isinstance(item, ir.Spread):
+                    inner = self.eval(item.value, depth + 1)
+                    items.extend(inner if isinstance(inner, list) else [UNKNOWN])
+                else:
+                    items.append(self.eval(item, depth + 1))
+            return items
+        if isinstance(value, ir.Name) and value.path[0] in self.env:
+            key = value.path[0]
+            bound = self.env[key]
+            if len(value.path) == 1:
+                return self.eval(bound, depth + 1)
+            return self.eval(ir.Member(bound, value.path[1:]), depth + 1)
+        if isinstance(value, ir.Call):
+            return self._call(value, depth)
+        if isinstance(value, ir.Name):
+            found = self._name(value, depth)
+            if found is not UNKNOWN:
+                return found
+        if isinstance(value, ir.Import):
+            for raw in self.resolver.import_values(value):
+                found = self.eval(raw, depth + 1)
+                if found is not UNKNOWN:
+                    return found
+        if isinstance(value, ir.Member):
+            base = self.eval(value.base, depth + 1)
+            for key in value.path:
+                base = base.get(key, UNKNOWN) if isinstance(base, dict) else UNKNOWN
+            if base is not UNKNOWN:
+                return base
+        for resolved in self.resolver.resolve(value):
+            if isinstance(resolved, RValue) and resolved.value != value:
+                result = self.eval(resolved.value, depth + 1)
+                if result is not UNKNOWN:
+                    return result
+        return UNKNOWN
+
+    def _name(self, name: ir.Name, depth: int) -> Any:
+        """A constant bound to the name itself (before any call is resolved to an instance)."""
+        bound = self.resolver.lookup(name.path[0], name.scope)
+        for raw in bound or ():
+            target = raw if len(name.path) == 1 else ir.Member(raw, name.path[1:])
+            found = self.eval(target, depth + 1)
+            if found is not UNKNOWN:
+                return found
+        return UNKNOWN
+
+    def _call(self, call: ir.Call, depth: int) -> Any:
+        for callee in self.resolver.resolve(call.callee):
+            if isinstance(callee, RExternal) and callee.path[-1:] in (
+                ("ToolAnnotations",),
+                ("Tool",),
+                ("ListToolsResult",),
+                ("dict",),
+            ):
+                return {k: self.eval(v, depth + 1) for k, v in call.kwargs}
+            if isinstance(callee, RExternal) and callee.path == ("Object", "values"):
+                inner = self.eval(call.args[0], depth + 1) if call.args else UNKNOWN
+                return list(inner.values()) if isinstance(inner, dict) else UNKNOWN
+            if isinstance(callee, RFunc):
+                fn = self.resolver.project.functions.get(callee.func_id)
+                if fn is None or len(fn.returns) != 1:
+                    continue
+                env = dict(zip(fn.params, call.args, strict=False))
+                env.update(dict(call.kwargs))
+                return StaticEvaluator(self.resolver, env).eval(fn.returns[0], depth + 1)
+        return UNKNOWN
