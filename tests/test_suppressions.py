@@ -166,3 +166,15 @@ def test_sarif_marks_suppressed_results(tmp_path: Path, capsys: pytest.CaptureFi
     assert marked and all(r["ruleId"] == "TW-CAP-012" for r in marked)
     assert marked[0]["suppressions"] == [{"kind": "external", "justification": "confined in code"}]
     assert all(not r.get("suppressions") for r in results if r["ruleId"] != "TW-CAP-012")
+
+
+def test_markdown_lists_suppressed_with_escaped_justification(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    supp = write(
+        tmp_path, "suppressions:\n  - {rule: TW-CAP-012, justification: '<b>ok</b> [x](y)'}\n"
+    )
+    assert main(["scan", FILESYSTEM, "--format", "markdown", "--suppressions", supp]) == 0
+    out = capsys.readouterr().out
+    assert "suppressed:** TW-CAP-012" in out
+    assert "<b>" not in out and "&lt;b&gt;ok&lt;/b&gt; \\[x\\]\\(y\\)" in out

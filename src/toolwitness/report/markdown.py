@@ -50,6 +50,12 @@ class MarkdownFormat:
             if s.incomplete:
                 lines.append("**Incomplete scan:** " + "; ".join(md(e) for e in s.errors))
                 lines.append("")
+            if s.suppressed:
+                accepted = (
+                    f"{x.finding.rule_id} on {md(x.finding.tool or '—')} ({md(x.justification)})"
+                    for x in s.suppressed
+                )
+                lines += [f"**{len(s.suppressed)} suppressed:** " + "; ".join(accepted), ""]
             if not s.findings:
                 lines.append("No findings.")
                 continue
