@@ -128,3 +128,21 @@ def test_bearer_is_not_sprayed_over_a_config(
     config.write_text(json.dumps({"mcpServers": {"r": {"url": "https://a.example.org/mcp"}}}))
     assert main(["scan", "--live", str(config), "--bearer", "tok"]) == 2
     assert "apply to server URLs given on the command line" in capsys.readouterr().err
+
+
+def test_refused_connection_is_not_retried_over_sse() -> None:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]  # bound but not listening: connections are refused
+        error = _scan(f"http://127.0.0.1:{port}/mcp", LiveOptions(request_timeout=5))
+    assert "SSE fallback" not in error
+    assert "HTTP failure" in error or "cannot" in error
+
+
+def test_an_answering_server_gets_the_sse_fallback(recorder: str) -> None:
+    error = _scan(f"{recorder}/mcp", LiveOptions(request_timeout=5))
+    assert "the SSE fallback failed too: HTTP 401" in error
+    methods_seen = len(_Recorder.seen)
+    assert methods_seen >= 2  # the Streamable HTTP POST, then the SSE GET

@@ -30,7 +30,7 @@ from toolwitness.acquire.hostile_json import check_value
 from toolwitness.acquire.launch import LaunchRefused, prepare_launch
 from toolwitness.acquire.limits import MIB, InputLimits
 from toolwitness.acquire.live_collect import PageLimits, ServerFailed, Stage, collect_document
-from toolwitness.acquire.live_errors import describe_failure, leaves
+from toolwitness.acquire.live_errors import describe_failure, leaves, worth_another_transport
 from toolwitness.acquire.live_http import (
     HttpDiagnostics,
     check_url,
@@ -129,12 +129,20 @@ async def _stdio_transport(
             yield streams
 
 
+@dataclass(frozen=True)
+class _Attempt:
+    doc: dict[str, Any] | None
+    error: str | None
+    notes: list[str]
+    retryable: bool = False  # another transport to the same URL might still work
+
+
 async def _attempt(
     make: Callable[[], AbstractAsyncContextManager[TransportStreams]],
     spec: ServerSpec,
     opts: LiveOptions,
     diag: _Diagnostics,
-) -> tuple[dict[str, Any] | None, str | None, list[str]]:
+) -> _Attempt:
     stage = Stage()
     try:
         doc = await _session_document(make(), spec, opts, stage)
@@ -143,10 +151,29 @@ async def _attempt(
         if refused:  # policy (allowlist, sandbox, bad cwd), not a server failure: say so as is
             raise refused[0] from None
         why = describe_failure(exc, stage.now, diag.failure, diag.summary(), opts.request_timeout)
-        return None, why, []
+        return _Attempt(None, why, [], diag.failure is None and worth_another_transport(exc))
     if diag.failure is not None:  # e.g. the budget ran out while the session was closing
-        return None, diag.failure, []
-    return doc, None, stage.notes
+        return _Attempt(None, diag.failure, [])
+    return _Attempt(doc, None, stage.notes)
+
+
+async def _http_document(spec: ServerSpec, opts: LiveOptions, kind: str) -> _Attempt:
+    """Streamable HTTP, then legacy SSE when the server answered but not as Streamable HTTP."""
+    url = spec.transport.url or ""
+    check_url(url, opts.allow_hosts)
+    headers = http_headers(spec.transport.headers, opts.url_headers.get(url, {}))
+    t = opts.request_timeout
+    first = HttpDiagnostics(opts.max_bytes)
+    make = legacy_sse if kind == "sse" else streamable_http
+    result = await _attempt(lambda: make(url, headers, t, first), spec, opts, first)
+    if result.error is None or kind == "sse" or not result.retryable:
+        return result  # a timeout or a refused connection would only repeat over SSE
+    fallback = HttpDiagnostics(opts.max_bytes)
+    sse = await _attempt(lambda: legacy_sse(url, headers, t, fallback), spec, opts, fallback)
+    if sse.error is not None:
+        return _Attempt(None, f"{result.error} (the SSE fallback failed too: {sse.error})", [])
+    notes = [*sse.notes, "Streamable HTTP failed; the surface was read over legacy SSE"]
+    return _Attempt(sse.doc, None, notes)
 
 
 async def _acquire_document(
@@ -157,35 +184,18 @@ async def _acquire_document(
     if kind == "stdio":
         budget = StreamBudget(opts.max_message_bytes, opts.max_bytes, opts.max_stderr_bytes)
         diag = StdioDiagnostics(budget)
-        doc, error, notes = await _attempt(
-            lambda: _stdio_transport(spec, opts, diag), spec, opts, diag
-        )
+        result = await _attempt(lambda: _stdio_transport(spec, opts, diag), spec, opts, diag)
     elif kind in (*_HTTP_KINDS, "sse"):
-        url = transport.url or ""
-        check_url(url, opts.allow_hosts)
-        headers = http_headers(transport.headers, opts.url_headers.get(url, {}))
-        t = opts.request_timeout
-        first = HttpDiagnostics(opts.max_bytes)
-        make = legacy_sse if kind == "sse" else streamable_http
-        doc, error, notes = await _attempt(lambda: make(url, headers, t, first), spec, opts, first)
-        if error is not None and kind != "sse" and first.failure is None:
-            fallback = HttpDiagnostics(opts.max_bytes)
-            doc, sse_error, notes = await _attempt(
-                lambda: legacy_sse(url, headers, t, fallback), spec, opts, fallback
-            )
-            if sse_error is not None:
-                error = f"{error} (the SSE fallback failed too: {sse_error})"
-            else:
-                error = None
-                notes.append("Streamable HTTP failed; the surface was read over legacy SSE")
+        result = await _http_document(spec, opts, kind)
     else:
         raise LaunchRefused(f"cannot connect to a server of transport kind {transport.kind!r}")
-    if error is not None or doc is None:
-        raise ServerFailed(error or "no surface was read")
+    if result.error is not None or result.doc is None:
+        raise ServerFailed(result.error or "no surface was read")
+    doc = result.doc
     doc["transport"] = transport.model_dump(mode="json")
     if spec.package is not None:
         doc["package"] = spec.package.model_dump(mode="json", exclude_none=True)
-    return doc, notes
+    return doc, result.notes
 
 
 async def acquire_live_async(spec: ServerSpec, options: LiveOptions) -> ServerSurface:

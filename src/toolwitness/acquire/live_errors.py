@@ -98,5 +98,15 @@ def describe_failure(
     return f"{reason}; {transport_summary}" if transport_summary else reason
 
 
+def worth_another_transport(exc: BaseException) -> bool:
+    """False when the failure would repeat on any transport: a timeout, a refused connection."""
+    for leaf in leaves(exc):
+        if isinstance(leaf, TimeoutError | httpx2.TimeoutException | httpx2.ConnectError):
+            return False
+        if isinstance(leaf, MCPError) and leaf.code == REQUEST_TIMEOUT:
+            return False
+    return True
+
+
 def _is_cancellation(exc: BaseException) -> bool:
     return type(exc).__name__ in ("CancelledError", "Cancelled", "GeneratorExit")
