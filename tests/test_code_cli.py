@@ -172,3 +172,29 @@ def test_hostile_artifacts_are_refused_through_the_cli(
     assert main(["code", str(archive)]) == 2
     err = capsys.readouterr().err
     assert "hostile.tgz" in err and "Traceback" not in err
+
+
+def test_code_verified_against_the_advertised_surface(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What clients receive wins over what the registrations say: a snapshot that marks
+    write_file read-only makes its write a TW-CODE-001; an advertised tool the code does not
+    register is UNANALYZABLE."""
+    if not FILESYSTEM.is_dir():
+        pytest.skip("server-filesystem is not installed")
+    snapshot = json.loads((FIXTURES / "real" / "server-filesystem.json").read_text())
+    for tool in snapshot["tools"]:
+        if tool["name"] == "write_file":
+            tool["annotations"] = {"readOnlyHint": True}
+    snapshot["tools"].append({"name": "ghost", "description": "Show", "inputSchema": {}})
+    (tmp_path / "advertised.json").write_text(json.dumps(snapshot))
+    code, doc = _report(capsys, str(FILESYSTEM), "--surface", str(tmp_path / "advertised.json"))
+    assert code == 0
+    tools = _tools(doc)
+    assert tools["write_file"]["verdict"] == "VIOLATION"
+    assert tools["write_file"]["undeclared"] == ["WRITE_FS"]
+    assert tools["ghost"]["verdict"] == "UNANALYZABLE"
+    assert tools["read_text_file"]["verdict"] == "OK"
+    assert "manifest" in doc["servers"][0]["coverage"]
+    high = [f for f in doc["servers"][0]["findings"] if f["rule_id"] == "TW-CODE-001"]
+    assert [f["tool"] for f in high] == ["write_file"]

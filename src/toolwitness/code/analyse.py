@@ -47,6 +47,7 @@ class CodeAnalysis:
     tools: list[ToolSpec]
     verdicts: list[ToolVerdict]
     notes: list[str]
+    advertised: ServerSurface | None = None  # what the server advertises, when given
 
     def verdict(self, name: str) -> ToolVerdict:
         for verdict in self.verdicts:
@@ -55,6 +56,15 @@ class CodeAnalysis:
         raise KeyError(name)
 
     def surface(self) -> ServerSurface:
+        if self.advertised is not None:
+            coverage = tuple(dict.fromkeys((*self.advertised.coverage, self.coverage)))
+            return self.advertised.model_copy(
+                update={
+                    "source_root": str(self.root),
+                    "coverage": coverage,
+                    "notes": (*self.advertised.notes, *self.notes),
+                }
+            )
         tools = tuple(
             Tool(
                 name=spec.name,

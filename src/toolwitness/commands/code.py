@@ -10,6 +10,8 @@ from typing import Annotated
 
 import typer
 
+from toolwitness.acquire.catalog import load_catalog_file
+from toolwitness.code.against import against_surface
 from toolwitness.code.analyse import CodeOptions, analyse_target, code_scan_result
 from toolwitness.code.declared import DeclaredFrom
 from toolwitness.code.tree import all_hits, render_tool_tree
@@ -41,6 +43,14 @@ def code_command(
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="Write the report here.")
     ] = None,
+    surface: Annotated[
+        Path | None,
+        typer.Option(
+            "--surface",
+            help="A tools catalog or snapshot: verify what the server advertises, not what "
+            "the code's registrations say.",
+        ),
+    ] = None,
     fail_on: Annotated[
         Severity | None, typer.Option(help="Exit 1 if a finding is at or above this severity.")
     ] = None,
@@ -51,6 +61,8 @@ def code_command(
 
     with _guard(debug), tempfile.TemporaryDirectory(prefix="toolwitness-code-") as work:
         analysis = analyse_target(target, Path(work), CodeOptions(declared_from=declared_from))
+        if surface is not None:
+            analysis = against_surface(analysis, load_catalog_file(surface), declared_from)
         if graph is not None:
             names = frozenset(v.name for v in analysis.verdicts)
             if graph not in names:
