@@ -1,0 +1,92 @@
+"""The per-target analysis process: `python -m toolwitness.sweep.child` (job JSON on stdin).
+
+The address-space and CPU limits are set before anything else is imported, so a package whose
+parse or call graph blows up fails alone (UNANALYZABLE: memory limit) instead of taking the
+sweep's worker with it. Prints one JSON object (the record body) on stdout and exits 0; any
+other ending is classified by the parent (`task.py`).
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import sys
+from typing import Any
+
+
+def _limit(memory_mib: int, cpu_seconds: int) -> None:
+    if memory_mib > 0:
+        cap = memory_mib * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+    if cpu_seconds > 0:
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 5))
+
+
+def _redact(text: str, replacements: list[list[str]]) -> str:
+    """Temporary and absolute paths vary run to run; records name the artifact instead."""
+    for old, new in sorted(replacements, key=lambda pair: -len(pair[0])):
+        text = text.replace(old, new)
+    return text
+
+
+def _body(job: dict[str, Any]) -> dict[str, Any]:
+    from pathlib import Path
+
+    from toolwitness.acquire.archive import unpack_archive
+    from toolwitness.acquire.package import package_root
+    from toolwitness.model import PackageRef
+    from toolwitness.sweep.analyse import analyse_root
+
+    package = PackageRef(**job["package"]) if job.get("package") else None
+    if job.get("archive"):
+        tree = unpack_archive(Path(job["archive"]), Path(job["workdir"]) / "tree")
+        root = package_root(tree)
+    else:
+        root = Path(job["directory"])
+    return analyse_root(root, job["key"], package)
+
+
+def _classified(job: dict[str, Any]) -> dict[str, Any]:
+    from toolwitness.errors import InputError
+    from toolwitness.textnorm import excerpt
+
+    try:
+        return _body(job)
+    except MemoryError:
+        reason = f"analysis exceeded the memory limit of {job['memory_mib']} MiB"
+        return {"outcome": "UNANALYZABLE", "reason": reason}
+    except RecursionError:
+        return {"outcome": "UNANALYZABLE", "reason": "the code nests deeper than the analysis"}
+    except InputError as exc:  # a refused archive, a source tree over the bounds
+        return {"outcome": "UNANALYZABLE", "reason": excerpt(str(exc), 400)}
+    except Exception as exc:  # fail closed: recorded as ERROR, the sweep goes on
+        return {"outcome": "ERROR", "reason": excerpt(f"{type(exc).__name__}: {exc}", 400)}
+
+
+def main() -> int:
+    job = json.loads(sys.stdin.read())
+    _limit(int(job["memory_mib"]), int(job["cpu_seconds"]))
+    try:
+        import toolwitness.sweep.analyse  # noqa: F401 - the imports alone need memory
+    except (MemoryError, ImportError) as exc:
+        # A shared library that cannot be mapped under the limit is the limit, not a bug.
+        mapped = isinstance(exc, MemoryError) or "failed to map" in str(exc)
+        outcome, reason = (
+            ("UNANALYZABLE", f"the analysis does not start within {job['memory_mib']} MiB")
+            if mapped
+            else ("ERROR", f"{type(exc).__name__}: {exc}"[:400])
+        )
+        body: dict[str, Any] = {"outcome": outcome, "reason": reason}
+    else:
+        body = _classified(job)
+    body.setdefault("server", None)
+    body.setdefault("notes", [])
+    body["reason"] = _redact(body["reason"], job.get("redact", []))
+    body["notes"] = [_redact(n, job.get("redact", [])) for n in body["notes"]]
+    sys.stdout.write(json.dumps(body, sort_keys=True))
+    sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
