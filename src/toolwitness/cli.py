@@ -22,6 +22,7 @@ from toolwitness.commands import lab as lab_commands
 from toolwitness.commands import live as live_commands
 from toolwitness.commands import report as report_commands
 from toolwitness.commands import snapshot as snapshot_commands
+from toolwitness.commands import sweep as sweep_commands
 from toolwitness.errors import EXIT_INPUT, EXIT_INTERNAL, ToolwitnessError, UsageError
 from toolwitness.findings import Severity
 from toolwitness.integrity.canonical import SurfaceDigests, digest_surface
@@ -279,6 +280,7 @@ discover_commands.register(app)
 evaluate_commands.register(app)
 snapshot_commands.register(app)
 report_commands.register(app)
+sweep_commands.register(app)
 
 
 def main(argv: list[str] | None = None) -> int:
