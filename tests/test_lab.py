@@ -101,7 +101,9 @@ _TRACE = r"""
 8     1700000000.200200 <... execve resumed>) = 0
 7     1700000000.300000 connect(5<socket:[1]>, {sa_family=AF_INET, sin_port=htons(443), sin_addr=inet_addr("1.2.3.4")}, 16) = -1 ENETUNREACH (Network is unreachable)
 7     1700000000.300100 connect(6<socket:[2]>, {sa_family=AF_UNIX, sun_path="/run/x"}, 110) = -1 ENOENT (No such file or directory)
-7     1700000000.400000 write(1<pipe:[9]>, "{\"jsonrpc\"", 10) = 10
+7     1700000000.350000 write(1<pipe:[7]>, "git version", 11) = 11
+7     1700000000.360000 write(7<pipe:[9]>, "{\"jsonrpc\":\"2.0\"", 16) = 16
+7     1700000000.400000 write(7<pipe:[9]>, "{\"result\":{", 10) = 10
 7     1700000000.400100 renameat2(AT_FDCWD</lab/work>, "a", AT_FDCWD</lab/work>, "b", 0) = 0
 7     1700000000.400200 mkdir("/lab/work/x", 0777) = -1 EEXIST (File exists)
 +++ exited with 0 +++
@@ -115,16 +117,18 @@ def test_strace_lines_become_attributed_events() -> None:
         ("/usr/x", False),
         ("/lab/home/.ssh/id_rsa", True),
     ]
-    assert events[4].target == "/bin/sh" and events[4].ok
+    assert events[4].target == "/bin/sh -c x" and events[4].ok
     assert "AF_INET" in events[5].target and not events[5].ok
     kinds = [e.kind for e in events]
     assert kinds == ["write", "write", "canary-read", "unlink", "exec", "connect", "answer",
-                     "rename", "mkdir"]  # fmt: skip
+                     "answer", "rename", "mkdir"]  # fmt: skip
     assert events[3].target == '/lab/work/notes/a "q".txt'
     assert events[4].time == pytest.approx(1700000000.2)  # the unfinished half's time
-    assert events[7].target == "/lab/work/a -> /lab/work/b"
+    # The stdout pipe is found from the JSON-RPC write; a child's own fd 1 is not an answer.
+    assert [e.time for e in events if e.kind == "answer"] == [1700000000.36, 1700000000.4]
+    assert events[8].target == "/lab/work/a -> /lab/work/b"
     # A refused write still counts (intent); a failed mkdir on an existing dir does not.
-    assert counts(events[1]) and not counts(events[8])
+    assert counts(events[1]) and not counts(events[9])
     assert counts(events[5])  # every connect attempt counts: the lab has no network
 
 
@@ -148,6 +152,9 @@ def test_snapshot_diff_names_creations_modifications_deletions(tmp_path: Path) -
     assert next(c for c in changes if c.path == "~/new.log").excerpt == "hello"
     mode_only = diff(after_create, snapshot(lab), lab)
     assert [(c.change, c.path) for c in mode_only] == [("modified", "$TMPDIR/mode")]
+    (lab.home / "blob").write_bytes(b"DIRC\x00\x00\x00\x02")
+    (blob,) = [c for c in diff(before, snapshot(lab), lab) if c.path == "~/blob"]
+    assert blob.excerpt == "hex:4449524300000002"
 
 
 def test_a_flooded_lab_makes_the_snapshot_fail(tmp_path: Path) -> None:

@@ -112,7 +112,9 @@ def test_a_spawn_that_writes_nothing_is_confirmed_by_syscalls(tmp_path: Path) ->
     evidence = tools["read_note"]["probe"]["evidence"]
     assert tools["read_note"]["probe"]["verdict"] == "confirmed"
     assert {o["witness"] for o in evidence["observed"]} == {"syscalls"}
-    assert {(o["kind"], o["target"]) for o in evidence["observed"]} == {("exec", "/bin/true")}
+    assert {(o["kind"], o["target"]) for o in evidence["observed"]} == {
+        ("exec", "/bin/true")
+    }  # argv: none
     assert _lab_rules(server, "read_note") == {"TW-LAB-003"}
 
 

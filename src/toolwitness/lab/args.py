@@ -29,6 +29,7 @@ class ArgumentSource:
     directory: str
     nonce_dir: str  # fresh paths are made under this existing directory
     seed: str
+    repo: str | None = None  # a planted git repository, for repo/repository parameters
     _counter: itertools.count[int] = field(default_factory=itertools.count)
 
     def nonce(self) -> str:
@@ -46,6 +47,8 @@ def _kind(name: str, schema: dict[str, Any]) -> str | None:
     """'file' or 'dir' for a path-like string parameter, else None."""
     vocab = vocabulary()
     found = set(words(name))
+    if found & {"repo", "repository"}:
+        return "repo"
     if found & vocab.dir_words:
         return "dir"
     if found & vocab.path_words:
@@ -91,15 +94,21 @@ def _number(schema: dict[str, Any], integer: bool) -> int | float:
 
 
 class _Builder:
-    def __init__(self, src: ArgumentSource, fresh: bool) -> None:
+    def __init__(self, src: ArgumentSource, fresh: bool, tool: str = "") -> None:
         self.src = src
         self.fresh = fresh
         self.fresh_paths: list[str] = []
+        # `list_directory(path)`: a tool named after directories takes one in its path
+        self.dir_tool = bool(set(words(tool)) & vocabulary().dir_words)
 
     def path(self, kind: str) -> str:
+        if kind == "file" and self.dir_tool:
+            kind = "dir"
         if not self.fresh:
+            if kind == "repo":
+                return self.src.repo or self.src.directory
             return self.src.directory if kind == "dir" else self.src.note
-        made = f"{self.src.nonce_dir}/{self.src.nonce()}" + ("" if kind == "dir" else ".txt")
+        made = f"{self.src.nonce_dir}/{self.src.nonce()}" + ("" if kind != "file" else ".txt")
         self.fresh_paths.append(made)
         return made
 
@@ -160,12 +169,12 @@ def takes_path(schema: dict[str, Any]) -> bool:
     return any(isinstance(s, dict) and _kind(str(n), s) for n, s in props.items())
 
 
-def plan_calls(schema: dict[str, Any], src: ArgumentSource) -> list[CallPlan]:
+def plan_calls(schema: dict[str, Any], src: ArgumentSource, tool: str = "") -> list[CallPlan]:
     """One call with planted values; a second with fresh nonce paths when the tool takes paths."""
-    planted = _Builder(src, fresh=False)
+    planted = _Builder(src, fresh=False, tool=tool)
     plans = [CallPlan("planted", planted.object(schema, 0))]
     if takes_path(schema):
-        fresh = _Builder(src, fresh=True)
+        fresh = _Builder(src, fresh=True, tool=tool)
         arguments = fresh.object(schema, 0)
         plans.append(CallPlan("nonce", arguments, tuple(fresh.fresh_paths)))
     return plans

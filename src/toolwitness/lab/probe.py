@@ -20,7 +20,9 @@ from pathlib import Path
 import anyio
 import anyio.to_thread
 
+from toolwitness.acquire.launch import check_command
 from toolwitness.acquire.sandbox import bubblewrap_binary
+from toolwitness.errors import InputError
 from toolwitness.findings import Finding
 from toolwitness.lab.args import ArgumentSource, CallPlan, CannotSynthesize, plan_calls
 from toolwitness.lab.sandbox import Lab, lab_environment, make_lab, strace_binary
@@ -77,8 +79,9 @@ class _Planner:
         self.skipped: dict[str, str] = {}
 
     def __call__(self, surface: ServerSurface) -> list[tuple[str, CallPlan]]:
+        repo = str(self.lab.repo) if self.lab.repo.is_dir() else None
         source = ArgumentSource(
-            str(self.lab.note), str(self.lab.notes), str(self.lab.notes), self.lab.seed
+            str(self.lab.note), str(self.lab.notes), str(self.lab.notes), self.lab.seed, repo
         )
         chosen = select_tools(surface, self.all_tools)
         plans: list[tuple[str, CallPlan]] = []
@@ -88,7 +91,9 @@ class _Planner:
                 self.skipped[tool.name] = reason
                 continue
             try:
-                plans += [(tool.name, p) for p in plan_calls(dict(tool.input_schema), source)]
+                plans += [
+                    (tool.name, p) for p in plan_calls(dict(tool.input_schema), source, tool.name)
+                ]
             except CannotSynthesize as exc:
                 self.skipped[tool.name] = f"cannot synthesise arguments: {exc}"
         return plans
@@ -137,6 +142,9 @@ async def probe_server_async(
     bubblewrap_binary()
     if options.trace:
         strace_binary()
+    if spec.transport.command is None:
+        raise InputError("the lab runs stdio servers; this one has no command")
+    check_command(spec.transport.command, options.allow_commands)  # refuse before any work
     began = time.perf_counter()
     result = ServerProbe(spec.name)
     with tempfile.TemporaryDirectory(prefix="toolwitness-lab-", ignore_cleanup_errors=True) as d:

@@ -53,6 +53,10 @@ class Lab:
         return self.work / "notes"
 
     @property
+    def repo(self) -> Path:
+        return self.work / "repo"
+
+    @property
     def note(self) -> Path:
         return self.notes / "planted-note.txt"
 
@@ -110,7 +114,30 @@ def make_lab(parent: Path, seed: str) -> Lab:
         encoding="utf-8",
     )
     files["dotenv"].write_text(f"API_TOKEN={canary['dotenv']}\n", encoding="utf-8")
+    _plant_repository(lab)
     return lab
+
+
+def _plant_repository(lab: Lab) -> None:
+    """work/repo: a git repository with one commit (for repo_path parameters), when git exists."""
+    git = shutil.which("git")
+    if git is None:
+        return
+    lab.repo.mkdir()
+    (lab.repo / "README.md").write_text(f"planted repository {lab.seed}\n", encoding="utf-8")
+    env = {
+        "PATH": os.defpath,
+        "HOME": str(lab.home),
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_AUTHOR_DATE": "2020-01-01T00:00:00Z",
+        "GIT_COMMITTER_DATE": "2020-01-01T00:00:00Z",
+    }
+    identity = ["-c", "user.name=toolwitness lab", "-c", "user.email=lab@toolwitness.invalid"]
+    for args in (["init", "-q", "-b", "main"], ["add", "README.md"],
+                 [*identity, "commit", "-q", "-m", "planted"]):  # fmt: skip
+        subprocess.run(
+            [git, *args], cwd=lab.repo, env=env, check=True, capture_output=True, timeout=30
+        )
 
 
 def lab_environment(lab: Lab, extra: dict[str, str]) -> dict[str, str]:

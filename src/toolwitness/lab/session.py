@@ -90,13 +90,19 @@ async def _transport(launch: Launch, diag: StdioDiagnostics) -> AsyncIterator[Tr
         yield streams
 
 
+def lab_placeholders(arg: str, lab: Lab) -> str:
+    """`{lab}` in a server argument is the lab's working directory (an allowed root)."""
+    return arg.replace("{lab}", str(lab.work))
+
+
 def prepare(spec: ServerSpec, lab: Lab, limits: SessionLimits) -> Launch:
     command = spec.transport.command
     if command is None:
         raise InputError("the lab runs stdio servers; this one has no command")
     executable = check_command(command, limits.allow_commands)
     env = lab_environment(lab, dict(spec.transport.env))
-    argv = lab_argv(lab, (executable, *spec.transport.args), env, trace=limits.trace)
+    args = tuple(lab_placeholders(a, lab) for a in spec.transport.args)
+    argv = lab_argv(lab, (executable, *args), env, trace=limits.trace)
     return Launch(argv=argv, env=env, cwd=str(lab.work))
 
 

@@ -1,9 +1,9 @@
 """Syscall witness: parse `strace -f -ttt -y` output into the events the lab cares about.
 
 Kept: opens for writing (O_WRONLY/O_RDWR/O_CREAT/O_TRUNC, creat), unlink/rmdir/rename/mkdir/
-link/symlink/truncate, execve, connect, every open of a canary file, and writes to stdout
-(the server answering: the proof the tracer was attached during a call). Everything else the
-tracer records is dropped. Paths come from strace's `-y` annotations where it gives them (the
+link/symlink/truncate, execve, connect, every open of a canary file, and writes down the
+server's stdout pipe (its answers: the proof the tracer was attached during a call). The rest
+is dropped. Paths come from strace's `-y` annotations where it gives them (the
 kernel's resolved path), else from the argument joined to the directory fd's path.
 """
 
@@ -31,6 +31,7 @@ _MUTATIONS = {
 _EXECS = frozenset({"execve", "execveat"})
 _HARMLESS = ("/dev/null", "/dev/tty", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom")
 _INET = ("AF_INET", "AF_INET6")
+_PIPE = re.compile(r"^\d+<(pipe:\[\d+\])>$")
 
 
 @dataclass(frozen=True)
@@ -157,18 +158,25 @@ def classify(
     if name in _MUTATIONS:
         return _MUTATIONS[name], _mutation(name, args)
     if name in _EXECS:
-        program = _strings(args[1] if name == "execveat" and len(args) > 1 else args[0])
-        return ("exec", program[0]) if program else None
+        at = 1 if name == "execveat" else 0
+        program = _strings(args[at]) if len(args) > at else []
+        argv = _strings(args[at + 1]) if len(args) > at + 1 else []
+        # The program and its arguments: `git version` at start-up is not `git status` in a call.
+        return ("exec", " ".join([program[0], *argv[1:8]])[:300]) if program else None
     if name == "connect" and len(args) > 1 and any(f in args[1] for f in _INET):
         return "connect", args[1][:200]
-    if name in ("write", "writev") and args and re.match(r"^1(<|$)", args[0]):
-        return "answer", "stdout"
+    if name in ("write", "writev") and args:
+        pipe = _PIPE.match(args[0])
+        if pipe is not None:
+            jsonrpc = len(args) > 1 and '\\"jsonrpc\\"' in args[1]
+            return ("answer" if jsonrpc else "pipe-write"), pipe.group(1)
     return None
 
 
 def parse(lines: Iterable[str], canaries: dict[str, str]) -> Iterator[Event]:
     """Events in file order; `<unfinished ...>` lines are joined with their `resumed` halves."""
     pending: dict[int, tuple[float, str]] = {}
+    stdout_pipe: str | None = None
     for raw in lines:
         found = _LINE.match(raw.rstrip("\n"))
         if not found:
@@ -189,6 +197,14 @@ def parse(lines: Iterable[str], canaries: dict[str, str]) -> Iterator[Event]:
         kept = classify(call.group(1), call.group(2), call.group(3).strip(), canaries)
         if kept is not None:
             kind, target = kept
+            # The server's stdout is the pipe its first JSON-RPC message went down (it may
+            # have been dup'ed away from fd 1); every later write to it is an answer.
+            if kind == "answer":
+                stdout_pipe = stdout_pipe or target
+            elif kind == "pipe-write":
+                if target != stdout_pipe:
+                    continue
+                kind = "answer"
             yield Event(pid, stamp, kind, target, call.group(1), call.group(3).strip(), body[:300])
 
 

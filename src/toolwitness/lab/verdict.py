@@ -121,8 +121,9 @@ class Judge:
                     if key in self.control.events:
                         subtracted.append(f"{event.kind} {key[1]}")
                         continue
+                    target = self.lab.label_text(event.target)
                     seen.append({"call": index + 1, "witness": "syscalls", "kind": event.kind,
-                                 "target": self.lab.label(event.target), "syscall": event.syscall,
+                                 "target": target, "syscall": event.syscall,
                                  "result": self.lab.label_text(event.result)[:80]})  # fmt: skip
                     witnesses.setdefault(_EVENT_RULES[event.kind], []).append(
                         Witness(
@@ -143,6 +144,8 @@ class Judge:
             "self_test": self.self_test.to_json(),
             "control_subtracted": sorted(set(subtracted))[:_MAX_ITEMS],
             "answers_traced": live_calls if self.traced else None,
+            # A tool that answered with an error may not have reached its code path.
+            "error_answers": sum(c.is_error for c, _ in calls),
         }
         if self.control.error is not None:
             problems.append(f"the control run failed: {self.control.error}")

@@ -1,6 +1,7 @@
 """Filesystem witness: snapshot the lab's writable areas, diff two snapshots, self-test.
 
-An entry is (type, size, mode, sha256) per path, read with lstat (links are never followed).
+An entry is (type, size, mode, sha256, inode, mtime) per path, read with lstat (links are
+never followed).
 The walk is bounded in entries and hashed bytes: a server that floods the lab makes the
 snapshot fail with a named reason (the probe is then ERRORED), never silently truncated.
 """
@@ -29,6 +30,9 @@ class Entry:
     size: int
     mode: int
     digest: str  # sha256 of a file's bytes, a link's target, "" for dirs
+    # Same bytes written back (git's index.lock + rename, a touch) still change these two.
+    inode: int = 0
+    mtime_ns: int = 0
 
 
 Snapshot = dict[str, Entry]  # labelled path -> entry
@@ -75,12 +79,14 @@ def _entry(path: str, budget: list[int]) -> Entry:
     info = os.lstat(path)
     mode = stat.S_IMODE(info.st_mode)
     if stat.S_ISREG(info.st_mode):
-        return Entry("file", info.st_size, mode, _hash_file(path, budget))
+        digest = _hash_file(path, budget)
+        return Entry("file", info.st_size, mode, digest, info.st_ino, info.st_mtime_ns)
     if stat.S_ISDIR(info.st_mode):
         return Entry("dir", 0, mode, "")
     if stat.S_ISLNK(info.st_mode):
         target = os.readlink(path)
-        return Entry("link", len(target), mode, hashlib.sha256(target.encode()).hexdigest())
+        digest = hashlib.sha256(target.encode()).hexdigest()
+        return Entry("link", len(target), mode, digest, info.st_ino, info.st_mtime_ns)
     return Entry("other", 0, mode, "")
 
 
@@ -121,7 +127,11 @@ def _excerpt(lab: Lab, labelled: str) -> str | None:
             head = handle.read(_EXCERPT_BYTES)
     except OSError:
         return None
-    return head.decode("utf-8", errors="replace")
+    text = head.decode("utf-8", errors="replace")
+    binary = text.count("\ufffd") > 2 or any(
+        not c.isprintable() and c not in "\n\r\t" for c in text
+    )
+    return "hex:" + head[:48].hex() if binary else text
 
 
 def diff(before: Snapshot, after: Snapshot, lab: Lab | None = None) -> list[Change]:
