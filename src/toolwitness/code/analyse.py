@@ -9,6 +9,9 @@ no traversal, no links out) and sources are parsed by the front-ends.
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -92,6 +95,26 @@ def analyse_directory(
     coverage: Coverage = Coverage.SOURCE,
 ) -> CodeAnalysis:
     options = options or CodeOptions()
+    with _gc_paused():
+        return _analyse(root, options, server_id, coverage)
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """The analysis allocates many small acyclic objects; the cyclic collector would rescan
+    them over and over (a third of the time on large trees). Restored afterwards."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _analyse(
+    root: Path, options: CodeOptions, server_id: str | None, coverage: Coverage
+) -> CodeAnalysis:
     project = load_project(root, options.limits)
     graph = CallGraph(project, load_sink_catalog(), options.limits)
     extraction = extract(project, graph.resolver)
