@@ -14,6 +14,7 @@ style ASCII skeleton used to compare names.
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -31,13 +32,27 @@ from toolwitness.checks.unicode_decode import (
     zero_width_payloads,
     zero_width_runs,
 )
+from toolwitness.checks.unicode_hit import Hit
 from toolwitness.checks.unicode_script import describe_char, skeleton
 from toolwitness.checks.unicode_terminal import TerminalEffect, terminal_effect
 from toolwitness.findings import Confidence, Finding, Severity
-from toolwitness.model import ServerSurface, TextField, surface_text_fields, tool_text_fields
+from toolwitness.model import (
+    ServerSurface,
+    TextField,
+    Tool,
+    surface_text_fields,
+    tool_text_fields,
+)
 from toolwitness.textnorm import window
 
-__all__ = ["HiddenPayload", "check_field", "hidden_unicode", "reveal_hidden", "skeleton"]
+__all__ = [
+    "HiddenPayload",
+    "check_field",
+    "hidden_unicode",
+    "reveal_hidden",
+    "skeleton",
+    "text_hits",
+]
 
 RULE_IDS = tuple(f"TW-UNI-{n:03d}" for n in range(1, 12))
 IDENTIFIER_KINDS = frozenset({"name", "schema-key"})
@@ -62,57 +77,87 @@ def _suspect() -> re.Pattern[str]:
 @server_check("unicode.hidden", RULE_IDS)
 def hidden_unicode(surface: ServerSurface, ctx: CheckContext) -> Iterator[Finding]:
     for index, tool in enumerate(surface.tools):
+        if _plain_tool(tool):
+            continue
         for field in tool_text_fields(tool, index):
             yield from check_field(field, tool.name, ctx)
     for field in surface_text_fields(surface):
         yield from check_field(field, None, ctx)
 
 
+def _plain_tool(tool: Tool) -> bool:
+    """True when every string anywhere in the tool is ASCII without control characters.
+
+    The whole tool is serialised once with the stdlib's C encoder (ASCII output) instead of
+    walking its text fields. The JSON is a superset of what `tool_text_fields` yields, and every
+    non-ASCII or control character shows up in it as an escape (\\uXXXX, \\b, \\f, a \\r
+    without \\n) or a raw DEL, so a tool that passes has nothing any TW-UNI rule reports.
+    Anything unusual (including a literal backslash-u) falls back to the full walk."""
+    try:
+        blob = json.dumps(tool.wire())
+    except (TypeError, ValueError):
+        return False
+    if "\\u" in blob or "\\b" in blob or "\\f" in blob or "\x7f" in blob:
+        return False
+    return blob.count("\\r") == blob.count("\\r\\n")  # substring scans: C speed
+
+
 def check_field(field: TextField, tool: str | None, ctx: CheckContext) -> Iterator[Finding]:
     """Every TW-UNI finding for one text field (at most one finding per rule)."""
     text = field.text
-    plain = text.isascii()
-    if plain and _ASCII_CONTROL.search(text) is None:
+    if text.isascii() and _ASCII_CONTROL.search(text) is None:
         return
+    for hit in text_hits(text, field.kind in IDENTIFIER_KINDS):
+        yield ctx.rules.finding(
+            hit.rule_id,
+            tool=tool,
+            location=field.location,
+            message=hit.message,
+            evidence=hit.evidence,
+            severity=hit.severity,
+            confidence=hit.confidence,
+        )
+
+
+@lru_cache(maxsize=4096)
+def text_hits(text: str, identifier: bool) -> tuple[Hit, ...]:
+    """The TW-UNI hits for one string (pure; cached because catalogs repeat their texts)."""
+    return tuple(_hits(text, identifier))
+
+
+def _hits(text: str, identifier: bool) -> Iterator[Hit]:
+    plain = text.isascii()
     effect = terminal_effect(text)  # None unless the text holds terminal controls
     suspect = plain or _suspect().search(text) is not None
     if suspect and not plain:
         for rule in (_tags, _selectors, _bidi, _zero_width, _invisible, _whitespace):
-            yield from rule(field, tool, ctx)
+            yield from rule(text, identifier)
     if suspect:
-        yield from _controls(field, tool, ctx, effect)
+        yield from _controls(text, effect)
     if effect is not None:
-        yield from _terminal(field, tool, ctx, effect)
+        yield from _terminal(text, effect)
     if not plain:
-        yield from unicode_homoglyph.homoglyph_findings(field, tool, ctx)
-
-
-def _is_identifier(field: TextField) -> bool:
-    return field.kind in IDENTIFIER_KINDS
+        yield from unicode_homoglyph.homoglyph_hits(text, identifier)
 
 
 def _bounded(text: str) -> str:
     return text if len(text) <= _MAX_EVIDENCE else text[: _MAX_EVIDENCE - 1] + "…"
 
 
-def _tags(field: TextField, tool: str | None, ctx: CheckContext) -> Iterator[Finding]:
-    payload = tag_payload(field.text)
+def _tags(text: str, identifier: bool) -> Iterator[Hit]:
+    payload = tag_payload(text)
     if payload is None:
         return
     if payload.text is None:
-        yield ctx.rules.finding(
+        yield Hit(
             "TW-UNI-001",
-            tool=tool,
-            location=field.location,
             message=f"{payload.carriers} invisible Unicode tag characters with no ASCII mirror",
-            evidence=window(field.text, payload.start, payload.end),
+            evidence=window(text, payload.start, payload.end),
             severity=Severity.HIGH,
         )
         return
-    yield ctx.rules.finding(
+    yield Hit(
         "TW-UNI-001",
-        tool=tool,
-        location=field.location,
         message=(
             f"{payload.carriers} invisible Unicode tag characters spell out hidden text "
             f"({len(payload.text)} characters, decoded below)"
@@ -121,27 +166,23 @@ def _tags(field: TextField, tool: str | None, ctx: CheckContext) -> Iterator[Fin
     )
 
 
-def _selectors(field: TextField, tool: str | None, ctx: CheckContext) -> Iterator[Finding]:
-    payload = selector_payload(field.text)
+def _selectors(text: str, identifier: bool) -> Iterator[Hit]:
+    payload = selector_payload(text)
     if payload is None:
         return
     cfg = tables().variation_selectors
     presentation = {cfg.text_presentation - 0xFE00, cfg.emoji_presentation - 0xFE00}
     if payload.text is not None:
         message = f"{payload.carriers} variation selectors carry bytes that decode as UTF-8 text"
-        yield ctx.rules.finding(
+        yield Hit(
             "TW-UNI-002",
-            tool=tool,
-            location=field.location,
             message=message,
             evidence=_bounded(f"hidden text: {payload.text}"),
         )
         return
     only_presentation = set(payload.data) <= presentation
-    yield ctx.rules.finding(
+    yield Hit(
         "TW-UNI-002",
-        tool=tool,
-        location=field.location,
         message=(
             f"{payload.carriers} variation selectors without a base they can modify"
             + (" (repeated presentation selectors)" if only_presentation else "; bytes not text")
@@ -152,22 +193,20 @@ def _selectors(field: TextField, tool: str | None, ctx: CheckContext) -> Iterato
     )
 
 
-def _bidi(field: TextField, tool: str | None, ctx: CheckContext) -> Iterator[Finding]:
-    report = analyse_bidi(field.text)
+def _bidi(text: str, identifier: bool) -> Iterator[Hit]:
+    report = analyse_bidi(text)
     if report is None:
         return
     first = report.controls[0][0]
-    logical, displayed = logical_and_displayed(field.text, first)
+    logical, displayed = logical_and_displayed(text, first)
     evidence = f"controls: {report.names}; logical: {logical}; displayed: {displayed}"
     if report.marks_only:
         if not report.has_rtl_letters:
-            yield ctx.rules.finding(
+            yield Hit(
                 "TW-UNI-004",
-                tool=tool,
-                location=field.location,
                 message="directional marks in text with no right-to-left letters",
                 evidence=evidence,
-                severity=Severity.MEDIUM if _is_identifier(field) else None,
+                severity=Severity.MEDIUM if identifier else None,
             )
         return
     if report.overrides:
@@ -179,25 +218,23 @@ def _bidi(field: TextField, tool: str | None, ctx: CheckContext) -> Iterator[Fin
     else:
         return  # balanced isolates/embeddings in genuinely mixed-direction text
     severity = Severity.HIGH if report.overrides or report.unbalanced else Severity.MEDIUM
-    yield ctx.rules.finding(
+    yield Hit(
         "TW-UNI-003",
-        tool=tool,
-        location=field.location,
         message=message,
         evidence=evidence,
         severity=severity,
     )
 
 
-def _zero_width(field: TextField, tool: str | None, ctx: CheckContext) -> Iterator[Finding]:
-    text = field.text
+def _zero_width(text: str, identifier: bool) -> Iterator[Hit]:
     zero_width = tables().zero_width_by_code
-    runs = [(s, e) for s, e in zero_width_runs(text) if ord(text[s]) in zero_width]
+    every = zero_width_runs(text, identifier=identifier)
+    runs = [(s, e) for s, e in every if any(ord(ch) in zero_width for ch in text[s:e])]
     if not runs:
         return
     decoded = zero_width_payloads(text)
     if decoded:
-        yield _decoded_zero_width(field, tool, ctx, decoded[0], len(decoded))
+        yield _decoded_zero_width(decoded[0], len(decoded))
         return
     counts = Counter(
         zero_width[ord(ch)].name for s, e in runs for ch in text[s:e] if ord(ch) in zero_width
@@ -205,17 +242,15 @@ def _zero_width(field: TextField, tool: str | None, ctx: CheckContext) -> Iterat
     total = sum(counts.values())
     longest = max(e - s for s, e in runs)
     limits = tables().thresholds
-    if _is_identifier(field):
+    if identifier:
         severity = Severity.HIGH
     elif longest >= limits.zero_width_run or total >= limits.zero_width_total:
         severity = Severity.MEDIUM
     else:
         severity = Severity.LOW
     names = ", ".join(f"{name}×{n}" for name, n in sorted(counts.items()))
-    yield ctx.rules.finding(
+    yield Hit(
         "TW-UNI-005",
-        tool=tool,
-        location=field.location,
         message=(
             f"{total} zero-width characters (longest run {longest}) "
             "outside emoji and joining scripts"
@@ -225,13 +260,9 @@ def _zero_width(field: TextField, tool: str | None, ctx: CheckContext) -> Iterat
     )
 
 
-def _decoded_zero_width(
-    field: TextField, tool: str | None, ctx: CheckContext, payload: HiddenPayload, runs: int
-) -> Finding:
-    return ctx.rules.finding(
+def _decoded_zero_width(payload: HiddenPayload, runs: int) -> Hit:
+    return Hit(
         "TW-UNI-005",
-        tool=tool,
-        location=field.location,
         message=(
             f"a run of {payload.carriers} zero-width characters decodes as hidden text"
             + (f" ({runs} decodable runs; the first is shown)" if runs > 1 else "")
@@ -281,62 +312,49 @@ def _occurrences(text: str, pattern: re.Pattern[str]) -> tuple[int, int, str] | 
     return first.start(), sum(counts.values()), listing
 
 
-def _invisible(field: TextField, tool: str | None, ctx: CheckContext) -> Iterator[Finding]:
-    found = _occurrences(field.text, _pattern("invisible"))
+def _invisible(text: str, identifier: bool) -> Iterator[Hit]:
+    found = _occurrences(text, _pattern("invisible"))
     if found is None:
         return
     at, count, listing = found
-    yield ctx.rules.finding(
+    yield Hit(
         "TW-UNI-006",
-        tool=tool,
-        location=field.location,
         message=f"{count} invisible operator or format characters",
-        evidence=f"{listing}; at: {window(field.text, at, at + 1)}",
-        severity=Severity.HIGH if _is_identifier(field) else None,
-    )
-
-
-def _whitespace(field: TextField, tool: str | None, ctx: CheckContext) -> Iterator[Finding]:
-    identifier = _is_identifier(field)
-    pattern = _pattern("whitespace-identifier" if identifier else "whitespace-prose")
-    found = _occurrences(field.text, pattern)
-    if found is None:
-        return
-    at, count, listing = found
-    where = "in an identifier" if identifier else "in running text"
-    yield ctx.rules.finding(
-        "TW-UNI-007",
-        tool=tool,
-        location=field.location,
-        message=f"{count} blank-looking or unusual space characters {where}",
-        evidence=f"{listing}; at: {window(field.text, at, at + 1)}",
+        evidence=f"{listing}; at: {window(text, at, at + 1)}",
         severity=Severity.HIGH if identifier else None,
     )
 
 
-def _controls(
-    field: TextField, tool: str | None, ctx: CheckContext, effect: TerminalEffect | None
-) -> Iterator[Finding]:
-    escapes = effect is not None and effect.sequences > 0
-    found = _occurrences(
-        field.text, _pattern("controls-outside-escapes" if escapes else "controls")
-    )
+def _whitespace(text: str, identifier: bool) -> Iterator[Hit]:
+    pattern = _pattern("whitespace-identifier" if identifier else "whitespace-prose")
+    found = _occurrences(text, pattern)
     if found is None:
         return
     at, count, listing = found
-    yield ctx.rules.finding(
-        "TW-UNI-008",
-        tool=tool,
-        location=field.location,
-        message=f"{count} control characters other than tab, newline and carriage return",
-        evidence=f"{listing}; at: {window(field.text, at, at + 1)}",
+    where = "in an identifier" if identifier else "in running text"
+    yield Hit(
+        "TW-UNI-007",
+        message=f"{count} blank-looking or unusual space characters {where}",
+        evidence=f"{listing}; at: {window(text, at, at + 1)}",
+        severity=Severity.HIGH if identifier else None,
     )
 
 
-def _terminal(
-    field: TextField, tool: str | None, ctx: CheckContext, effect: TerminalEffect
-) -> Iterator[Finding]:
-    hidden = effect.hidden_text(field.text)
+def _controls(text: str, effect: TerminalEffect | None) -> Iterator[Hit]:
+    escapes = effect is not None and effect.sequences > 0
+    found = _occurrences(text, _pattern("controls-outside-escapes" if escapes else "controls"))
+    if found is None:
+        return
+    at, count, listing = found
+    yield Hit(
+        "TW-UNI-008",
+        message=f"{count} control characters other than tab, newline and carriage return",
+        evidence=f"{listing}; at: {window(text, at, at + 1)}",
+    )
+
+
+def _terminal(text: str, effect: TerminalEffect) -> Iterator[Hit]:
+    hidden = effect.hidden_text(text)
     parts = [f"does: {'; '.join(sorted(effect.effects))}"]
     if effect.shown:
         parts.append(f"shows: {effect.shown[:300]}")
@@ -364,10 +382,8 @@ def _terminal(
     )
     if effect.sequences == 0:
         message = "backspaces or carriage returns overwrite text on a terminal"
-    yield ctx.rules.finding(
+    yield Hit(
         "TW-UNI-009",
-        tool=tool,
-        location=field.location,
         message=message,
         evidence=_bounded(" | ".join(parts)),
         severity=severity,

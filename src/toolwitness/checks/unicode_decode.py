@@ -185,11 +185,11 @@ def _letter_script(text: str, at: int, step: int) -> str | None:
     return None
 
 
-def zero_width_is_legitimate(text: str, at: int) -> bool:
+def zero_width_is_legitimate(text: str, at: int, *, allow_bom: bool = True) -> bool:
     """ZWJ inside an emoji sequence, ZWNJ/ZWJ between letters of a joining script, a leading BOM."""
     ch = text[at]
     if ch == "\ufeff":
-        return at == 0
+        return allow_bom and at == 0
     if ch not in "\u200c\u200d" or at == 0 or at + 1 >= len(text):
         return False
     prev, nxt = text[at - 1], text[at + 1]
@@ -216,12 +216,13 @@ def _zero_width_run() -> re.Pattern[str]:
     return re.compile(f"[{chars}]+")
 
 
-def zero_width_runs(text: str) -> list[tuple[int, int]]:
-    """Spans of consecutive zero-width/invisible-operator characters that are not legitimate."""
+def zero_width_runs(text: str, *, identifier: bool = False) -> list[tuple[int, int]]:
+    """Spans of consecutive zero-width/invisible-operator characters that are not legitimate
+    (in an identifier a leading byte order mark is not legitimate either)."""
     runs: list[tuple[int, int]] = []
     for match in _zero_width_run().finditer(text):
         start, end = match.span()
-        if end - start == 1 and zero_width_is_legitimate(text, start):
+        if end - start == 1 and zero_width_is_legitimate(text, start, allow_bom=not identifier):
             continue
         runs.append((start, end))
     return runs

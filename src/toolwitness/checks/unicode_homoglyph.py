@@ -14,9 +14,10 @@ descriptions stay clean.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 
-from toolwitness.checks.interface import CheckContext
 from toolwitness.checks.unicode_data import tables
+from toolwitness.checks.unicode_hit import Hit
 from toolwitness.checks.unicode_script import (
     ScriptToken,
     describe_char,
@@ -25,10 +26,7 @@ from toolwitness.checks.unicode_script import (
     scripts_with_plain_letters,
     skeleton,
 )
-from toolwitness.findings import Finding, Severity
-from toolwitness.model import TextField
-
-_IDENTIFIER_KINDS = frozenset({"name", "schema-key"})
+from toolwitness.findings import Severity
 
 
 def _letters(token: ScriptToken) -> int:
@@ -36,6 +34,7 @@ def _letters(token: ScriptToken) -> int:
     return len(text) if text.isalpha() else sum(1 for ch in text if ch.isalpha())
 
 
+@lru_cache(maxsize=32768)
 def _is_mixed_lookalike(token: ScriptToken) -> bool:
     if is_allowed_mix(token.scripts):
         return False
@@ -46,6 +45,7 @@ def _is_mixed_lookalike(token: ScriptToken) -> bool:
     return imitation and _letters(token) >= tables().confusables.min_token_letters
 
 
+@lru_cache(maxsize=32768)
 def _is_whole_script_confusable(token: ScriptToken) -> bool:
     """Every letter imitates an ASCII letter, and the token is not plain ASCII."""
     if len(token.scripts) != 1 or _letters(token) < tables().confusables.min_token_letters:
@@ -65,39 +65,33 @@ def _explain(token: ScriptToken) -> str:
     return f"token {token.text} reads as {skeleton(token.text)}; {shown}"
 
 
-def homoglyph_findings(field: TextField, tool: str | None, ctx: CheckContext) -> Iterator[Finding]:
-    text = field.text
+def homoglyph_hits(text: str, identifier: bool) -> Iterator[Hit]:
+    """TW-UNI-010/011 for one string; `identifier` for names and schema property names."""
     if text.isascii():
         return
     tokens = non_ascii_tokens(text, lookalikes_only=True)
-    identifier = field.kind in _IDENTIFIER_KINDS
     mixed = [t for t in tokens if _is_mixed_lookalike(t)]
     if mixed:
         token = mixed[0]
         scripts = " + ".join(sorted(s.title() for s in token.scripts))
         imitates_ascii = skeleton(token.text).isascii()
-        yield ctx.rules.finding(
+        yield Hit(
             "TW-UNI-010",
-            tool=tool,
-            location=field.location,
             message=(
                 f"{len(mixed)} token(s) mix scripts ({scripts}) with letters that imitate Latin"
             ),
             evidence=_explain(token),
             severity=Severity.HIGH if identifier or imitates_ascii else Severity.MEDIUM,
         )
-    mixed_starts = {t.start for t in mixed}
     confusable = [
-        t for t in tokens if t.start not in mixed_starts and _is_whole_script_confusable(t)
+        t for t in tokens if not _is_mixed_lookalike(t) and _is_whole_script_confusable(t)
     ]
     if not identifier:
         confusable = _without_genuine_script(confusable, text)
     if confusable:
         token = confusable[0]
-        yield ctx.rules.finding(
+        yield Hit(
             "TW-UNI-011",
-            tool=tool,
-            location=field.location,
             message=(
                 f"{len(confusable)} token(s) written in lookalike letters read as ASCII words"
             ),

@@ -64,8 +64,6 @@ def skeleton(text: str) -> str:
 
 @dataclass(frozen=True)
 class ScriptToken:
-    start: int
-    end: int
     text: str
     scripts: frozenset[str]  # letter scripts, neutral ones left out
     lookalikes: tuple[tuple[str, str], ...]  # (character, ASCII it imitates), first each
@@ -73,8 +71,10 @@ class ScriptToken:
     ascii_imitators: tuple[str, ...] = ()
 
 
-def analyse_token(token: str, start: int = 0) -> ScriptToken:
-    """The letter scripts of one token and its ASCII lookalikes (first occurrence each)."""
+@lru_cache(maxsize=32768)
+def analyse_token(token: str) -> ScriptToken:
+    """The letter scripts of one token and its ASCII lookalikes (first occurrence each).
+    Cached: the same words recur across the tools of a catalog."""
     table = _ascii_prototypes()
     scripts = frozenset(map(script_of, filter(str.isalpha, token))) - _NEUTRAL_SCRIPTS
     lookalikes = tuple((ch, table[ch]) for ch in dict.fromkeys(token) if ch in table)
@@ -87,7 +87,7 @@ def analyse_token(token: str, start: int = 0) -> ScriptToken:
         imitators = tuple(
             ch for ch in dict.fromkeys(token) if ch.isascii() and mirror.get(ch, set()) & others
         )
-    return ScriptToken(start, start + len(token), token, scripts, lookalikes, imitators)
+    return ScriptToken(token, scripts, lookalikes, imitators)
 
 
 @lru_cache(maxsize=1)
@@ -102,30 +102,16 @@ def _ascii_homoglyph_scripts() -> dict[str, frozenset[str]]:
 def non_ascii_tokens(text: str, *, lookalikes_only: bool = False) -> list[ScriptToken]:
     """Every token holding a non-ASCII character, with its scripts and its ASCII lookalikes.
 
-    With `lookalikes_only`, tokens holding no lookalike character are skipped (the homoglyph
-    checks need no others). Repeated tokens are analysed once."""
+    With `lookalikes_only`, tokens that can imitate nothing are skipped (no lookalike character
+    and no ASCII letter): the homoglyph checks need no others."""
     out: list[ScriptToken] = []
-    seen: dict[str, ScriptToken] = {}
     imitators = _ascii_prototypes().keys()
-    for match in _TOKEN.finditer(text):
-        token = match.group()
+    for token in _TOKEN.findall(text):
         if token.isascii():
             continue
         if lookalikes_only and imitators.isdisjoint(token) and not _ASCII_LETTER.search(token):
             continue
-        known = seen.get(token)
-        if known is None:
-            known = seen[token] = analyse_token(token)
-        out.append(
-            ScriptToken(
-                match.start(),
-                match.end(),
-                token,
-                known.scripts,
-                known.lookalikes,
-                known.ascii_imitators,
-            )
-        )
+        out.append(analyse_token(token))
     return out
 
 
