@@ -161,3 +161,35 @@ def test_a_planted_shell_in_the_real_time_server_is_caught(tmp_path: Path) -> No
     current = analysis.verdict("get_current_time")
     assert current.verdict == VIOLATION and "EXEC_SHELL" in current.undeclared
     assert analysis.verdict("convert_time").verdict == OK
+
+
+def test_the_documented_verdict_table_is_current() -> None:
+    """docs/code-verification.md lists every real tool's verdict; recompute each row."""
+    from conftest import ROOT
+    from toolwitness.code import lattice
+
+    places = {
+        "server-filesystem": _npm("server-filesystem"),
+        "server-memory": _npm("server-memory"),
+        "server-everything": _npm("server-everything"),
+        "mcp-server-git": _pypi("mcp-server-git"),
+        "mcp-server-fetch": _pypi("mcp-server-fetch"),
+        "mcp-server-time": _pypi("mcp-server-time"),
+    }
+    modes = (DeclaredFrom.BOTH, DeclaredFrom.ANNOTATIONS, DeclaredFrom.DESCRIPTION)
+    doc = (ROOT / "docs" / "code-verification.md").read_text(encoding="utf-8")
+    rows = [
+        [cell.strip() for cell in line.strip("|").split("|")]
+        for line in doc.splitlines()
+        if line.startswith("| ") and line.split("|")[1].strip() in places
+    ]
+    assert len(rows) == 57
+    analyses = {(pkg, m): _analyse(path, m) for pkg, path in places.items() for m in modes}
+    for package, tool, actual, *verdicts in rows:
+        base = analyses[(package, DeclaredFrom.BOTH)].verdict(tool)
+        assert (", ".join(lattice.ordered(base.actual)) or "–") == actual, (package, tool)
+        for mode, shown in zip(modes, verdicts, strict=True):
+            result = analyses[(package, mode)].verdict(tool)
+            undeclared = ", ".join(lattice.ordered(result.undeclared))
+            expected = result.verdict + (f" ({undeclared})" if undeclared else "")
+            assert shown == expected, (package, tool, mode)
