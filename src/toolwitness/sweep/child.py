@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import resource
 import sys
+from multiprocessing.connection import Connection
 from typing import Any
 
 
@@ -63,8 +64,8 @@ def _classified(job: dict[str, Any]) -> dict[str, Any]:
         return {"outcome": "ERROR", "reason": excerpt(f"{type(exc).__name__}: {exc}", 400)}
 
 
-def main() -> int:
-    job = json.loads(sys.stdin.read())
+def compute(job: dict[str, Any]) -> dict[str, Any]:
+    """Limit this process, then analyse; the body as a dict (never raises for the target)."""
     _limit(int(job["memory_mib"]), int(job["cpu_seconds"]))
     try:
         import toolwitness.sweep.analyse  # noqa: F401 - the imports alone need memory
@@ -83,6 +84,17 @@ def main() -> int:
     body.setdefault("notes", [])
     body["reason"] = _redact(body["reason"], job.get("redact", []))
     body["notes"] = [_redact(n, job.get("redact", [])) for n in body["notes"]]
+    return body
+
+
+def forked_entry(job: dict[str, Any], conn: Connection) -> None:
+    """The same work in a process forked from a preloaded server (no import cost per target)."""
+    conn.send_bytes(json.dumps(compute(job), sort_keys=True).encode("ascii"))
+    conn.close()
+
+
+def main() -> int:
+    body = compute(json.loads(sys.stdin.read()))
     sys.stdout.write(json.dumps(body, sort_keys=True))
     sys.stdout.flush()
     return 0

@@ -65,16 +65,17 @@ def read_records(path: Path, *, tolerate_torn_tail: bool = False) -> list[dict[s
 
 
 def frozen_pins(path: Path) -> dict[str, Pin]:
-    """Target key → the pin its earlier run recorded (targets without an artifact have none)."""
+    """Target key → the pin its earlier run recorded. A target that had no artifact then (its
+    download failed) gets an empty pin: it is retried as listed, there is nothing to hold it to."""
     pins: dict[str, Pin] = {}
     for record in read_records(path):
         artifact = record.get("artifact")
         package = record.get("package")
-        if not isinstance(artifact, dict) or not isinstance(artifact.get("sha256"), str):
-            continue
+        sha256 = artifact.get("sha256") if isinstance(artifact, dict) else None
         version = package.get("version") if isinstance(package, dict) else None
         pins[record["target"]] = Pin(
-            version if isinstance(version, str) else None, artifact["sha256"]
+            version if isinstance(version, str) else None,
+            sha256 if isinstance(sha256, str) else None,
         )
     return pins
 

@@ -15,8 +15,6 @@ import hashlib
 import json
 import os
 import signal
-import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -26,6 +24,7 @@ from typing import Any
 from toolwitness.acquire.package import PackageSpec, fetch_package_artifact, parse_package_spec
 from toolwitness.errors import ToolwitnessError
 from toolwitness.sweep.analyse import DOWNLOAD_FAILED, ERROR, TIMEOUT, UNANALYZABLE
+from toolwitness.sweep.isolation import run_isolated
 from toolwitness.sweep.targets import Target
 from toolwitness.textnorm import excerpt
 
@@ -46,7 +45,7 @@ class Pin:
     """What a frozen replay must fetch again: the resolved version and the artifact's sha256."""
 
     version: str | None
-    sha256: str
+    sha256: str | None  # None: the earlier run had no artifact for this target
 
 
 class _Failed(Exception):
@@ -120,26 +119,15 @@ def _analyse(job: dict[str, Any], work: Path, deadline: float) -> dict[str, Any]
     if remaining <= 0:
         raise _Failed(TIMEOUT, "no time left for the analysis after the download")
     job = {**job, "workdir": str(work), "cpu_seconds": max(int(remaining) + 1, 1)}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "toolwitness.sweep.child"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        cwd=work,
-        start_new_session=True,
-    )
-    try:
-        out, err = proc.communicate(json.dumps(job).encode("utf-8"), timeout=remaining)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        raise _Failed(TIMEOUT, "the analysis did not finish in time") from None
-    if proc.returncode == -signal.SIGXCPU:
+    ended = run_isolated(job, work, remaining)
+    if ended.timed_out:
+        raise _Failed(TIMEOUT, "the analysis did not finish in time")
+    if ended.returncode == -signal.SIGXCPU:
         raise _Failed(TIMEOUT, "the analysis used up its CPU time")
-    if proc.returncode != 0:
-        tail = err.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no output"]
-        raise _Failed(ERROR, excerpt(f"analysis exited with {proc.returncode}: {tail[0]}", 400))
-    body: dict[str, Any] = json.loads(out)
+    if ended.returncode != 0 or ended.output is None:
+        detail = f"analysis exited with {ended.returncode}: {ended.stderr_tail or 'no output'}"
+        raise _Failed(ERROR, excerpt(detail, 400))
+    body: dict[str, Any] = json.loads(ended.output)
     return body
 
 
@@ -177,11 +165,12 @@ def run_target(
                 )
             else:
                 path, record["artifact"] = _local(target)
-            if frozen and pin is not None and record["artifact"]["sha256"] != pin.sha256:
+            expected = pin.sha256 if frozen and pin is not None else None
+            if expected is not None and record["artifact"]["sha256"] != expected:
                 raise _Failed(
                     DOWNLOAD_FAILED,
                     f"artifact sha256 {record['artifact']['sha256']} differs from the frozen "
-                    f"run's {pin.sha256}",
+                    f"run's {expected}",
                 )
             job = {
                 "key": target.key,
