@@ -58,6 +58,7 @@ RULE_IDS = tuple(f"TW-UNI-{n:03d}" for n in range(1, 12))
 IDENTIFIER_KINDS = frozenset({"name", "schema-key"})
 _ASCII_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\r(?!\n)")
 _MAX_EVIDENCE = 2000
+_CACHED_TEXT = 4096  # longer texts are analysed uncached: the cache must not pin huge strings
 _TERMINAL_INTRODUCERS = frozenset("\x1b\x07\x90\x98\x9b\x9c\x9d\x9e\x9f")
 
 
@@ -107,7 +108,9 @@ def check_field(field: TextField, tool: str | None, ctx: CheckContext) -> Iterat
     text = field.text
     if text.isascii() and _ASCII_CONTROL.search(text) is None:
         return
-    for hit in text_hits(text, field.kind in IDENTIFIER_KINDS):
+    identifier = field.kind in IDENTIFIER_KINDS
+    hits = text_hits(text, identifier) if len(text) <= _CACHED_TEXT else _hits(text, identifier)
+    for hit in hits:
         yield ctx.rules.finding(
             hit.rule_id,
             tool=tool,
