@@ -14,7 +14,7 @@ from typing import Any
 
 from toolwitness import paths
 from toolwitness.checks.inj_model import EXFIL_PARAM, Signal
-from toolwitness.checks.inj_targets import target_hits
+from toolwitness.checks.inj_targets import mentions_any_target, target_hits
 from toolwitness.checks.language import analyse, find_phrases, split_identifier
 from toolwitness.checks.lexicon import Lexicon
 from toolwitness.findings import Severity
@@ -74,13 +74,17 @@ def exfil_params(
             for i, p in find_phrases(words, lex.params["data_sources"])
             if not analysis.negated_at(toks[i].start) and not set(p) & (purpose | name_words)
         ]
-        sensitive = [
-            (start, end)
-            for cat in lex.targets
-            if not (purpose | name_words) & cat.domain
-            for start, end in target_hits(analysis.lower, cat)
-            if not analysis.negated_at(start)
-        ]
+        sensitive = (
+            []
+            if not mentions_any_target(analysis.lower, lex)
+            else [
+                (start, end)
+                for cat in lex.targets
+                if not (purpose | name_words) & cat.domain
+                for start, end in target_hits(analysis.lower, cat)
+                if not analysis.negated_at(start)
+            ]
+        )
         directive = any(s.directive for s in analysis.sentences)
         total = bool(lex.sets["totality"] & set(words))
         if sources and (side or directive) and (total or sensitive or hidden):

@@ -207,6 +207,10 @@ def _classify_url(url: str, lex: Lexicon) -> str | None:
     return None
 
 
+def may_hold_ip_url(text: str) -> bool:
+    return _BARE_IP_URL.search(text) is not None
+
+
 def suspicious_urls(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
     text = analysis.text
     found = [(m.start(), m.end(), m.group()) for m in _URL.finditer(text)]

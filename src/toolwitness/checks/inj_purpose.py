@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from toolwitness.checks.inj_targets import target_hits
+from toolwitness.checks.inj_targets import mentions_any_target, target_hits
 from toolwitness.checks.language import split_identifier, tokens
 from toolwitness.checks.lexicon import Lexicon
 from toolwitness.model import ServerSurface, Tool
@@ -35,7 +35,11 @@ def purpose_words(tool: Tool, lex: Lexicon) -> frozenset[str]:
         first = _FIRST_CLAUSE.match(nfc(tool.description))
         clause = first.group() if first else ""
         lower = clause.lower()
-        hidden = [span for cat in lex.targets for span in target_hits(lower, cat)]
+        hidden = (
+            [span for cat in lex.targets for span in target_hits(lower, cat)]
+            if mentions_any_target(lower, lex)
+            else []
+        )
         for tok in tokens(clause):
             if not any(a <= tok.start < b for a, b in hidden):
                 words.update(split_identifier(tok.text))

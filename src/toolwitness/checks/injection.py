@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 
 from toolwitness.checks import inj_directives, inj_payloads, inj_targets
+from toolwitness.checks import inj_triggers as trig
 from toolwitness.checks.inj_model import (
     COMPOUND_RULE,
     ENCODED,
@@ -25,7 +26,7 @@ from toolwitness.checks.inj_purpose import purpose_words, server_purpose
 from toolwitness.checks.interface import CheckContext, server_check
 from toolwitness.checks.language import Analysis, analyse, split_identifier, tokens
 from toolwitness.checks.lexicon import Lexicon, lexicon
-from toolwitness.checks.secrets_scan import find_secrets, redact
+from toolwitness.checks.secrets_scan import find_secrets, may_hold_token, redact
 from toolwitness.checks.unicode_decode import reveal_hidden
 from toolwitness.findings import Finding, Severity
 from toolwitness.model import ServerSurface, TextField, surface_text_fields, tool_text_fields
@@ -62,14 +63,54 @@ def detectors_for(text: str, fctx: FieldContext) -> tuple[Detector, ...]:
     return () if _WORDLIKE.fullmatch(text) else DETECTORS
 
 
+def _gate(
+    detector: Detector, analysis: Analysis, mask: int, fctx: FieldContext, lex: Lexicon
+) -> bool:
+    """A necessary condition for `detector` to emit anything (see inj_triggers)."""
+    text = analysis.text
+    if detector is inj_directives.authority:
+        return bool(mask & trig.AUTHORITY) or any(c in text for c in "<[#")
+    if detector is inj_directives.secrecy:
+        return bool(mask & trig.SECRECY)
+    if detector is inj_directives.sequencing:
+        return bool(mask & trig.SEQ_MARKER) and bool(mask & trig.SEQ_SCOPE)
+    if detector is inj_directives.ranking:
+        return bool(mask & trig.RANKING)
+    if detector is inj_targets.shadowing:
+        if bool(mask & trig.OTHER_TOOL) or "@" in text or "://" in text:
+            return True
+        own = (fctx.tool or "").lower()
+        return any(w != own for w in trig.wordset(analysis) & fctx.siblings)
+    if detector is inj_targets.harmful_intent:
+        return bool(mask & trig.INTENT)
+    if detector is inj_payloads.shell_commands:
+        return trig.shell_possible(text, analysis.lower, lex)
+    if detector is inj_payloads.suspicious_urls:
+        return "://" in text or inj_payloads.may_hold_ip_url(text)
+    if detector is inj_payloads.credentials:
+        return any(c in text for c in ":=-") or may_hold_token(text)
+    return True
+
+
+def _may_encode(text: str) -> bool:
+    """Encoded runs need %, backslash, & or a whitespace-free run of 24+ characters."""
+    return any(c in text for c in "%\\&") or any(len(t) >= 24 for t in text.split())
+
+
 def detect(text: str, fctx: FieldContext, lex: Lexicon, *, decode: bool = True) -> list[Signal]:
     """Every signal in one piece of text (and, one level deep, in what it encodes)."""
     chosen = detectors_for(text, fctx)
     if not chosen:
         return []
     analysis = analyse(text, lex)
-    signals = [s for detector in chosen for s in detector(analysis, fctx, lex)]
-    if decode:
+    mask = trig.gate_mask(trig.wordset(analysis), lex)
+    signals = [
+        s
+        for detector in chosen
+        if _gate(detector, analysis, mask, fctx, lex)
+        for s in detector(analysis, fctx, lex)
+    ]
+    if decode and _may_encode(text):
         for payload in inj_payloads.decode_payloads(text):
             inner = detect(payload.text, fctx, lex, decode=False)
             shown = f"{payload.encoding} decodes to: {excerpt(redact(payload.text), 200)}"

@@ -134,10 +134,11 @@ def tokens(text: str) -> list[Token]:
     return [Token(fold(m.group()), m.start(), m.end()) for m in _TOKEN.finditer(text)]
 
 
-def split_identifier(name: str) -> list[str]:
+@lru_cache(maxsize=65536)
+def split_identifier(name: str) -> tuple[str, ...]:
     """`sendEmail_v2` → ["send", "email", "v2"]: tool and parameter names as words."""
     spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name)
-    return [w for w in re.split(r"[^A-Za-z0-9]+", spaced.lower()) if w]
+    return tuple(w for w in re.split(r"[^A-Za-z0-9]+", spaced.lower()) if w)
 
 
 def match_at(words: Sequence[str], i: int, phrase: Phrase) -> bool:

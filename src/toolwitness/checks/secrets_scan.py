@@ -97,6 +97,11 @@ def _looks_secret(value: str, lex: Lexicon) -> bool:
     return len(value) >= 16 and classes >= 2 and entropy(value) >= 3.5
 
 
+def may_hold_token(text: str) -> bool:
+    """A known token prefix or a JWT header occurs (the other shapes need ':', '=' or '-')."""
+    return "eyJ" in text or any(shape.prefix in text for shape in secret_table().tokens)
+
+
 def find_secrets(text: str, lex: Lexicon | None = None) -> list[SecretHit]:
     lex = lex or lexicon()
     hits: list[SecretHit] = []
