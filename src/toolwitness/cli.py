@@ -5,15 +5,14 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated
 
 import typer
 
 from toolwitness.acquire.catalog import load_catalog_targets
 from toolwitness.acquire.limits import MIB, InputLimits
+from toolwitness.cli_support import die, emit, guard
 from toolwitness.commands import code as code_commands
 from toolwitness.commands import discover as discover_commands
 from toolwitness.commands import evaluate as evaluate_commands
@@ -23,7 +22,7 @@ from toolwitness.commands import live as live_commands
 from toolwitness.commands import report as report_commands
 from toolwitness.commands import snapshot as snapshot_commands
 from toolwitness.commands import sweep as sweep_commands
-from toolwitness.errors import EXIT_INPUT, EXIT_INTERNAL, ToolwitnessError, UsageError
+from toolwitness.errors import EXIT_INPUT, UsageError
 from toolwitness.findings import Severity
 from toolwitness.integrity.canonical import SurfaceDigests, digest_surface
 from toolwitness.pipeline import GRADES, ScanOptions, exit_code, scan
@@ -41,37 +40,10 @@ app = typer.Typer(
 )
 
 
-def _die(message: str, code: int) -> NoReturn:
-    sys.stderr.write(f"toolwitness: {escape_display(message)}\n")
-    raise typer.Exit(code)
-
-
-@contextmanager
-def _guard(debug: bool = False) -> Iterator[None]:
-    """Every error leaves as a one-line message and its exit code, never a traceback."""
-    try:
-        yield
-    except ToolwitnessError as exc:
-        _die(exc.message, exc.exit_code)
-    except KeyboardInterrupt:
-        _die("interrupted", EXIT_INTERNAL)
-    except (typer.Exit, typer.Abort):
-        raise
-    except Exception as exc:
-        if debug:
-            raise
-        _die(f"internal error: {type(exc).__name__}: {exc} (rerun with --debug)", EXIT_INTERNAL)
-
-
-def _emit(text: str, output: Path | None) -> None:
-    if output is None:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-        return
-    try:
-        output.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"cannot write {output}: {exc.strerror}") from None
+# Kept under their old names: command modules import them from here.
+_die = die
+_guard = guard
+_emit = emit
 
 
 FormatOpt = Annotated[OutputFormat, typer.Option("--format", "-f", help="Report format.")]
@@ -139,8 +111,11 @@ def scan_command(
     with _guard(debug):
         if min_grade is not None and min_grade.upper() not in GRADES:
             raise UsageError(f"--min-grade must be one of {', '.join(GRADES)}")
+        if lab and not (live or stdio or any(live_commands.is_url(t) for t in targets or [])):
+            raise UsageError("--lab runs servers: add --live, a URL or --stdio")
+        # A lab scan lists its servers sandboxed too: they are run to be distrusted.
         flags = live_commands.LiveFlags(
-            live, tuple(stdio or ()), sandbox, tuple(allow_command or ()),
+            live, tuple(stdio or ()), sandbox or lab, tuple(allow_command or ()),
             tuple(allow_host or ()), tuple(header or ()), bearer, timeout, server_timeout,
             concurrency, max_pages,
         )  # fmt: skip
@@ -149,8 +124,6 @@ def scan_command(
         scan_targets += discover_commands.discover_targets(
             discover, home, project, limits, alone=not scan_targets
         )
-        if lab and live_options is None:
-            raise UsageError("--lab runs servers: add --live, a URL or --stdio")
         lab_settings = (
             lab_commands.lab_settings(
                 flags, all_tools=all_tools, call_timeout=call_timeout,

@@ -57,7 +57,8 @@ def code_command(
     debug: Annotated[bool, typer.Option(help="Show tracebacks for internal errors.")] = False,
 ) -> None:
     """Follow each tool's handler to capability sinks; compare with what the tool declares."""
-    from toolwitness.cli import _emit, _guard
+    from toolwitness.cli_support import emit as _emit
+    from toolwitness.cli_support import guard as _guard
 
     with _guard(debug), tempfile.TemporaryDirectory(prefix="toolwitness-code-") as work:
         analysis = analyse_target(target, Path(work), CodeOptions(declared_from=declared_from))

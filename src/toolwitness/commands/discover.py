@@ -157,7 +157,8 @@ def register(app: typer.Typer) -> None:
         ] = DiscoverFormat.TEXT,
     ) -> None:
         """List the MCP servers client configs define, without connecting to any."""
-        from toolwitness.cli import _emit, _guard
+        from toolwitness.cli_support import emit as _emit
+        from toolwitness.cli_support import guard as _guard
 
         with _guard():
             env = discovery_env(home, project)

@@ -77,7 +77,8 @@ def evaluate_command(
     ] = EvalFormat.TEXT,
 ) -> None:
     """Scan a labelled corpus and print TP/FP/TN/FN, precision, recall, F1 and FPR."""
-    from toolwitness.cli import _emit, _guard
+    from toolwitness.cli_support import emit as _emit
+    from toolwitness.cli_support import guard as _guard
 
     with _guard():
         result = evaluate(load_labelled_set(manifest), split.value)

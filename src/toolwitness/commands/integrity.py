@@ -107,7 +107,7 @@ def lock_command(
     max_file_mib: Annotated[int, typer.Option(help="Reject larger input files.", min=1)] = 10,
 ) -> None:
     """Pin servers' tool surfaces in a lockfile: shows what changes and asks before writing."""
-    from toolwitness.cli import _guard
+    from toolwitness.cli_support import guard as _guard
     from toolwitness.pipeline import ScanOptions, scan
 
     with _guard():
@@ -151,7 +151,7 @@ def diff_command(
     max_file_mib: Annotated[int, typer.Option(help="Reject larger input files.", min=1)] = 10,
 ) -> None:
     """Show what changed between two surfaces, field by field. Exit 0 if equal, 1 if not."""
-    from toolwitness.cli import _guard
+    from toolwitness.cli_support import guard as _guard
 
     with _guard():
         limits = InputLimits(max_file_bytes=max_file_mib * MIB)
@@ -182,7 +182,7 @@ def gateway_command(
     ] = 16,
 ) -> None:
     """Run an MCP stdio server behind a proxy that enforces the lockfile on every tools/list."""
-    from toolwitness.cli import _guard
+    from toolwitness.cli_support import guard as _guard
 
     with _guard():
         if on_change not in ON_CHANGE:

@@ -99,7 +99,8 @@ def probe_command(
     """Call a server's read-only tools in a sandboxed lab and report what they really did."""
     from pathlib import Path
 
-    from toolwitness.cli import _emit, _guard
+    from toolwitness.cli_support import emit as _emit
+    from toolwitness.cli_support import guard as _guard
 
     with _guard(debug):
         if seed is not None and (not seed.isalnum() or len(seed) > 32):

@@ -53,7 +53,8 @@ def report_command(
     ] = None,
 ) -> None:
     """Render a saved JSON report as one self-contained HTML page."""
-    from toolwitness.cli import _emit, _guard
+    from toolwitness.cli_support import emit as _emit
+    from toolwitness.cli_support import guard as _guard
 
     with _guard():
         _emit(render(load_report(report)), output)

@@ -44,7 +44,8 @@ def snapshot_command(
     max_pages: flags_.MaxPagesOpt = 100,
 ) -> None:
     """Connect to one server and write its surface (toolwitness.surface/1) for offline scans."""
-    from toolwitness.cli import _emit, _guard
+    from toolwitness.cli_support import emit as _emit
+    from toolwitness.cli_support import guard as _guard
 
     with _guard():
         flags = flags_.LiveFlags(

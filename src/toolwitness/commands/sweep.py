@@ -94,7 +94,7 @@ def sweep_command(
     debug: Annotated[bool, typer.Option(help="Show tracebacks for internal errors.")] = False,
 ) -> None:
     """Verify many published packages; results stream to OUTPUT and a rerun resumes."""
-    from toolwitness.cli import _guard
+    from toolwitness.cli_support import guard as _guard
     from toolwitness.errors import UsageError
 
     with _guard(debug):
@@ -126,7 +126,8 @@ def sweep_report_command(
     debug: Annotated[bool, typer.Option(help="Show tracebacks for internal errors.")] = False,
 ) -> None:
     """Outcome counts, violation rates, undeclared capabilities, offenders and bottlenecks."""
-    from toolwitness.cli import _emit, _guard
+    from toolwitness.cli_support import emit as _emit
+    from toolwitness.cli_support import guard as _guard
 
     with _guard(debug):
         report = ecosystem_report(read_records(results))
