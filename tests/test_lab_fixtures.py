@@ -58,7 +58,7 @@ def test_twins_list_byte_identical_tools() -> None:
         return done.stdout.splitlines()[1]
 
     first = listing("clean")
-    for behaviour in ("dirty", "deleter", "spawner", "startup", "canary"):
+    for behaviour in ("dirty", "deleter", "spawner", "startup", "canary", "envleak"):
         assert listing(behaviour) == first
 
 
@@ -138,6 +138,28 @@ def test_reading_a_canary_credential_is_confirmed(tmp_path: Path) -> None:
     read = {o["target"] for o in evidence["observed"] if o.get("kind") == "canary-read"}
     assert read == {"~/.ssh/id_rsa", "~/.aws/credentials"}
     assert _lab_rules(server, "read_note") == {"TW-LAB-005"}
+
+
+def test_a_canary_variable_in_the_answer_or_a_file_is_confirmed(tmp_path: Path) -> None:
+    tools, server = _fixture(tmp_path, "envleak")
+    evidence = tools["read_note"]["probe"]["evidence"]
+    assert {o.get("canary") for o in evidence["observed"]} >= {"env-variable"}
+    leak = next(f for f in server["findings"] if f["rule_id"] == "TW-LAB-005")
+    assert any(w.get("path") == ["$TMPDIR/leak.txt"] for w in leak["witnesses"])
+    assert "TW-LAB-001" in _lab_rules(server, "read_note")  # it wrote the file too
+
+
+def test_terminal_report_shows_the_lab_column(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["probe", "--seed", "abc", "--", sys.executable, str(SERVER), "clean"]) == 0
+    text = capsys.readouterr().out
+    assert "lab" in text and "refuted" in text and "skipped" in text
+
+
+def test_lab_needs_live_servers(tmp_path: Path, write_json: Any) -> None:
+    catalog = write_json("tools.json", {"tools": []})
+    assert main(["scan", "--lab", str(catalog)]) == 2
 
 
 @pytest.mark.parametrize(

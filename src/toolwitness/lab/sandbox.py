@@ -222,7 +222,12 @@ def strace_binary() -> str:
 
 
 def lab_argv(
-    lab: Lab, argv: tuple[str, ...], env: dict[str, str], *, trace: bool = True
+    lab: Lab,
+    argv: tuple[str, ...],
+    env: dict[str, str],
+    *,
+    trace: bool = True,
+    sandbox: bool = True,
 ) -> tuple[str, ...]:
     """The full spawn: bubblewrap around strace around the real interpreter."""
     server = real_argv(argv, env)
@@ -237,6 +242,8 @@ def lab_argv(
             strace_binary(), "-f", "-ttt", "-qq", "-y", "-s", _STRING_BYTES,
             "-e", f"trace={_TRACED}", "-o", str(lab.trace_file), "--", *server,
         )  # fmt: skip
+    if not sandbox:  # only the benchmark's baseline runs a server unconfined
+        return inner
     return bubblewrap_argv(
         inner, home=lab.home, workdir=lab.work, writable=(lab.work, lab.tmp, lab.trace_dir), env=env
     )

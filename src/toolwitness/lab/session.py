@@ -44,6 +44,7 @@ class SessionLimits:
     session_timeout: float = 900.0  # everything, start-up and all calls
     trace: bool = True
     allow_commands: frozenset[str] = frozenset()
+    sandbox: bool = True  # False only for benchmarks/bench_lab.py's baseline (not on the CLI)
 
 
 @dataclass
@@ -102,7 +103,7 @@ def prepare(spec: ServerSpec, lab: Lab, limits: SessionLimits) -> Launch:
     executable = check_command(command, limits.allow_commands)
     env = lab_environment(lab, dict(spec.transport.env))
     args = tuple(lab_placeholders(a, lab) for a in spec.transport.args)
-    argv = lab_argv(lab, (executable, *args), env, trace=limits.trace)
+    argv = lab_argv(lab, (executable, *args), env, trace=limits.trace, sandbox=limits.sandbox)
     return Launch(argv=argv, env=env, cwd=str(lab.work))
 
 

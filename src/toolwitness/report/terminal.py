@@ -62,15 +62,20 @@ def _server_block(server: ServerResult, redact: bool) -> Group:
         table.add_column("worst")
         table.add_column("findings", justify="right")
         table.add_column("verdict")
+        probed = any(t.probe for t in server.tools)  # the lab ran (probe, scan --lab)
+        if probed:
+            table.add_column("lab")
         table.add_column("digest")
         for tool in server.tools:
             found = by_tool.get(tool.name, [])
             worst = _worst(found)
+            lab = [Text(str(tool.probe["verdict"]) if tool.probe else "–")] if probed else []
             table.add_row(
                 _t(tool.name),
                 Text(worst.value, style=_STYLE[worst]) if worst else Text("–"),
                 str(len(found)),
                 Text(tool.verdict or "–"),
+                *lab,
                 Text(tool.digest[7:19]),
             )
         parts.append(table)
