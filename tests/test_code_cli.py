@@ -198,3 +198,20 @@ def test_code_verified_against_the_advertised_surface(
     assert "manifest" in doc["servers"][0]["coverage"]
     high = [f for f in doc["servers"][0]["findings"] if f["rule_id"] == "TW-CODE-001"]
     assert [f["tool"] for f in high] == ["write_file"]
+
+
+def test_wheel_artifact_is_unpacked_and_analysed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import zipfile
+
+    wheel = tmp_path / "notes-1.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as archive:
+        for path in sorted((CODE / "py-fastmcp" / "notes").glob("*.py")):
+            archive.write(path, f"notes/{path.name}")
+        archive.writestr("notes-1.0.dist-info/METADATA", "Name: notes\nVersion: 1.0\n")
+    code, doc = _report(capsys, str(wheel))
+    assert code == 0
+    tools = _tools(doc)
+    assert tools["save_note"]["verdict"] == "VIOLATION"
+    assert tools["list_notes"]["actual"] == ["READ_FS"]
