@@ -508,3 +508,28 @@ def test_tool_fast_path_never_skips_a_reportable_field(
     if _plain_tool(tool):
         for field in tool_text_fields(tool, 0):
             assert list(check_field(field, name, CTX)) == []
+
+
+def test_example_catalog_every_trick_found_and_multilingual_tool_clean(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    example = Path(__file__).resolve().parent.parent / "examples/catalogs/hidden-unicode.json"
+    main(["scan", str(example), "--format", "json"])
+    doc = json.loads(capsys.readouterr().out)
+    worst: dict[str, str] = {}
+    for finding in doc["servers"][0]["findings"]:
+        if finding["rule_id"].startswith("TW-UNI") and finding["severity"] in ("critical", "high"):
+            worst.setdefault(finding["tool"], finding["rule_id"])
+    assert worst == {
+        "read_file": "TW-UNI-001",
+        "re\u0430d_file": "TW-UNI-010",
+        "send_message": "TW-UNI-002",
+        "list_dir": "TW-UNI-003",
+        "search": "TW-UNI-009",
+        "summarize": "TW-UNI-005",
+    }
+    assert not [
+        f
+        for f in doc["servers"][0]["findings"]
+        if f["tool"] == "translate" and f["rule_id"].startswith("TW-UNI")
+    ]
