@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from toolwitness.checks.inj_model import FieldContext
 from toolwitness.checks.inj_params import exfil_params
@@ -354,3 +356,40 @@ def test_adversarial_input_costs_linear_time(name: str) -> None:
     full = time.process_time() - start
     assert full < 20.0
     assert full < 12 * quarter + 0.5  # linear: ~4x; quadratic: ~16x
+
+
+# --- properties on arbitrary text ----------------------------------------------------------------
+
+
+_TEXT = st.text(
+    alphabet=st.sampled_from(
+        list("abcAB ~/._-@:=%&#;`'\"<>|\n\t,!?0123456789")
+        + ["Ａ", "é", "\u200b", "\U000e0041", "İ"]
+    ),
+    max_size=300,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_TEXT)
+def test_detect_never_crashes_and_spans_are_in_bounds(text: str) -> None:
+    ctx = FieldContext("description", "l", "t", frozenset({"t"}), frozenset({"t", "other"}), None)
+    for signal in detect(text, ctx, lexicon()):
+        assert 0 <= signal.start <= signal.end <= max(len(text), 1) or signal.evidence is not None
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.text(
+        alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_",
+        min_size=36,
+        max_size=36,
+    ),
+    _TEXT,
+)
+def test_redaction_never_leaks_a_token_body(body: str, noise: str) -> None:
+    token = "ghp_" + body
+    text = f"{noise} {token} {noise}"
+    hits = find_secrets(text)
+    if any(h.start <= text.index(token) < h.end for h in hits):
+        assert body not in redact(text, hits)
