@@ -52,6 +52,7 @@ ALL_RULES = sorted({*RULE_OF.values(), COMPOUND_RULE})
 
 
 _WORDLIKE = re.compile(r"[A-Za-z0-9_\-]{1,64}")
+_INERT = _WORDLIKE  # ASCII word characters only: nothing to analyse, nothing hidden
 NAME_DETECTORS: tuple[Detector, ...] = (inj_directives.authority, inj_targets.harmful_intent)
 
 
@@ -241,9 +242,16 @@ def tool_poisoning(surface: ServerSurface, ctx: CheckContext) -> Iterator[Findin
             tool.name, tool.input_schema, f"tools[{i}].inputSchema", purpose, lex
         ):
             param_signals.setdefault(found.location, []).append(sig)
+        param_words: dict[str, frozenset[str]] = {}
         for field in tool_text_fields(tool, i):
+            if field.kind not in _IDENTIFIER_KINDS and _INERT.fullmatch(field.text):
+                continue  # a bare word such as "string" carries no sentence and no hidden text
             param = _param_of(field.location)
-            words = purpose | frozenset(split_identifier(param)) if param else purpose
+            words = purpose
+            if param:
+                if param not in param_words:
+                    param_words[param] = purpose | frozenset(split_identifier(param))
+                words = param_words[param]
             fctx = FieldContext(field.kind, field.location, tool.name, words, siblings, param)
             yield from field_findings(field, fctx, ctx, lex, param_signals.get(field.location))
     everything = server_purpose(surface)
