@@ -26,11 +26,13 @@ import anyio
 import mcp_types as types
 from mcp import Client
 
+from toolwitness.acquire.catalog import surface_from_document
+from toolwitness.acquire.live_collect import PageLimits, Stage, collect_document
 from toolwitness.acquire.live_stdio import Launch, StdioDiagnostics, StreamBudget, bounded_stdio
 from toolwitness.lab.probe import LabOptions, _Planner, probe_server
 from toolwitness.lab.sandbox import lab_environment, make_lab, real_argv
 from toolwitness.lab.session import SessionLimits, lab_placeholders, run_session
-from toolwitness.model import ServerSpec, ServerSurface, Tool, Transport
+from toolwitness.model import ServerSpec, Transport
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVERS = ROOT / ".cache" / "test-servers"
@@ -54,7 +56,7 @@ def specs() -> dict[str, ServerSpec]:
 ALLOW = frozenset({"mcp-server-git"})
 
 
-async def bare(spec: ServerSpec) -> int:
+async def bare(spec: ServerSpec) -> tuple[int, int]:
     """The calls the lab would make, on an unconfined, untraced server (no snapshots)."""
     with tempfile.TemporaryDirectory() as d:
         lab = make_lab(Path(d), "bench")
@@ -66,15 +68,14 @@ async def bare(spec: ServerSpec) -> int:
         planner = _Planner(lab, all_tools=False)
         info = types.Implementation(name="bench", version="0")
         async with Client(bounded_stdio_cm(launch, diag), client_info=info, cache=None) as client:
-            listed = await client.list_tools()
-            tools = [
-                Tool.model_validate(t.model_dump(by_alias=True, mode="json", exclude_unset=True))
-                for t in listed.tools
-            ]
-            plans = planner(ServerSurface(id="b", tools=tools))
+            doc = await collect_document(
+                client.session, "bench", Stage(), PageLimits(10, 5000, 5000)
+            )
+            surface = surface_from_document(doc, server_id="bench", source="bench")
+            plans = planner(surface)
             for tool, plan in plans:
                 await client.call_tool(tool, plan.arguments, read_timeout_seconds=30)
-        return len(plans)
+        return len(plans), len({tool for tool, _ in plans})
 
 
 def bounded_stdio_cm(launch: Launch, diag: StdioDiagnostics):  # type: ignore[no-untyped-def]
@@ -106,8 +107,8 @@ def main() -> int:
     parser.add_argument("--only", default=None)
     opts = parser.parse_args()
     print(f"median of {opts.repeat} runs, wall seconds (shared 2-core machine: noisy)")
-    header = f"{'server':28} {'calls':>5} {'bare':>7} {'bwrap':>7} {'+strace':>8} {'full':>7}"
-    print(header + f" {'full/bare':>9} {'per call':>9}")
+    header = f"{'server':26} {'tools':>5} {'calls':>5} {'bare':>6} {'bwrap':>6} {'+strace':>7}"
+    print(header + f" {'full':>6} {'full/bare':>9} {'+/server':>8} {'+/tool':>7}")
     for name, spec in specs().items():
         if opts.only and opts.only not in name:
             continue
@@ -116,11 +117,12 @@ def main() -> int:
         t_strace, _ = median_time(lambda s=spec: anyio.run(session, s, True, True), opts.repeat)
         options = LabOptions(allow_commands=ALLOW)
         t_full, _ = median_time(lambda s=spec: probe_server(s, options), opts.repeat)
-        n = int(calls) if isinstance(calls, int) else 0
-        per_call = (t_full - t_bare) / n if n else float("nan")
+        n, tools = calls if isinstance(calls, tuple) else (0, 0)
+        extra = t_full - t_bare
+        per_tool = extra / tools if tools else float("nan")
         print(
-            f"{name:28} {n:>5} {t_bare:>7.2f} {t_bwrap:>7.2f} {t_strace:>8.2f} {t_full:>7.2f}"
-            f" {t_full / t_bare:>8.1f}x {per_call:>8.2f}s"
+            f"{name:26} {tools:>5} {n:>5} {t_bare:>6.2f} {t_bwrap:>6.2f} {t_strace:>7.2f}"
+            f" {t_full:>6.2f} {t_full / t_bare:>8.1f}x {extra:>7.2f}s {per_tool:>6.2f}s"
         )
     return 0
 

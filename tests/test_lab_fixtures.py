@@ -9,9 +9,11 @@ import json
 import shutil
 import subprocess
 import sys
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 
 from conftest import FIXTURES
@@ -36,6 +38,8 @@ def _probe(tmp_path: Path, *target: str, extra: tuple[str, ...] = ()) -> tuple[i
 def _fixture(tmp_path: Path, behaviour: str, *extra: str) -> tuple[dict[str, Any], dict[str, Any]]:
     code, report = _probe(tmp_path, sys.executable, str(SERVER), behaviour, extra=extra)
     assert code == 0
+    schema = resources.files("toolwitness.data").joinpath("report.schema.json").read_text()
+    jsonschema.validate(report, json.loads(schema))
     (server,) = report["servers"]
     tools = {t["name"]: t for t in server["tools"]}
     return tools, server
@@ -206,6 +210,8 @@ def test_scan_lab_continues_past_a_hanging_server(tmp_path: Path) -> None:
 
 def test_probe_needs_a_server(tmp_path: Path) -> None:
     assert main(["probe", "--", "definitely-not-a-command-xyz"]) == 2
+    # Nothing listens on port 9: the lab cannot list the tools, so nothing was verified.
+    assert main(["probe", "http://127.0.0.1:9/mcp", "--timeout", "5"]) == 3
 
 
 def _serve_http(behaviour: str, root: Path) -> tuple[subprocess.Popen[str], str]:
