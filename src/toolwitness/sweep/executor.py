@@ -11,6 +11,7 @@ runs, never *what* it computes. Completion order differs; the results file does 
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -61,7 +62,11 @@ class LocalExecutor:
         self.workers = workers or os.cpu_count() or 1
 
     def run(self, items: Sequence[WorkItem], settings: TaskSettings) -> Iterator[dict[str, Any]]:
-        pool = ProcessPoolExecutor(max_workers=self.workers)
+        # Spawned workers: a forked one would inherit this process's forkserver handle (if a
+        # task already ran here) and could not wait for the children it starts.
+        pool = ProcessPoolExecutor(
+            max_workers=self.workers, mp_context=multiprocessing.get_context("spawn")
+        )
         try:
             futures = {pool.submit(run_item, item, settings): item for item in items}
             for future in as_completed(futures):
@@ -82,7 +87,7 @@ class DaskExecutor:
         except ImportError:
             raise UsageError("--scheduler needs dask: pip install 'toolwitness[sweep]'") from None
         try:
-            self.client = Client(address, timeout=timeout, set_as_default=False)  # type: ignore[no-untyped-call]
+            self.client = Client(address, timeout=timeout)  # type: ignore[no-untyped-call]
         except (OSError, TimeoutError) as exc:
             raise UsageError(f"cannot reach the dask scheduler at {address}: {exc}") from None
         info = self.client.scheduler_info()
