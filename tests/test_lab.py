@@ -184,3 +184,22 @@ def test_code_verification_agreement() -> None:
     assert (agreement("OK", "confirmed") or "").startswith("disagree: the lab saw")
     assert (agreement("VIOLATION", "refuted") or "").startswith("disagree: code verification")
     assert agreement("UNANALYZABLE", "confirmed") == "not comparable"
+
+
+def test_the_call_budget_skips_the_rest_by_name(tmp_path: Path) -> None:
+    from toolwitness.lab.probe import _Planner
+
+    schema = {"type": "object", "properties": {"path": {"type": "string"}}}
+    surface = _surface(
+        *({"name": f"read_{i}", "inputSchema": schema, "annotations": {"readOnlyHint": True}}
+          for i in range(4))
+    )  # fmt: skip
+    planner = _Planner(make_lab(tmp_path, "b1"), all_tools=False, max_calls=5)
+    plans = planner(surface)
+    assert [(tool, plan.label) for tool, plan in plans] == [
+        ("read_0", "planted"), ("read_0", "nonce"), ("read_1", "planted"), ("read_1", "nonce"),
+    ]  # fmt: skip
+    assert planner.skipped == {
+        "read_2": "over the lab's budget of 5 calls",
+        "read_3": "over the lab's budget of 5 calls",
+    }

@@ -47,6 +47,7 @@ class LabOptions:
     max_trace_bytes: int = 512 * 1024 * 1024
     allow_commands: frozenset[str] = frozenset()
     seed: str | None = None  # planted names and canary values; random unless given
+    max_calls: int = 200  # a server listing thousands of tools gets the rest skipped, by name
 
     def limits(self) -> SessionLimits:
         return SessionLimits(
@@ -73,9 +74,10 @@ class ServerProbe:
 class _Planner:
     """Chooses the calls once the tools are listed; remembers why others were skipped."""
 
-    def __init__(self, lab: Lab, all_tools: bool) -> None:
+    def __init__(self, lab: Lab, all_tools: bool, max_calls: int = 200) -> None:
         self.lab = lab
         self.all_tools = all_tools
+        self.max_calls = max_calls
         self.skipped: dict[str, str] = {}
 
     def __call__(self, surface: ServerSurface) -> list[tuple[str, CallPlan]]:
@@ -91,11 +93,14 @@ class _Planner:
                 self.skipped[tool.name] = reason
                 continue
             try:
-                plans += [
-                    (tool.name, p) for p in plan_calls(dict(tool.input_schema), source, tool.name)
-                ]
+                planned = plan_calls(dict(tool.input_schema), source, tool.name)
             except CannotSynthesize as exc:
                 self.skipped[tool.name] = f"cannot synthesise arguments: {exc}"
+                continue
+            if len(plans) + len(planned) > self.max_calls:
+                self.skipped[tool.name] = f"over the lab's budget of {self.max_calls} calls"
+                continue
+            plans += [(tool.name, p) for p in planned]
         return plans
 
 
@@ -153,7 +158,7 @@ async def probe_server_async(
         lab = make_lab(parent, seed)
         env = lab_environment(lab, dict(spec.transport.env))
         self_test = await anyio.to_thread.run_sync(run_self_test, lab, env, options.trace)
-        planner = _Planner(lab, options.all_tools)
+        planner = _Planner(lab, options.all_tools, options.max_calls)
         session = await run_session(spec, lab, options.limits(), planner)
         result.surface = session.surface
         if session.surface is None:
