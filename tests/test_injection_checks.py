@@ -392,3 +392,29 @@ def test_redaction_never_leaks_a_token_body(body: str, noise: str) -> None:
     hits = find_secrets(text)
     if any(h.start <= text.index(token) < h.end for h in hits):
         assert body not in redact(text, hits)
+
+
+@pytest.mark.parametrize(("sentence", "flagged"), [("never reads", False), ("reads", True)])
+def test_acceptance_pair_through_the_whole_scanner(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], sentence: str, flagged: bool
+) -> None:
+    """Every check, through the CLI: the negated sentence leaves the tool unflagged."""
+    tool = {
+        "name": "get_weather",
+        "description": f"Get the current weather for a city. This tool {sentence} ~/.ssh/id_rsa.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"city": {"type": "string", "description": "City name"}},
+            "required": ["city"],
+        },
+        "annotations": {"readOnlyHint": True, "openWorldHint": True},
+    }
+    catalog = tmp_path / "weather.json"
+    catalog.write_text(json.dumps({"tools": [tool]}), encoding="utf-8")
+    code = main(["scan", str(catalog), "--format", "json", "--fail-on", "medium"])
+    doc = json.loads(capsys.readouterr().out)
+    medium_plus = [
+        f for f in doc["servers"][0]["findings"] if f["severity"] in ("medium", "high", "critical")
+    ]
+    assert bool(medium_plus) is flagged
+    assert code == (1 if flagged else 0)
