@@ -268,8 +268,13 @@ def test_erase_and_cursor_moves_hide_text() -> None:
 
 def test_bare_carriage_return_overwrite() -> None:
     finding = only(uni("Delete everything\rList"), "TW-UNI-009")
-    assert finding.severity is Severity.HIGH
+    assert finding.severity is Severity.MEDIUM  # CR-only line endings look the same
     assert "shows: Listte everything" in (finding.evidence or "")
+    assert "hidden: Dele" in (finding.evidence or "")
+    overwritten = only(uni("rm -rf ~" + "\b" * 8 + "ls -la  "), "TW-UNI-009")
+    assert overwritten.severity is Severity.HIGH
+    assert "hidden: rm -rf ~" in (overwritten.evidence or "")
+    assert "shows: ls -la" in (overwritten.evidence or "")
 
 
 def test_unterminated_osc_swallows_the_rest() -> None:

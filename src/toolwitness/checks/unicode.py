@@ -370,8 +370,11 @@ def _terminal(text: str, effect: TerminalEffect) -> Iterator[Hit]:
     if not effect.complete:
         parts.append("the terminal model stopped at its work bound; more may be hidden")
     conceals = bool(hidden or effect.swallowed or effect.hyperlinks or effect.titles)
+    backspaces = "moves the cursor back with backspace" in effect.effects
     if effect.clipboard:
         severity = Severity.CRITICAL
+    elif effect.sequences == 0 and conceals and not backspaces:
+        severity = Severity.MEDIUM  # bare CRs only: may be old Mac line endings, still hides text
     elif conceals or not effect.complete:
         severity = Severity.HIGH
     elif effect.sequences == 0:
