@@ -4,7 +4,7 @@ Baseline (measured in the same run): visit every text field the same way and tes
 short phrase list with `in` (what a phrase-list scanner does). The figure that matters is the
 ratio, since this machine's absolute speed varies with load. CPU time (process_time) is used.
 
-    .venv/bin/python benchmarks/injection_bench.py [--tools 10000]
+    .venv/bin/python benchmarks/bench_injection.py [--tools 10000]
 """
 
 from __future__ import annotations

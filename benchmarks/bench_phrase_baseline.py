@@ -4,7 +4,7 @@ The baseline flags a tool when any of its text fields contains one of the phrase
 (case-insensitive substring) — the approach of deterministic phrase-list scanners. The list is
 ours, written to be typical, not tuned. Run from the repository root:
 
-    .venv/bin/python benchmarks/phrase_baseline_quality.py corpus/manifest.json [--split holdout]
+    .venv/bin/python benchmarks/bench_phrase_baseline.py corpus/manifest.json [--split holdout]
 """
 
 from __future__ import annotations
