@@ -94,7 +94,7 @@ def render(report: dict[str, Any]) -> str:
     lines += _table(
         ["rule", "title", "findings", "servers"],
         [
-            [f["rule_id"], md(f["title"] or ""), str(f["findings"]), str(f["servers"])]
+            [md(f["rule_id"]), md(f["title"] or ""), str(f["findings"]), str(f["servers"])]
             for f in report["most_frequent_metadata_findings"]
         ],
     )
