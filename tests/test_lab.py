@@ -14,6 +14,7 @@ from toolwitness.lab.syscalls import parse
 from toolwitness.lab.verdict import counts
 from toolwitness.lab.witness import MAX_ENTRIES, WitnessFailed, diff, snapshot
 from toolwitness.model import ServerSurface, Tool
+from toolwitness.result import ToolResult
 
 
 def _source() -> ArgumentSource:
@@ -177,13 +178,29 @@ def test_script_shebangs_resolve_to_the_real_interpreter(tmp_path: Path) -> None
     assert Path(argv[0]).name == Path(sys.executable).name
 
 
-def test_code_verification_agreement() -> None:
-    assert agreement(None, "confirmed") is None
-    assert agreement("VIOLATION", "confirmed") == "agree"
-    assert agreement("OK", "refuted") == "agree"
-    assert (agreement("OK", "confirmed") or "").startswith("disagree: the lab saw")
-    assert (agreement("VIOLATION", "refuted") or "").startswith("disagree: code verification")
-    assert agreement("UNANALYZABLE", "confirmed") == "not comparable"
+def test_code_verification_agreement_by_capability() -> None:
+    def tool(verdict: str | None, actual: tuple[str, ...]) -> ToolResult:
+        return ToolResult(
+            name="t", digest="sha256:0", field_digests={}, verdict=verdict, actual=actual
+        )
+
+    wrote = {"verdict": "confirmed", "evidence": {"observed": [
+        {"witness": "filesystem", "change": "modified", "path": "$WORK/x"},
+        {"witness": "syscalls", "kind": "exec", "target": "/usr/bin/git status"},
+    ]}}  # fmt: skip
+    nothing = {"verdict": "refuted", "evidence": {}}
+    assert agreement(tool(None, ()), wrote) is None
+    both = agreement(tool("OK", ("READ_FS", "EXEC_PROCESS")), wrote) or {}
+    assert both["observed"] == ["EXEC_PROCESS", "WRITE_FS"]
+    assert both["agreement"] == "disagree: the lab saw WRITE_FS, which code did not predict"
+    full = agreement(tool("OK", ("READ_FS", "WRITE_FS", "EXEC_PROCESS")), wrote) or {}
+    assert full["agreement"] == "agree"
+    quiet = agreement(tool("OK", ("READ_FS",)), nothing) or {}
+    assert quiet["agreement"] == "agree"
+    loud = agreement(tool("OK", ("READ_FS", "EXEC_PROCESS")), nothing) or {}
+    assert loud["agreement"].startswith("disagree: code predicts EXEC_PROCESS")
+    skipped = agreement(tool("OK", ()), {"verdict": "skipped", "evidence": {}}) or {}
+    assert skipped["agreement"].startswith("not comparable")
 
 
 def test_the_call_budget_skips_the_rest_by_name(tmp_path: Path) -> None:

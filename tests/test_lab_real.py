@@ -50,9 +50,10 @@ def test_git_server_status_rewrites_the_index_and_reads_run_git(tmp_path: Path) 
     if not binary.exists():
         pytest.skip("mcp-server-git is not installed")
     out = tmp_path / "git.json"
+    (source,) = binary.parent.parent.glob("lib/python3*/site-packages/mcp_server_git")
     code = main([
-        "probe", "-f", "json", "-o", str(out), "--allow-command", "mcp-server-git", "--",
-        str(binary),
+        "probe", "-f", "json", "-o", str(out), "--allow-command", "mcp-server-git",
+        "--source", str(source), "--", str(binary),
     ])  # fmt: skip
     assert code == 0
     probes, findings = _verdicts(out)
@@ -68,5 +69,10 @@ def test_git_server_status_rewrites_the_index_and_reads_run_git(tmp_path: Path) 
     assert probes["git_log"]["verdict"] == "confirmed"  # it runs git (TW-LAB-003)
     for name in ("git_commit", "git_add", "git_reset", "git_checkout", "git_create_branch"):
         assert probes[name]["verdict"] == "skipped"
+    # Code verification predicted the git process but not the index write: the lab says so.
+    compared = status["evidence"]["code_verification"]
+    assert compared["predicted"] == ["EXEC_PROCESS", "READ_FS"]
+    assert compared["agreement"] == "disagree: the lab saw WRITE_FS, which code did not predict"
+    assert probes["git_log"]["evidence"]["code_verification"]["agreement"] == "agree"
     rules = {(f["rule_id"], f["tool"]) for f in findings}
     assert ("TW-LAB-001", "git_status") in rules and ("TW-LAB-003", "git_log") in rules

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -19,10 +20,11 @@ from toolwitness.commands import live as live_commands
 from toolwitness.errors import IncompleteScanError, UsageError
 from toolwitness.findings import Severity
 from toolwitness.lab.http_witness import HttpLabOptions
-from toolwitness.lab.probe import LabOptions
-from toolwitness.lab.run import LabSettings, probe_spec
+from toolwitness.lab.probe import LabOptions, ServerProbe
+from toolwitness.lab.run import LabSettings, attach_probe, probe_spec
 from toolwitness.pipeline import ScanOptions, exit_code, scan_surfaces
 from toolwitness.report.interface import OutputFormat, ReportOptions, formatter_for
+from toolwitness.result import ScanResult
 from toolwitness.rules import load_registry
 
 LabFlag = Annotated[
@@ -91,14 +93,18 @@ def probe_command(
     no_syscalls: Annotated[
         bool, typer.Option("--no-syscalls", help="Run without strace (filesystem witness only).")
     ] = False,
+    source: Annotated[
+        Path | None,
+        typer.Option(
+            "--source", help="The server's source: compare code verification with the lab."
+        ),
+    ] = None,
     fail_on: Annotated[
         Severity | None, typer.Option(help="Exit 1 if a finding is at or above this severity.")
     ] = None,
     debug: Annotated[bool, typer.Option(help="Show tracebacks for internal errors.")] = False,
 ) -> None:
     """Call a server's read-only tools in a sandboxed lab and report what they really did."""
-    from pathlib import Path
-
     from toolwitness.cli_support import emit as _emit
     from toolwitness.cli_support import guard as _guard
 
@@ -126,13 +132,36 @@ def probe_command(
             raise IncompleteScanError(
                 f"{spec.name}: the lab could not list the tools: {probe.error}"
             )
+        if source is not None and not source.is_dir():
+            raise UsageError(f"--source {source}: not a directory")
         result = scan_surfaces([probe.surface], ScanOptions(), probes={probe.surface.id: probe})
+        if source is not None:
+            result = with_code_verdicts(result, probe, source)
         color = output is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
         _emit(
             formatter_for(fmt, ReportOptions(color=color)).format(result),
             Path(output) if output else None,
         )
         raise typer.Exit(exit_code(result, fail_on=fail_on))
+
+
+_CODE_FIELDS = ("declared", "actual", "undeclared", "verdict", "verdict_reason", "witnesses")
+
+
+def with_code_verdicts(result: ScanResult, probe: ServerProbe, source: Path) -> ScanResult:
+    """Code verification's verdicts on the same tools, and how they compare with the lab's."""
+    from toolwitness.code.analyse import analyse_directory, code_scan_result
+
+    analysed = code_scan_result(analyse_directory(source))
+    coded = {t.name: t for s in analysed.servers for t in s.tools}
+    server = result.servers[0]
+    tools = tuple(
+        t.model_copy(update={k: getattr(coded[t.name], k) for k in _CODE_FIELDS})
+        if t.name in coded
+        else t
+        for t in server.tools
+    )
+    return ScanResult(servers=(attach_probe(server.model_copy(update={"tools": tools}), probe),))
 
 
 def register(app: typer.Typer) -> None:

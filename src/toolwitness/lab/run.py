@@ -65,30 +65,55 @@ def probe_findings(probe: ServerProbe, rules: RuleRegistry) -> list[Finding]:
     return found
 
 
-def agreement(code_verdict: str | None, lab_verdict: str) -> str | None:
-    """How code verification's prediction and the lab's observation compare."""
-    if code_verdict is None:
+_CAPABILITY = {
+    "filesystem": "WRITE_FS", "write": "WRITE_FS", "mkdir": "WRITE_FS", "link": "WRITE_FS",
+    "unlink": "WRITE_FS", "rename": "WRITE_FS", "exec": "EXEC_PROCESS",
+    "connect": "NETWORK_OUTBOUND", "canary-read": "READ_FS",
+}  # fmt: skip
+_EFFECTS = ("WRITE", "EXEC", "NETWORK")  # what a read-only probe can refute
+
+
+def observed_capabilities(probe: dict[str, Any]) -> list[str]:
+    """The code lattice's names for what the lab saw (a file written is WRITE_FS, ...)."""
+    found = set()
+    for item in probe.get("evidence", {}).get("observed", []):
+        key = item.get("kind") if item.get("witness") == "syscalls" else item.get("witness")
+        if key in _CAPABILITY:
+            found.add(_CAPABILITY[key])
+    return sorted(found)
+
+
+def agreement(tool: ToolResult, probe: dict[str, Any]) -> dict[str, Any] | None:
+    """How code verification's prediction (`tool.actual`) and the lab's observation compare."""
+    if tool.verdict is None:
         return None
-    if code_verdict not in ("OK", "VIOLATION") or lab_verdict not in ("confirmed", "refuted"):
-        return "not comparable"
-    predicted = code_verdict == "VIOLATION"
-    observed = lab_verdict == "confirmed"
-    if predicted == observed:
-        return "agree"
-    if observed:
-        return "disagree: the lab saw a side effect code verification did not predict"
-    return "disagree: code verification predicts a side effect the lab's calls did not trigger"
+    predicted = sorted(tool.actual or ())
+    observed = observed_capabilities(probe)
+    out: dict[str, Any] = {"verdict": tool.verdict, "predicted": predicted, "observed": observed}
+    if probe["verdict"] not in ("confirmed", "refuted"):
+        out["agreement"] = "not comparable (the lab has no verdict)"
+        return out
+    unpredicted = [c for c in observed if c not in predicted]
+    untriggered = [c for c in predicted if c.startswith(_EFFECTS) and c not in observed]
+    if unpredicted:
+        out["agreement"] = (
+            f"disagree: the lab saw {', '.join(unpredicted)}, which code did not predict"
+        )
+    elif untriggered and probe["verdict"] == "refuted":
+        effects = ", ".join(untriggered)
+        out["agreement"] = (
+            f"disagree: code predicts {effects}, which the lab's calls did not trigger"
+        )
+    else:
+        out["agreement"] = "agree"
+    return out
 
 
 def _tool_probe(tool: ToolResult, probe: dict[str, Any]) -> dict[str, Any]:
-    verdict = agreement(tool.verdict, probe["verdict"])
-    if verdict is None:
+    compared = agreement(tool, probe)
+    if compared is None:
         return probe
-    evidence = {
-        **probe.get("evidence", {}),
-        "code_verification": {"verdict": tool.verdict, "agreement": verdict},
-    }
-    return {**probe, "evidence": evidence}
+    return {**probe, "evidence": {**probe.get("evidence", {}), "code_verification": compared}}
 
 
 def attach_probe(result: ServerResult, probe: ServerProbe | None) -> ServerResult:
