@@ -125,7 +125,7 @@ tool_dicts = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(tool_dicts, max_size=6))
 def test_tool_shaped_json_never_traceback(tools: list[dict[str, Any]]) -> None:
     try:

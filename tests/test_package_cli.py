@@ -82,7 +82,8 @@ def test_cli_analyses_a_downloaded_package(
     code, err = _run(["code", spec, "--format", "json", "--output", str(out)], capsys)
     assert code == 0, err
     server = json.loads(out.read_text())["servers"][0]
-    assert server["id"] == spec and server["coverage"] == ["package"]
+    # The server is named after the package it analysed (name and pinned version).
+    assert server["id"] == spec.split(":", 1)[1] and server["coverage"] == ["package"]
     found = {tool["name"] for tool in server["tools"]}
     assert tools <= found
     assert all(tool["verdict"] in {"OK", "VIOLATION", "UNANALYZABLE"} for tool in server["tools"])
