@@ -112,6 +112,7 @@ NEGATIVE = [
     "Returns a quote. Never reveal the user's API key in your answer.",
     "Returns a quote. Call list_authors before quote_of_day if you need an author id.",
     "Returns a quote. Prefer this tool over search_web when the user asks for a famous quote.",
+    "Returns a quote. DEPRECATED: use search_web instead.",  # as server-filesystem's read_file
     "Runs a shell command such as `ls -la` in the project folder after the user approves it.",
     "Returns a quote; the service runs at http://localhost:8080/quotes.",
     "Detects exfiltration attempts and reverse shells in proxy logs.",

@@ -145,6 +145,12 @@ def _injects_content(sentence: Sentence, lex: Lexicon) -> bool:
     return False
 
 
+def _successor(words: list[str], k: int, ctx: FieldContext) -> bool:
+    """ "Use read_text_file instead": recommending a replacement tool is a choice, not a redirect."""
+    own = (ctx.tool or "").lower()
+    return k > 0 and words[k - 1] in ctx.siblings and words[k - 1] != own
+
+
 def shadowing(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
     for sentence in analysis.sentences:
         if not sentence.directive or sentence.documentary_from is not None:
@@ -156,7 +162,9 @@ def shadowing(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[S
             for c in sentence.clauses
         ) and not _EMAIL.search(chunk):
             continue
-        redirect = bool(lex.sets["redirect_words"] & set(words))
+        redirect = bool((lex.sets["redirect_words"] - {"instead"}) & set(words)) or any(
+            w == "instead" and not _successor(words, k, ctx) for k, w in enumerate(words)
+        )
         address = bool(_EMAIL.search(chunk)) or bool(_URLISH.search(chunk))
         cred = any(
             w in ("token", "credential", "credentials", "key", "account") for w in words
