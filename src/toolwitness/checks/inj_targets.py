@@ -146,7 +146,7 @@ def _injects_content(sentence: Sentence, lex: Lexicon) -> bool:
 
 
 def _successor(words: list[str], k: int, ctx: FieldContext) -> bool:
-    """ "Use read_text_file instead": recommending a replacement tool is a choice, not a redirect."""
+    """"Use read_text_file instead": recommending a successor tool is a choice, not a redirect."""
     own = (ctx.tool or "").lower()
     return k > 0 and words[k - 1] in ctx.siblings and words[k - 1] != own
 
