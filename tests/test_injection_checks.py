@@ -419,3 +419,28 @@ def test_acceptance_pair_through_the_whole_scanner(
     ]
     assert bool(medium_plus) is flagged
     assert code == (1 if flagged else 0)
+
+
+@pytest.mark.live
+@pytest.mark.parametrize(
+    ("package", "args"),
+    [
+        ("@modelcontextprotocol/server-everything", []),
+        ("@modelcontextprotocol/server-filesystem", ["/tmp"]),
+        ("@modelcontextprotocol/server-memory", []),
+        ("@modelcontextprotocol/server-sequential-thinking", []),
+    ],
+)
+def test_reference_servers_have_no_injection_finding(
+    package: str, args: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Negative control: the real reference servers' tool text is not poisoning."""
+    from conftest import npm_server_entry
+
+    command = " ".join(["node", str(npm_server_entry(package)), *args])
+    main(["scan", "--live", "--stdio", command, "--format", "json"])
+    doc = json.loads(capsys.readouterr().out)
+    (server,) = doc["servers"]
+    assert len(server["tools"]) >= 1
+    injection = [f for f in server["findings"] if f["rule_id"].startswith("TW-INJ")]
+    assert [f for f in injection if f["severity"] != "low"] == []
