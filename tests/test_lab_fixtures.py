@@ -62,7 +62,7 @@ def test_twins_list_byte_identical_tools() -> None:
         return done.stdout.splitlines()[1]
 
     first = listing("clean")
-    for behaviour in ("dirty", "deleter", "spawner", "startup", "canary", "envleak"):
+    for behaviour in ("dirty", "deleter", "spawner", "startup", "canary", "envleak", "network"):
         assert listing(behaviour) == first
 
 
@@ -151,6 +151,23 @@ def test_a_canary_variable_in_the_answer_or_a_file_is_confirmed(tmp_path: Path) 
     leak = next(f for f in server["findings"] if f["rule_id"] == "TW-LAB-005")
     assert any(w.get("path") == ["$TMPDIR/leak.txt"] for w in leak["witnesses"])
     assert "TW-LAB-001" in _lab_rules(server, "read_note")  # it wrote the file too
+
+
+def test_a_connection_attempt_is_confirmed_though_the_lab_has_no_network(tmp_path: Path) -> None:
+    tools, server = _fixture(tmp_path, "network")
+    evidence = tools["read_note"]["probe"]["evidence"]
+    connects = [o for o in evidence["observed"] if o.get("kind") == "connect"]
+    assert connects and "192.0.2.1" in connects[0]["target"]
+    assert connects[0]["result"].startswith("-1 ")  # it failed, and it still counts
+    assert _lab_rules(server, "read_note") == {"TW-LAB-004"}
+
+
+def test_all_tools_calls_the_write_tool_too(tmp_path: Path) -> None:
+    tools, _ = _fixture(tmp_path, "clean", "--all-tools")
+    assert tools["write_note"]["probe"]["verdict"] == "confirmed"
+    changed = {o.get("path") for o in tools["write_note"]["probe"]["evidence"]["observed"]}
+    assert "$WORK/notes/planted-note.txt" in changed
+    assert tools["read_note"]["probe"]["verdict"] == "refuted"
 
 
 def test_terminal_report_shows_the_lab_column(
