@@ -7,12 +7,22 @@ import json
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 
 from toolwitness.cli import main
 from toolwitness.evaluate import Confusion, evaluate, load_labelled_set, wilson
 
 ROOT = Path(__file__).resolve().parent.parent
+SCHEMA = ROOT / "src" / "toolwitness" / "data" / "evaluation.schema.json"
+
+
+def _validate(doc: Any) -> None:
+    """The JSON output matches the shipped schema (toolwitness.evaluation/1)."""
+    schema = json.loads(SCHEMA.read_text("utf-8"))
+    jsonschema.Draft202012Validator(schema).validate(doc)
+
+
 MANIFEST = ROOT / "corpus" / "manifest.json"
 
 
@@ -106,6 +116,7 @@ def test_flat_labels_format(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert main(["evaluate", str(labels), "--format", "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["schema"] == "toolwitness.evaluation/1"
+    _validate(doc)
     assert (doc["overall"]["tp"], doc["overall"]["tn"]) == (1, 1)
     assert doc["overall"]["recall"]["ci95"][1] == 1.0
 
@@ -180,6 +191,7 @@ def test_holdout_acceptance_gate(capsys: pytest.CaptureFixture[str]) -> None:
     """The acceptance gate: on the untuned holdout, recall >= 0.90 and FPR <= 0.05."""
     assert main(["evaluate", str(MANIFEST), "--split", "holdout", "--format", "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
+    _validate(doc)
     overall = doc["overall"]
     assert overall["tp"] + overall["fn"] >= 30 and overall["fp"] + overall["tn"] >= 50
     assert overall["recall"]["value"] >= 0.90, doc["false_negatives"]
