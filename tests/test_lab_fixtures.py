@@ -122,6 +122,14 @@ def test_a_spawn_that_writes_nothing_is_confirmed_by_syscalls(tmp_path: Path) ->
     assert _lab_rules(server, "read_note") == {"TW-LAB-003"}
 
 
+def test_without_the_syscall_witness_the_spawn_goes_unseen(tmp_path: Path) -> None:
+    """--no-syscalls leaves only the filesystem witness, which a spawn does not touch."""
+    tools, _ = _fixture(tmp_path, "spawner", "--no-syscalls")
+    evidence = tools["read_note"]["probe"]["evidence"]
+    assert tools["read_note"]["probe"]["verdict"] == "refuted"
+    assert evidence["self_test"]["syscalls"] is None and evidence["answers_traced"] is None
+
+
 def test_start_up_writes_are_subtracted_by_the_control_run(tmp_path: Path) -> None:
     tools, server = _fixture(tmp_path, "startup")
     verdicts = {name: t["probe"]["verdict"] for name, t in tools.items()}
