@@ -20,6 +20,7 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
+from rich.table import Column
 
 from toolwitness.sweep.analyse import OUTCOMES
 from toolwitness.sweep.executor import make_executor
@@ -30,18 +31,28 @@ from toolwitness.sweep.run import SweepOptions, run_sweep
 from toolwitness.sweep.targets import load_targets
 from toolwitness.sweep.task import TaskSettings
 
+_SHORT = {"ANALYSED": "ok", "NO_TOOLS_FOUND": "no-tools", "NO_ENTRY": "no-entry",
+          "DOWNLOAD_FAILED": "dl-failed", "UNANALYZABLE": "unanalyzable", "TIMEOUT": "timeout",
+          "ERROR": "error"}  # fmt: skip
+
 
 class SweepProgress:
     """A bar on stderr with counts by outcome and an ETA (only when stderr is a terminal)."""
 
     def __init__(self) -> None:
+        # The counts come last: on a narrow terminal they are cut, the bar and ETA are not.
         self._progress = Progress(
-            TextColumn("{task.description}", markup=False),
-            BarColumn(),
+            TextColumn("sweep"),
+            BarColumn(bar_width=12),
             MofNCompleteColumn(),
             TimeElapsedColumn(),
             TextColumn("eta"),
             TimeRemainingColumn(),
+            TextColumn(
+                "{task.description}",
+                markup=False,
+                table_column=Column(no_wrap=True, overflow="ellipsis", max_width=36),
+            ),
             console=Console(stderr=True),
         )
         self._task: TaskID | None = None
@@ -57,8 +68,7 @@ class SweepProgress:
         self._progress.__exit__(kind, exc, tb)
 
     def _label(self) -> str:
-        shown = " ".join(f"{o}={self._counts[o]}" for o in OUTCOMES if self._counts[o])
-        return f"sweep {shown}".rstrip()
+        return " ".join(f"{_SHORT[o]}={self._counts[o]}" for o in OUTCOMES if self._counts[o])
 
     def started(self, total: int, skipped: int, workers: int) -> None:
         self._task = self._progress.add_task(self._label(), total=total)
