@@ -93,7 +93,7 @@ def _number(schema: dict[str, Any], integer: bool) -> int | float:
     return int(value) if integer else value
 
 
-class _Builder:
+class ArgumentBuilder:
     def __init__(self, src: ArgumentSource, fresh: bool, tool: str = "") -> None:
         self.src = src
         self.fresh = fresh
@@ -171,10 +171,10 @@ def takes_path(schema: dict[str, Any]) -> bool:
 
 def plan_calls(schema: dict[str, Any], src: ArgumentSource, tool: str = "") -> list[CallPlan]:
     """One call with planted values; a second with fresh nonce paths when the tool takes paths."""
-    planted = _Builder(src, fresh=False, tool=tool)
+    planted = ArgumentBuilder(src, fresh=False, tool=tool)
     plans = [CallPlan("planted", planted.object(schema, 0))]
     if takes_path(schema):
-        fresh = _Builder(src, fresh=True, tool=tool)
+        fresh = ArgumentBuilder(src, fresh=True, tool=tool)
         arguments = fresh.object(schema, 0)
         plans.append(CallPlan("nonce", arguments, tuple(fresh.fresh_paths)))
     return plans

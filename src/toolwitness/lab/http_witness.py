@@ -24,7 +24,7 @@ from toolwitness.acquire.limits import MIB
 from toolwitness.acquire.live_collect import PageLimits, Stage, collect_document
 from toolwitness.acquire.live_errors import describe_failure
 from toolwitness.acquire.live_http import HttpDiagnostics, check_url, http_headers, streamable_http
-from toolwitness.lab.args import ArgumentSource, CannotSynthesize, _Builder, takes_path
+from toolwitness.lab.args import ArgumentBuilder, ArgumentSource, CannotSynthesize, takes_path
 from toolwitness.lab.probe import ServerProbe
 from toolwitness.lab.selection import select_tools
 from toolwitness.lab.verdict import ToolProbe
@@ -80,8 +80,8 @@ async def _witness(
     if not takes_path(schema):
         return ToolProbe("skipped", {"reason": "the HTTP protocol witness needs a path parameter"})
     try:
-        control_args = _Builder(src, fresh=True).object(schema, 0)
-        subject_args = _Builder(src, fresh=True).object(schema, 0)
+        control_args = ArgumentBuilder(src, fresh=True).object(schema, 0)
+        subject_args = ArgumentBuilder(src, fresh=True).object(schema, 0)
     except CannotSynthesize as exc:
         return ToolProbe("skipped", {"reason": f"cannot synthesise arguments: {exc}"})
     control = await _read(client, tool.name, control_args, opts.call_timeout)
