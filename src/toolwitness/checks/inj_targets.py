@@ -28,22 +28,27 @@ def _boundary(text: str, start: int, end: int) -> bool:
     return ok_before and ok_after
 
 
-def _any_literal(lex_targets: tuple[TargetCategory, ...]) -> re.Pattern[str]:
-    literals = sorted(
-        {lit for cat in lex_targets for lit in cat.literals}, key=lambda s: (-len(s), s)
-    )
-    return re.compile("|".join(re.escape(lit) for lit in literals))
+_RUN = re.compile(r"[a-z0-9]+")
+_ANCHORS: dict[int, tuple[tuple[TargetCategory, ...], frozenset[str]]] = {}
 
 
-_ANY_TARGET: dict[int, re.Pattern[str]] = {}
+def _anchors(lex: Lexicon) -> frozenset[str]:
+    """One ASCII letter/digit run per literal (its longest)."""
+    held = _ANCHORS.get(id(lex.targets))
+    if held is None or held[0] is not lex.targets:
+        runs = {
+            max(_RUN.findall(lit), key=lambda r: (len(r), r))
+            for cat in lex.targets
+            for lit in cat.literals
+        }
+        held = _ANCHORS[id(lex.targets)] = (lex.targets, frozenset(runs))
+    return held[1]
 
 
 def mentions_any_target(lower: str, lex: Lexicon) -> bool:
-    """One pass over the text before the per-literal search (most fields name no target)."""
-    pattern = _ANY_TARGET.get(id(lex.targets))
-    if pattern is None:
-        pattern = _ANY_TARGET[id(lex.targets)] = _any_literal(lex.targets)
-    return pattern.search(lower) is not None
+    """A superset test before the per-literal search: a literal found at token boundaries has
+    each of its letter/digit runs as a whole run of the text, so its anchor run must occur."""
+    return not _anchors(lex).isdisjoint(_RUN.findall(lower))
 
 
 def target_hits(lower: str, cat: TargetCategory) -> Iterator[tuple[int, int]]:
@@ -146,7 +151,7 @@ def _injects_content(sentence: Sentence, lex: Lexicon) -> bool:
 
 
 def _successor(words: list[str], k: int, ctx: FieldContext) -> bool:
-    """"Use read_text_file instead": recommending a successor tool is a choice, not a redirect."""
+    """ "Use read_text_file instead": recommending a successor tool is a choice, not a redirect."""
     own = (ctx.tool or "").lower()
     return k > 0 and words[k - 1] in ctx.siblings and words[k - 1] != own
 

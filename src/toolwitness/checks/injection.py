@@ -9,6 +9,7 @@ purpose separately (exfiltration-shaped parameters).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from collections.abc import Callable, Iterable, Iterator
 
 from toolwitness.checks import inj_directives, inj_payloads, inj_targets
@@ -93,6 +94,41 @@ def _gate(
     return True
 
 
+# Detectors whose result depends on the text alone (not on the tool's purpose or siblings):
+# computed once per distinct text, since catalogs repeat descriptions ("Repository owner").
+CONTEXT_FREE = frozenset(
+    {
+        inj_directives.authority,
+        inj_directives.secrecy,
+        inj_directives.sequencing,
+        inj_directives.ranking,
+        inj_targets.harmful_intent,
+        inj_payloads.credentials,
+    }
+)
+
+
+@lru_cache(maxsize=8192)
+def _mask(text: str) -> int:
+    lex = lexicon()
+    return trig.gate_mask(trig.wordset(analyse(text, lex)), lex)
+
+
+@lru_cache(maxsize=8192)
+def _context_free(text: str, names_only: bool) -> tuple[Signal, ...]:
+    lex = lexicon()
+    analysis = analyse(text, lex)
+    chosen = NAME_DETECTORS if names_only else DETECTORS
+    mask = _mask(text)
+    blank = FieldContext("text", "", None, frozenset(), frozenset(), None)
+    return tuple(
+        s
+        for detector in chosen
+        if detector in CONTEXT_FREE and _gate(detector, analysis, mask, blank, lex)
+        for s in detector(analysis, blank, lex)
+    )
+
+
 def _may_encode(text: str) -> bool:
     """Encoded runs need %, backslash, & or a whitespace-free run of 24+ characters."""
     return any(c in text for c in "%\\&") or any(len(t) >= 24 for t in text.split())
@@ -104,11 +140,17 @@ def detect(text: str, fctx: FieldContext, lex: Lexicon, *, decode: bool = True) 
     if not chosen:
         return []
     analysis = analyse(text, lex)
-    mask = trig.gate_mask(trig.wordset(analysis), lex)
-    signals = [
+    shared = lex is lexicon()
+    if shared:
+        signals = list(_context_free(text, chosen is NAME_DETECTORS))
+        mask = _mask(text)
+    else:
+        mask = trig.gate_mask(trig.wordset(analysis), lex)
+        signals = []
+    signals += [
         s
         for detector in chosen
-        if _gate(detector, analysis, mask, fctx, lex)
+        if not (shared and detector in CONTEXT_FREE) and _gate(detector, analysis, mask, fctx, lex)
         for s in detector(analysis, fctx, lex)
     ]
     if decode and _may_encode(text):
