@@ -9,8 +9,8 @@ purpose separately (exfiltration-shaped parameters).
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from collections.abc import Callable, Iterable, Iterator
+from functools import lru_cache
 
 from toolwitness.checks import inj_directives, inj_payloads, inj_targets
 from toolwitness.checks import inj_triggers as trig
