@@ -75,16 +75,20 @@ class _Clock:
     def __init__(self) -> None:
         self.t0 = time.perf_counter()
         self.arrivals: list[float] = []
+        self.cpu: list[float] = []
 
     def started(self, total: int, skipped: int, workers: int) -> None:
         return None
 
     def finished(self, record: dict[str, Any]) -> None:
         self.arrivals.append(time.perf_counter() - self.t0)
+        self.cpu.append(float(record["timing"].get("analysis_cpu_seconds", 0.0)))
 
 
-def sweep_once(listing: Path, workers: int, work: Path) -> tuple[float, float, dict[str, int]]:
-    """(wall seconds, steady-state targets/min, outcome counts)."""
+def sweep_once(
+    listing: Path, workers: int, work: Path
+) -> tuple[float, float, float, dict[str, int]]:
+    """(wall seconds, steady-state targets/min, mean analysis CPU s per target, outcomes)."""
     results = work / f"results-{workers}.jsonl"
     clock = _Clock()
     summary = run_sweep(
@@ -93,7 +97,8 @@ def sweep_once(listing: Path, workers: int, work: Path) -> tuple[float, float, d
     wall = time.perf_counter() - clock.t0
     first, last = clock.arrivals[workers - 1], clock.arrivals[-1]
     steady = (len(clock.arrivals) - workers) / (last - first) * 60 if last > first else 0.0
-    return wall, steady, dict(summary.counts)
+    cpu = sum(clock.cpu) / len(clock.cpu)
+    return wall, steady, cpu, dict(summary.counts)
 
 
 def main() -> None:
@@ -109,17 +114,18 @@ def main() -> None:
         rates: dict[int, float] = {}
         steady: dict[int, float] = {}
         for workers in args.workers:
-            seconds, steady[workers], counts = sweep_once(listing, workers, work)
+            seconds, steady[workers], cpu, counts = sweep_once(listing, workers, work)
             rates[workers] = args.targets / seconds * 60
             print(f"workers={workers}: {seconds:.1f} s wall, {rates[workers]:.1f} targets/min "
                   f"(with start-up), {steady[workers]:.1f} targets/min steady, "
-                  f"outcomes {counts}")  # fmt: skip
+                  f"analysis CPU {cpu:.2f} s/target, outcomes {counts}")  # fmt: skip
         first = args.workers[0]
         for workers in args.workers[1:]:
             print(f"scaling {workers} vs {first} workers: {rates[workers] / rates[first]:.2f}x "
                   f"with start-up, {steady[workers] / steady[first]:.2f}x steady")  # fmt: skip
         per_worker = steady[first] / first
         hours = 10_000 / per_worker / 60
+        print(f"load average after: {os.getloadavg()[0]:.1f}")
         print(f"projected wall time for 10,000 packages at {per_worker:.1f} targets/min per "
               f"worker (steady): {hours:.1f} h on 1 worker, {hours / 8:.2f} h on 8 workers "
               "(local artifacts; downloads not included)")  # fmt: skip

@@ -24,6 +24,7 @@ from typing import Any
 from toolwitness.acquire.package import PackageSpec, fetch_package_artifact, parse_package_spec
 from toolwitness.errors import ToolwitnessError
 from toolwitness.sweep.analyse import DOWNLOAD_FAILED, ERROR, TIMEOUT, UNANALYZABLE
+from toolwitness.sweep.child import CPU_KEY
 from toolwitness.sweep.isolation import run_isolated
 from toolwitness.sweep.targets import Target
 from toolwitness.textnorm import excerpt
@@ -152,6 +153,7 @@ def run_target(
     started = time.monotonic()
     deadline = started + settings.timeout
     record = base_record(target)
+    cpu: float | None = None
     with tempfile.TemporaryDirectory(prefix="toolwitness-sweep-") as tmp:
         work = Path(tmp)
         try:
@@ -180,12 +182,16 @@ def run_target(
                 "directory": str(path) if target.kind == "directory" else None,
                 "redact": [[str(path), path.name], [str(work), "<work>"]],
             }
-            record.update(_analyse(job, work, deadline))
+            body = _analyse(job, work, deadline)
+            cpu = body.pop(CPU_KEY, None)
+            record.update(body)
         except _Failed as failed:
             record.update(outcome=failed.outcome, reason=failed.reason)
         except Exception as exc:  # fail closed, keep sweeping
             record.update(outcome=ERROR, reason=excerpt(f"{type(exc).__name__}: {exc}", 400))
     record["timing"] = {"seconds": round(time.monotonic() - started, 3)}
+    if cpu is not None:  # CPU seconds of the analysis child (machine load does not inflate it)
+        record["timing"]["analysis_cpu_seconds"] = cpu
     return record
 
 
