@@ -2,17 +2,19 @@
 
 Every gate is a *superset* test: a detector can only emit a signal when its gate is open (each
 signal needs one of these words or characters), so skipping on a closed gate changes no result.
-A phrase can only match when all its words occur, so one word per phrase (the longest) is a
-valid trigger. Word sets come from the lexicon once, with inflected verb forms; each text's gate
-mask is computed in one pass over its words.
+A phrase can only match when all its words occur as tokens, so a phrase opens its gate only when
+its longest word and every other word are present. Word sets come from the lexicon once, with
+inflected verb forms; each text's gate mask is computed in one pass over its words, from a
+tokenising pass alone (`scan`), so a text whose gates are all closed is never fully analysed.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
-from toolwitness.checks.language import Analysis
+from toolwitness.checks.language import TOKEN, Analysis, fold, tokens
 from toolwitness.checks.lexicon import Lexicon, Phrase, lexicon
 
 AUTHORITY = 1
@@ -46,14 +48,16 @@ def inflections(verbs: frozenset[str]) -> frozenset[str]:
     return frozenset(out)
 
 
-def _keys(phrases: tuple[Phrase, ...]) -> frozenset[str]:
-    """One required word per phrase: its longest (ties broken alphabetically)."""
-    return frozenset(max(p, key=lambda w: (len(w), w)) for p in phrases)
+def _key(phrase: Phrase) -> str:
+    """The word a phrase is indexed by: its longest (ties broken alphabetically)."""
+    return max(phrase, key=lambda w: (len(w), w))
 
 
 @dataclass(frozen=True)
 class Triggers:
-    bits: dict[str, int]  # word -> detectors it may open
+    bits: dict[str, int]  # word -> detectors it opens on its own
+    # longest word -> (detectors, the phrase's other words): opens only when all of them occur
+    phrases: dict[str, tuple[tuple[int, frozenset[str]], ...]]
     shell: frozenset[str]
 
 
@@ -74,33 +78,44 @@ def triggers(lex: Lexicon | None = None) -> Triggers:
 def _build(lex: Lexicon) -> Triggers:
     fr = lex.framing
     action_verbs = frozenset().union(*(v for v, _ in lex.intent["actions"]))
-    groups = {
-        AUTHORITY: (
-            inflections(lex.verbs["override"]) | fr["override_objects"] | _keys(fr["identity"])
-        ),
-        SECRECY: (
-            lex.negators | inflections(lex.verbs["concealment"]) | fr["secrecy_adverbs"]
-            | _keys(fr["secrecy_phrases"])
-        ),
-        SEQ_MARKER: _keys(fr["sequence_markers"]),
-        SEQ_SCOPE: fr["quantifiers"] | _keys(fr["universal_scope"]),
-        RANKING: _keys(fr["ranking_claims"]),
-        OTHER_TOOL: _keys(lex.other_tool_refs),
+    words = {
+        AUTHORITY: inflections(lex.verbs["override"]) | fr["override_objects"],
+        SECRECY: lex.negators | inflections(lex.verbs["concealment"]) | fr["secrecy_adverbs"],
+        SEQ_SCOPE: fr["quantifiers"],
         INTENT: (
             inflections(lex.intent["verbs"]) | lex.intent["markers"] | lex.intent["attack_heads"]
-            | inflections(action_verbs) | _keys(lex.intent["phrases"])
+            | inflections(action_verbs)
         ),
     }  # fmt: skip
+    phrases = {
+        AUTHORITY: fr["identity"],
+        SECRECY: fr["secrecy_phrases"],
+        SEQ_MARKER: fr["sequence_markers"],
+        SEQ_SCOPE: fr["universal_scope"],
+        RANKING: fr["ranking_claims"],
+        OTHER_TOOL: lex.other_tool_refs,
+        INTENT: lex.intent["phrases"],
+    }
     bits: dict[str, int] = {}
-    for bit, words in groups.items():
-        for w in words:
+    for bit, group in words.items():
+        for w in group:
             bits[w] = bits.get(w, 0) | bit
+    by_key: dict[str, set[tuple[int, frozenset[str]]]] = {}
+    for bit, group_phrases in phrases.items():
+        for p in group_phrases:
+            key = _key(p)
+            if len(p) == 1:
+                bits[key] = bits.get(key, 0) | bit
+            else:
+                by_key.setdefault(key, set()).add((bit, frozenset(p) - {key}))
     shell = (
         lex.shell["fetchers"]
         | lex.shell["decoders"]
         | frozenset(p[0] for p in lex.shell["dangerous"])
     )
-    return Triggers(bits=bits, shell=shell)
+    return Triggers(
+        bits=bits, phrases={k: tuple(sorted(v, key=repr)) for k, v in by_key.items()}, shell=shell
+    )
 
 
 def wordset(analysis: Analysis) -> frozenset[str]:
@@ -115,13 +130,52 @@ def wordset(analysis: Analysis) -> frozenset[str]:
 
 
 def gate_mask(words: frozenset[str], lex: Lexicon) -> int:
-    bits = triggers(lex).bits
+    table = triggers(lex)
+    bits, phrases = table.bits, table.phrases
     mask = 0
     for w in words:
         mask |= bits.get(w, 0)
         if w.endswith("n't"):
             mask |= SECRECY
+        for bit, rest in phrases.get(w, ()):
+            if not mask & bit and rest <= words:
+                mask |= bit
     return mask
+
+
+@dataclass(frozen=True)
+class TextScan:
+    """What the gates read of a text, from one tokenising pass (no sentence analysis)."""
+
+    lower: str  # `language.fold` of the text, the same string as `Analysis.lower`
+    words: frozenset[str]  # the same set as `wordset(analyse(text))`
+    mask: int
+
+
+def _token_words(text: str) -> tuple[str, list[str]]:
+    if text.isascii():
+        # ASCII: lower-casing is per character and keeps token boundaries, so tokenising the
+        # lower-cased text gives exactly the folded tokens of `language.tokens`.
+        lower = text.lower()
+        return lower, TOKEN.findall(lower)
+    return fold(text), [t.text for t in tokens(text)]
+
+
+def scan_words(text: str) -> tuple[str, frozenset[str]]:
+    """Folded text and word set (every token plus the parts of hyphenated tokens)."""
+    lower, found = _token_words(text)
+    words = set(found)
+    for w in found:
+        if "-" in w:
+            words.update(w.split("-"))
+    return lower, frozenset(words)
+
+
+@lru_cache(maxsize=16384)
+def scan(text: str) -> TextScan:
+    """Gate inputs of `text` under the shared lexicon (cached: catalogs repeat strings)."""
+    lower, words = scan_words(text)
+    return TextScan(lower, words, gate_mask(words, lexicon()))
 
 
 def shell_possible(text: str, lower: str, lex: Lexicon) -> bool:

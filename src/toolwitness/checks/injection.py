@@ -66,10 +66,10 @@ def detectors_for(text: str, fctx: FieldContext) -> tuple[Detector, ...]:
 
 
 def _gate(
-    detector: Detector, analysis: Analysis, mask: int, fctx: FieldContext, lex: Lexicon
+    detector: Detector, text: str, scan: trig.TextScan, fctx: FieldContext, lex: Lexicon
 ) -> bool:
     """A necessary condition for `detector` to emit anything (see inj_triggers)."""
-    text = analysis.text
+    mask = scan.mask
     if detector is inj_directives.authority:
         return bool(mask & trig.AUTHORITY) or any(c in text for c in "<[#")
     if detector is inj_directives.secrecy:
@@ -78,15 +78,17 @@ def _gate(
         return bool(mask & trig.SEQ_MARKER) and bool(mask & trig.SEQ_SCOPE)
     if detector is inj_directives.ranking:
         return bool(mask & trig.RANKING)
+    if detector is inj_targets.sensitive_targets:
+        return inj_targets.mentions_any_target(scan.lower, lex)  # its own first test
     if detector is inj_targets.shadowing:
         if bool(mask & trig.OTHER_TOOL) or "@" in text or "://" in text:
             return True
         own = (fctx.tool or "").lower()
-        return any(w != own for w in trig.wordset(analysis) & fctx.siblings)
+        return any(w != own for w in scan.words & fctx.siblings)
     if detector is inj_targets.harmful_intent:
         return bool(mask & trig.INTENT)
     if detector is inj_payloads.shell_commands:
-        return trig.shell_possible(text, analysis.lower, lex)
+        return trig.shell_possible(text, scan.lower, lex)
     if detector is inj_payloads.suspicious_urls:
         return "://" in text or inj_payloads.may_hold_ip_url(text)
     if detector is inj_payloads.credentials:
@@ -106,27 +108,32 @@ CONTEXT_FREE = frozenset(
         inj_payloads.credentials,
     }
 )
+_BLANK = FieldContext("text", "", None, frozenset(), frozenset(), None)
 
 
-@lru_cache(maxsize=8192)
-def _mask(text: str) -> int:
-    lex = lexicon()
-    return trig.gate_mask(trig.wordset(analyse(text, lex)), lex)
+def _scan(text: str, lex: Lexicon) -> trig.TextScan:
+    if lex is lexicon():
+        return trig.scan(text)
+    lower, words = trig.scan_words(text)
+    return trig.TextScan(lower, words, trig.gate_mask(words, lex))
+
+
+def _run(
+    detectors: Iterable[Detector], text: str, scan: trig.TextScan, fctx: FieldContext, lex: Lexicon
+) -> list[Signal]:
+    """Gate first: the sentence analysis is only built when some detector may fire."""
+    open_ = [d for d in detectors if _gate(d, text, scan, fctx, lex)]
+    if not open_:
+        return []
+    analysis = analyse(text, lex)
+    return [s for detector in open_ for s in detector(analysis, fctx, lex)]
 
 
 @lru_cache(maxsize=8192)
 def _context_free(text: str, names_only: bool) -> tuple[Signal, ...]:
-    lex = lexicon()
-    analysis = analyse(text, lex)
     chosen = NAME_DETECTORS if names_only else DETECTORS
-    mask = _mask(text)
-    blank = FieldContext("text", "", None, frozenset(), frozenset(), None)
-    return tuple(
-        s
-        for detector in chosen
-        if detector in CONTEXT_FREE and _gate(detector, analysis, mask, blank, lex)
-        for s in detector(analysis, blank, lex)
-    )
+    free = [d for d in chosen if d in CONTEXT_FREE]
+    return tuple(_run(free, text, trig.scan(text), _BLANK, lexicon()))
 
 
 def _may_encode(text: str) -> bool:
@@ -139,20 +146,11 @@ def detect(text: str, fctx: FieldContext, lex: Lexicon, *, decode: bool = True) 
     chosen = detectors_for(text, fctx)
     if not chosen:
         return []
-    analysis = analyse(text, lex)
     shared = lex is lexicon()
-    if shared:
-        signals = list(_context_free(text, chosen is NAME_DETECTORS))
-        mask = _mask(text)
-    else:
-        mask = trig.gate_mask(trig.wordset(analysis), lex)
-        signals = []
-    signals += [
-        s
-        for detector in chosen
-        if not (shared and detector in CONTEXT_FREE) and _gate(detector, analysis, mask, fctx, lex)
-        for s in detector(analysis, fctx, lex)
-    ]
+    scan = _scan(text, lex)
+    signals = list(_context_free(text, chosen is NAME_DETECTORS)) if shared else []
+    rest = [d for d in chosen if not (shared and d in CONTEXT_FREE)]
+    signals += _run(rest, text, scan, fctx, lex)
     if decode and _may_encode(text):
         for payload in inj_payloads.decode_payloads(text):
             inner = detect(payload.text, fctx, lex, decode=False)

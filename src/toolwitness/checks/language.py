@@ -19,7 +19,7 @@ from functools import lru_cache
 
 from toolwitness.checks.lexicon import Lexicon, Phrase, lexicon
 
-_TOKEN = re.compile(r"[\w~$@]+(?:['’.\-/][\w~$@]+)*")
+TOKEN = re.compile(r"[\w~$@]+(?:['’.\-/][\w~$@]+)*")
 _CLAUSE_PUNCT = frozenset(",:()[]{}—–")
 _SENTENCE_PUNCT = frozenset(".!?;\n\r")
 _TAG = re.compile(r"</?[A-Za-z|][A-Za-z0-9_|\- ]{0,30}>")
@@ -131,7 +131,7 @@ def fold(word: str) -> str:
 
 
 def tokens(text: str) -> list[Token]:
-    return [Token(fold(m.group()), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+    return [Token(fold(m.group()), m.start(), m.end()) for m in TOKEN.finditer(text)]
 
 
 @lru_cache(maxsize=65536)
