@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from toolwitness.checks.inj_model import INTENT, SENSITIVE, SHADOWING, FieldContext, Signal
 from toolwitness.checks.language import Analysis, Sentence, base_form, find_phrases
@@ -29,33 +30,59 @@ def _boundary(text: str, start: int, end: int) -> bool:
 
 
 _RUN = re.compile(r"[a-z0-9]+")
-_ANCHORS: dict[int, tuple[tuple[TargetCategory, ...], frozenset[str]]] = {}
+# Per literal, its ASCII letter/digit runs, indexed by its longest run (the anchor).
+_Index = dict[str, tuple[tuple[str, frozenset[str]], ...]]
+_ANCHORS: dict[int, tuple[tuple[TargetCategory, ...], _Index]] = {}
+_LITERALS: dict[int, tuple[TargetCategory, tuple[tuple[str, frozenset[str]], ...]]] = {}
 
 
-def _anchors(lex: Lexicon) -> frozenset[str]:
-    """One ASCII letter/digit run per literal (its longest)."""
+def _runs_of(literal: str) -> frozenset[str]:
+    return frozenset(_RUN.findall(literal))
+
+
+def _anchors(lex: Lexicon) -> _Index:
     held = _ANCHORS.get(id(lex.targets))
     if held is None or held[0] is not lex.targets:
-        runs = {
-            max(_RUN.findall(lit), key=lambda r: (len(r), r))
-            for cat in lex.targets
-            for lit in cat.literals
-        }
-        held = _ANCHORS[id(lex.targets)] = (lex.targets, frozenset(runs))
+        index: dict[str, set[tuple[str, frozenset[str]]]] = {}
+        for cat in lex.targets:
+            for lit in cat.literals:
+                anchor = max(_RUN.findall(lit), key=lambda r: (len(r), r))
+                index.setdefault(anchor, set()).add((lit, _runs_of(lit)))
+        frozen = {k: tuple(sorted(v, key=lambda e: e[0])) for k, v in index.items()}
+        held = _ANCHORS[id(lex.targets)] = (lex.targets, frozen)
     return held[1]
+
+
+def _literal_runs(cat: TargetCategory) -> tuple[tuple[str, frozenset[str]], ...]:
+    held = _LITERALS.get(id(cat))
+    if held is None or held[0] is not cat:
+        held = _LITERALS[id(cat)] = (cat, tuple((lit, _runs_of(lit)) for lit in cat.literals))
+    return held[1]
+
+
+@lru_cache(maxsize=4096)
+def _text_runs(lower: str) -> frozenset[str]:
+    return frozenset(_RUN.findall(lower))
 
 
 def mentions_any_target(lower: str, lex: Lexicon) -> bool:
     """A superset test before the per-literal search: a literal found at token boundaries has
-    each of its letter/digit runs as a whole run of the text, so its anchor run must occur."""
-    return not _anchors(lex).isdisjoint(_RUN.findall(lower))
+    each of its letter/digit runs as a whole run of the text (its edges are not alphanumeric or
+    its neighbours are not), so some literal must have all its runs among the text's runs."""
+    runs = _text_runs(lower)
+    index = _anchors(lex)
+    return any(need <= runs for anchor in runs & index.keys() for _, need in index[anchor])
 
 
 def target_hits(lower: str, cat: TargetCategory) -> Iterator[tuple[int, int]]:
-    """Occurrences of the category's literals at token boundaries (longest literal wins)."""
+    """Occurrences of the category's literals at token boundaries (longest literal wins).
+    Literals missing one of their runs cannot occur at token boundaries and are not searched."""
+    runs = _text_runs(lower)
     taken: list[tuple[int, int]] = []
     covered: set[int] = set()  # literals are short, so marking their offsets stays linear
-    for lit in cat.literals:
+    for lit, need in _literal_runs(cat):
+        if not need <= runs:
+            continue
         at = lower.find(lit)
         while at >= 0:
             end = at + len(lit)
