@@ -204,6 +204,41 @@ def hidden_signals(text: str, fctx: FieldContext, lex: Lexicon) -> list[Signal]:
     return out
 
 
+@lru_cache(maxsize=16384)
+def _quiet_words(raw: str, identifier: bool) -> frozenset[str] | None:
+    """Words of a field whose every signal source is closed by its text alone, except the
+    shadowing gate's sibling-name test (the one gate that reads the tool's context); None when
+    the field needs the full per-field pass. Cached: catalogs repeat strings."""
+    text = nfc(raw)
+    if any(revealed.text for revealed in reveal_hidden(text)):
+        return None
+    if identifier:
+        text = " ".join(split_identifier(text))
+        chosen = NAME_DETECTORS
+    else:
+        chosen = () if _WORDLIKE.fullmatch(text) else DETECTORS
+    if not chosen:
+        return frozenset()
+    if _context_free(text, chosen is NAME_DETECTORS):
+        return None
+    if _may_encode(text) and next(iter(inj_payloads.decode_payloads(text)), None) is not None:
+        return None
+    scan, lex = trig.scan(text), lexicon()
+    for detector in chosen:
+        if detector is inj_targets.shadowing:
+            if scan.mask & trig.OTHER_TOOL or "@" in text or "://" in text:
+                return None
+        elif detector not in CONTEXT_FREE and _gate(detector, text, scan, _BLANK, lex):
+            return None  # the remaining gates read the text only
+    return scan.words if inj_targets.shadowing in chosen else frozenset()
+
+
+def _quiet(field: TextField, own: str, siblings: frozenset[str]) -> bool:
+    """True when `field_findings` would yield nothing for this field (given no extra signals)."""
+    words = _quiet_words(field.text, field.kind in _IDENTIFIER_KINDS)
+    return words is not None and all(w == own for w in words & siblings)
+
+
 def _evidence(text: str, signal: Signal) -> str:
     if signal.evidence is not None:
         return signal.evidence
@@ -283,9 +318,12 @@ def tool_poisoning(surface: ServerSurface, ctx: CheckContext) -> Iterator[Findin
         ):
             param_signals.setdefault(found.location, []).append(sig)
         param_words: dict[str, frozenset[str]] = {}
+        own = tool.name.lower()
         for field in tool_text_fields(tool, i):
             if field.kind not in _IDENTIFIER_KINDS and _INERT.fullmatch(field.text):
                 continue  # a bare word such as "string" carries no sentence and no hidden text
+            if field.location not in param_signals and _quiet(field, own, siblings):
+                continue  # nothing in this text can fire (checked once per distinct text)
             param = _param_of(field.location)
             words = purpose
             if param:
