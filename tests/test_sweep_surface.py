@@ -150,6 +150,8 @@ def test_target_list_text_and_json(tmp_path: Path) -> None:
         '["npm:x@1", 3]',
         '{"targets": []}',
         "# only a comment\n",
+        "~0/x.tgz-not\n",  # no home-directory expansion: just a name that is not a target
+        "x" * 300 + ".tgz/y\n",  # a component over the file system's name limit
     ],
 )
 def test_target_list_refusals(tmp_path: Path, content: str) -> None:

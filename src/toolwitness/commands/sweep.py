@@ -22,8 +22,8 @@ from rich.progress import (
 )
 from rich.table import Column
 
-from toolwitness.sweep.analyse import OUTCOMES
 from toolwitness.sweep.executor import make_executor
+from toolwitness.sweep.outcomes import OUTCOMES
 from toolwitness.sweep.report import ecosystem_report
 from toolwitness.sweep.report_markdown import render
 from toolwitness.sweep.results import read_records

@@ -19,15 +19,8 @@ from toolwitness.findings import Finding, sort_findings
 from toolwitness.model import PackageRef
 from toolwitness.pipeline import ScanOptions, scan_surfaces
 from toolwitness.rules import load_registry
+from toolwitness.sweep.outcomes import ANALYSED, NO_ENTRY, NO_TOOLS_FOUND
 
-ANALYSED = "ANALYSED"
-NO_TOOLS_FOUND = "NO_TOOLS_FOUND"
-NO_ENTRY = "NO_ENTRY"
-DOWNLOAD_FAILED = "DOWNLOAD_FAILED"
-UNANALYZABLE = "UNANALYZABLE"
-TIMEOUT = "TIMEOUT"
-ERROR = "ERROR"
-OUTCOMES = (ANALYSED, NO_TOOLS_FOUND, NO_ENTRY, DOWNLOAD_FAILED, UNANALYZABLE, TIMEOUT, ERROR)
 MAX_WITNESSES_PER_LEAF = 3
 MAX_NOTES = 50
 

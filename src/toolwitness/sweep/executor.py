@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from toolwitness.errors import UsageError
-from toolwitness.sweep.analyse import ERROR
+from toolwitness.sweep.outcomes import ERROR
 from toolwitness.sweep.targets import Target
 from toolwitness.sweep.task import Pin, TaskSettings, base_record, run_target
 from toolwitness.textnorm import excerpt

@@ -14,7 +14,7 @@ from typing import Any
 
 from toolwitness.findings import FLAG_THRESHOLD, Severity
 from toolwitness.rules import load_registry
-from toolwitness.sweep.analyse import ANALYSED, OUTCOMES
+from toolwitness.sweep.outcomes import ANALYSED, OUTCOMES
 
 REPORT_SCHEMA = "toolwitness.sweep-report/1"
 TOP = 10

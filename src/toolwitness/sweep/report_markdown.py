@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolwitness.report.markdown import md
-from toolwitness.sweep.analyse import OUTCOMES
+from toolwitness.sweep.outcomes import OUTCOMES
 
 
 def _pct(rate: float | None) -> str:

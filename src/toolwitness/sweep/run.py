@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from toolwitness.sweep.analyse import OUTCOMES
 from toolwitness.sweep.executor import Executor, WorkItem
+from toolwitness.sweep.outcomes import OUTCOMES
 from toolwitness.sweep.results import ResultsWriter, frozen_pins
 from toolwitness.sweep.targets import Target
 from toolwitness.sweep.task import TaskSettings

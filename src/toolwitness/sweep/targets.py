@@ -53,13 +53,16 @@ def parse_target(text: str, base: Path, source: str = "target list") -> Target:
         return Target(str(spec), spec.ecosystem, str(spec))
     if "://" in entry or entry.startswith("-"):
         raise InputError(f"{entry!r}: not a package spec or a local path", source=source)
-    path = Path(entry).expanduser()
+    path = Path(entry)  # no `~` expansion: a list is data, paths are relative to it
     path = path if path.is_absolute() else base / path
-    if path.is_dir():
-        return Target(entry, "directory", str(path.resolve()))
-    if path.name.endswith(ARCHIVE_SUFFIXES):
-        # A missing archive is the target's own failure (DOWNLOAD_FAILED), not the list's.
-        return Target(entry, "archive", str(path.resolve() if path.exists() else path))
+    try:
+        if path.is_dir():
+            return Target(entry, "directory", str(path.resolve()))
+        if path.name.endswith(ARCHIVE_SUFFIXES):
+            # A missing archive is the target's own failure (DOWNLOAD_FAILED), not the list's.
+            return Target(entry, "archive", str(path.resolve() if path.exists() else path))
+    except (OSError, RuntimeError) as exc:  # a name too long, a symlink loop
+        raise InputError(f"{entry!r}: unusable path ({exc})", source=source) from None
     raise InputError(
         f"{entry!r}: expected npm:NAME@VERSION, pypi:NAME==VERSION, an archive or a directory",
         source=source,

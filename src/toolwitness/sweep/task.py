@@ -23,9 +23,9 @@ from typing import Any
 
 from toolwitness.acquire.package import PackageSpec, fetch_package_artifact, parse_package_spec
 from toolwitness.errors import ToolwitnessError
-from toolwitness.sweep.analyse import DOWNLOAD_FAILED, ERROR, TIMEOUT, UNANALYZABLE
 from toolwitness.sweep.child import CPU_KEY
 from toolwitness.sweep.isolation import run_isolated
+from toolwitness.sweep.outcomes import DOWNLOAD_FAILED, ERROR, TIMEOUT, UNANALYZABLE
 from toolwitness.sweep.targets import Target
 from toolwitness.textnorm import excerpt
 
