@@ -91,6 +91,14 @@ def test_dead_worker_yields_an_error_record() -> None:
     }
 
 
+def test_unwritable_output_is_an_input_error(tmp_path: Path) -> None:
+    listing = tmp_path / "list.txt"
+    listing.write_text("x.tgz\n")
+    assert main(["sweep", str(listing), "-o", str(tmp_path / "no" / "dir" / "r.jsonl")]) == 2
+    assert main(["sweep", str(listing), "-o", str(tmp_path)]) == 2  # a directory
+    assert main(["sweep-report", str(tmp_path)]) == 2
+
+
 def test_writer_drops_a_torn_tail_before_appending(tmp_path: Path) -> None:
     path = tmp_path / "r.jsonl"
     path.write_text(json.dumps(_record("a")) + "\n" + '{"schema": "tool')

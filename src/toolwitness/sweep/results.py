@@ -40,6 +40,8 @@ def read_records(path: Path, *, tolerate_torn_tail: bool = False) -> list[dict[s
     """Every record, in file order. A torn last line is an error unless tolerated (resume)."""
     try:
         size = path.stat().st_size
+        if not path.is_file():
+            raise InputError("not a regular file", source=str(path))
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror}", source=str(path)) from None
     if size > MAX_RESULTS_BYTES:
@@ -90,7 +92,10 @@ class ResultsWriter:
             records = read_records(path, tolerate_torn_tail=True)
             self.done = {r["target"] for r in records}
             self._drop_torn_tail()
-        self._handle: IO[str] = path.open("a", encoding="ascii", newline="\n")
+        try:
+            self._handle: IO[str] = path.open("a", encoding="ascii", newline="\n")
+        except OSError as exc:
+            raise InputError(f"cannot write results: {exc.strerror}", source=str(path)) from None
 
     def _drop_torn_tail(self) -> None:
         with self.path.open("rb+") as handle:
