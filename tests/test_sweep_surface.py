@@ -47,13 +47,30 @@ export const SearchArgs = z.object({
 """
 
 PY_SERVER = '''\
+from typing import Annotated, Literal, Optional
+from pydantic import BaseModel, Field
 from mcp.server.fastmcp import FastMCP, Context
 mcp = FastMCP("p")
+
+class Query(BaseModel):
+    text: str
 
 @mcp.tool()
 def lookup(ctx: Context, name: str, sidenote: str = "") -> str:
     """Look up a name."""
     return name
+
+@mcp.tool()
+async def search(
+    query: Annotated[str, Field(description="What to find")],
+    mode: Literal["fast", "full"],
+    tags: list[str] | None,
+    limit: Optional[int] = None,
+    filters: dict = {},
+    model: Query = None,
+):
+    """Search."""
+    return query
 '''
 
 
@@ -105,15 +122,28 @@ def test_metadata_checks_run_on_the_code_surface(tmp_path: Path) -> None:
     assert f"tools[{index}].inputSchema.properties.query.description" in locations
 
 
-def test_python_parameters_are_recovered_without_types(tmp_path: Path) -> None:
+def test_python_type_hints_become_json_schema(tmp_path: Path) -> None:
     tools, unrecovered = _surface(tmp_path, {"server.py": PY_SERVER})
     assert tools["lookup"]["inputSchema"] == {
         "type": "object",
-        "properties": {"name": {}, "sidenote": {}},
+        "properties": {"name": {"type": "string"}, "sidenote": {"type": "string"}},
+        "required": ["name"],
     }
     assert tools["lookup"]["description"] == "Look up a name."
+    assert tools["search"]["inputSchema"] == {
+        "type": "object",
+        "properties": {
+            "query": {"type": "string", "description": "What to find"},
+            "mode": {"enum": ["fast", "full"]},
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "limit": {"type": "integer"},
+            "filters": {"type": "object"},
+            "model": {},  # a pydantic model: not resolved, said so
+        },
+        "required": ["query", "mode"],
+    }
     assert unrecovered == (
-        "tool lookup: inputSchema partly recovered (parameter types (Python type hints) not kept)",
+        "tool search: inputSchema partly recovered (type hints not converted: type 'Query')",
     )
 
 

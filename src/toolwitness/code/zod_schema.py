@@ -3,9 +3,9 @@
 - JS/TS: zod shapes (`{ path: z.string().describe("…") }`, `Schema.shape`, `z.object({…})`),
   followed through constants and other modules' exports. Builders this module does not know
   become `{}` (any value) and are named in the reason, never guessed.
-- Python: the IR keeps parameter names, not their type hints, so each parameter (minus
-  `self`/`ctx`-style ones) becomes a property of unknown type: its name is still text the
-  metadata checks read (exfil-shaped parameters).
+- Python: the handler's signature and type hints (`code.py_schema`); if its definition cannot
+  be read again, each parameter name (minus `self`/`ctx`-style ones) becomes a property of
+  unknown type — still text the metadata checks read (exfil-shaped parameters).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Any
 
 from toolwitness.code import ir
 from toolwitness.code.project import Project
+from toolwitness.code.py_schema import python_input_schema
 from toolwitness.code.registrations import ToolSpec
 from toolwitness.code.resolve import Resolver
 
@@ -186,7 +187,10 @@ def schema_for_spec(
     if spec.shape in ("py-tool", "add_tool"):
         if not spec.handlers:
             return None, "the handler could not be resolved"
-        return _python_schema(spec, project), "parameter types (Python type hints) not kept"
+        schema, gaps = python_input_schema(project.root, project.functions[spec.handlers[0]])
+        if schema is None:  # the names alone, still text the metadata checks read
+            return _python_schema(spec, project), "; ".join(gaps)
+        return schema, ("type hints not converted: " + ", ".join(gaps)) if gaps else None
     if spec.shape not in ("tool", "registerTool"):
         return None, f"a {spec.shape} registration lists no schema literal"
     reg = _registration(spec, project)
