@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from toolwitness.checks.inj_targets import mentions_any_target, target_hits
-from toolwitness.checks.language import split_identifier, tokens
+from toolwitness.checks.language import split_identifier, token_texts, tokens
 from toolwitness.checks.lexicon import Lexicon
 from toolwitness.model import ServerSurface, Tool
 from toolwitness.textnorm import nfc
@@ -40,9 +40,13 @@ def purpose_words(tool: Tool, lex: Lexicon) -> frozenset[str]:
             if mentions_any_target(lower, lex)
             else []
         )
-        for tok in tokens(clause):
-            if not any(a <= tok.start < b for a, b in hidden):
-                words.update(split_identifier(tok.text))
+        if hidden:
+            for tok in tokens(clause):
+                if not any(a <= tok.start < b for a, b in hidden):
+                    words.update(split_identifier(tok.text))
+        else:
+            for word in token_texts(clause):
+                words.update(split_identifier(word))
     return frozenset(_stem_variants(words))
 
 

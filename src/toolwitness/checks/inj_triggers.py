@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from toolwitness.checks.language import TOKEN, Analysis, fold, tokens
+from toolwitness.checks.language import Analysis, fold, token_texts
 from toolwitness.checks.lexicon import Lexicon, Phrase, lexicon
 
 AUTHORITY = 1
@@ -59,6 +59,7 @@ class Triggers:
     # longest word -> (detectors, the phrase's other words): opens only when all of them occur
     phrases: dict[str, tuple[tuple[int, frozenset[str]], ...]]
     shell: frozenset[str]
+    keys: frozenset[str]  # every word of `bits` and `phrases`
 
 
 _CACHE: dict[int, tuple[Lexicon, Triggers]] = {}
@@ -114,7 +115,10 @@ def _build(lex: Lexicon) -> Triggers:
         | frozenset(p[0] for p in lex.shell["dangerous"])
     )
     return Triggers(
-        bits=bits, phrases={k: tuple(sorted(v, key=repr)) for k, v in by_key.items()}, shell=shell
+        bits=bits,
+        phrases={k: tuple(sorted(v, key=repr)) for k, v in by_key.items()},
+        shell=shell,
+        keys=frozenset(bits) | frozenset(by_key),
     )
 
 
@@ -133,13 +137,13 @@ def gate_mask(words: frozenset[str], lex: Lexicon) -> int:
     table = triggers(lex)
     bits, phrases = table.bits, table.phrases
     mask = 0
-    for w in words:
+    for w in words & table.keys:  # only words that open something on their own or key a phrase
         mask |= bits.get(w, 0)
-        if w.endswith("n't"):
-            mask |= SECRECY
         for bit, rest in phrases.get(w, ()):
             if not mask & bit and rest <= words:
                 mask |= bit
+    if not mask & SECRECY and "n't " in " ".join(words) + " ":  # some word ends in n't
+        mask |= SECRECY
     return mask
 
 
@@ -153,12 +157,7 @@ class TextScan:
 
 
 def _token_words(text: str) -> tuple[str, list[str]]:
-    if text.isascii():
-        # ASCII: lower-casing is per character and keeps token boundaries, so tokenising the
-        # lower-cased text gives exactly the folded tokens of `language.tokens`.
-        lower = text.lower()
-        return lower, TOKEN.findall(lower)
-    return fold(text), [t.text for t in tokens(text)]
+    return (text.lower() if text.isascii() else fold(text)), token_texts(text)
 
 
 def scan_words(text: str) -> tuple[str, frozenset[str]]:

@@ -65,35 +65,62 @@ def detectors_for(text: str, fctx: FieldContext) -> tuple[Detector, ...]:
     return () if _WORDLIKE.fullmatch(text) else DETECTORS
 
 
+def _text_gates(text: str, scan: trig.TextScan, lex: Lexicon) -> frozenset[Detector]:
+    """Detectors whose necessary condition (see inj_triggers) holds on the text alone; for
+    shadowing, the text half of its gate (the other half reads the tool's siblings)."""
+    mask = scan.mask
+    opened = _word_gates(text, mask)
+    if mask & trig.SECRECY:
+        opened.append(inj_directives.secrecy)
+    if mask & trig.SEQ_MARKER and mask & trig.SEQ_SCOPE:
+        opened.append(inj_directives.sequencing)
+    if mask & trig.RANKING:
+        opened.append(inj_directives.ranking)
+    if inj_targets.mentions_any_target(scan.lower, lex):
+        opened.append(inj_targets.sensitive_targets)
+    if mask & trig.OTHER_TOOL or "@" in text or "://" in text:
+        opened.append(inj_targets.shadowing)
+    if trig.shell_possible(text, scan.lower, lex):
+        opened.append(inj_payloads.shell_commands)
+    if "://" in text or inj_payloads.may_hold_ip_url(text):
+        opened.append(inj_payloads.suspicious_urls)
+    if any(c in text for c in ":=-") or may_hold_token(text):
+        opened.append(inj_payloads.credentials)
+    return frozenset(opened)
+
+
+def _word_gates(text: str, mask: int) -> list[Detector]:
+    """The gates of the name detectors (authority, harmful intent): word mask and markup only."""
+    opened: list[Detector] = []
+    if mask & trig.AUTHORITY or any(c in text for c in "<[#"):
+        opened.append(inj_directives.authority)
+    if mask & trig.INTENT:
+        opened.append(inj_targets.harmful_intent)
+    return opened
+
+
+@lru_cache(maxsize=16384)
+def _shared_text_gates(text: str, names_only: bool) -> frozenset[Detector]:
+    """Names only need the two name gates; other texts get every text gate."""
+    scan = trig.scan(text)
+    if names_only:
+        return frozenset(_word_gates(text, scan.mask))
+    return _text_gates(text, scan, lexicon())
+
+
 def _gate(
-    detector: Detector, text: str, scan: trig.TextScan, fctx: FieldContext, lex: Lexicon
+    detector: Detector,
+    opened: frozenset[Detector],
+    scan: trig.TextScan,
+    fctx: FieldContext,
 ) -> bool:
     """A necessary condition for `detector` to emit anything (see inj_triggers)."""
-    mask = scan.mask
-    if detector is inj_directives.authority:
-        return bool(mask & trig.AUTHORITY) or any(c in text for c in "<[#")
-    if detector is inj_directives.secrecy:
-        return bool(mask & trig.SECRECY)
-    if detector is inj_directives.sequencing:
-        return bool(mask & trig.SEQ_MARKER) and bool(mask & trig.SEQ_SCOPE)
-    if detector is inj_directives.ranking:
-        return bool(mask & trig.RANKING)
-    if detector is inj_targets.sensitive_targets:
-        return inj_targets.mentions_any_target(scan.lower, lex)  # its own first test
+    if detector in opened:
+        return True
     if detector is inj_targets.shadowing:
-        if bool(mask & trig.OTHER_TOOL) or "@" in text or "://" in text:
-            return True
         own = (fctx.tool or "").lower()
         return any(w != own for w in scan.words & fctx.siblings)
-    if detector is inj_targets.harmful_intent:
-        return bool(mask & trig.INTENT)
-    if detector is inj_payloads.shell_commands:
-        return trig.shell_possible(text, scan.lower, lex)
-    if detector is inj_payloads.suspicious_urls:
-        return "://" in text or inj_payloads.may_hold_ip_url(text)
-    if detector is inj_payloads.credentials:
-        return any(c in text for c in ":=-") or may_hold_token(text)
-    return True
+    return False
 
 
 # Detectors whose result depends on the text alone (not on the tool's purpose or siblings):
@@ -111,29 +138,32 @@ CONTEXT_FREE = frozenset(
 _BLANK = FieldContext("text", "", None, frozenset(), frozenset(), None)
 
 
-def _scan(text: str, lex: Lexicon) -> trig.TextScan:
+def _gates(text: str, lex: Lexicon, names_only: bool) -> tuple[trig.TextScan, frozenset[Detector]]:
     if lex is lexicon():
-        return trig.scan(text)
+        return trig.scan(text), _shared_text_gates(text, names_only)
     lower, words = trig.scan_words(text)
-    return trig.TextScan(lower, words, trig.gate_mask(words, lex))
+    scan = trig.TextScan(lower, words, trig.gate_mask(words, lex))
+    return scan, _text_gates(text, scan, lex)
 
 
 def _run(
-    detectors: Iterable[Detector], text: str, scan: trig.TextScan, fctx: FieldContext, lex: Lexicon
+    detectors: Iterable[Detector], text: str, fctx: FieldContext, lex: Lexicon
 ) -> list[Signal]:
     """Gate first: the sentence analysis is only built when some detector may fire."""
-    open_ = [d for d in detectors if _gate(d, text, scan, fctx, lex)]
+    chosen = tuple(detectors)
+    scan, opened = _gates(text, lex, set(chosen) <= set(NAME_DETECTORS))
+    open_ = [d for d in chosen if _gate(d, opened, scan, fctx)]
     if not open_:
         return []
     analysis = analyse(text, lex)
     return [s for detector in open_ for s in detector(analysis, fctx, lex)]
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=16384)
 def _context_free(text: str, names_only: bool) -> tuple[Signal, ...]:
     chosen = NAME_DETECTORS if names_only else DETECTORS
     free = [d for d in chosen if d in CONTEXT_FREE]
-    return tuple(_run(free, text, trig.scan(text), _BLANK, lexicon()))
+    return tuple(_run(free, text, _BLANK, lexicon()))
 
 
 def _may_encode(text: str) -> bool:
@@ -147,10 +177,9 @@ def detect(text: str, fctx: FieldContext, lex: Lexicon, *, decode: bool = True) 
     if not chosen:
         return []
     shared = lex is lexicon()
-    scan = _scan(text, lex)
     signals = list(_context_free(text, chosen is NAME_DETECTORS)) if shared else []
     rest = [d for d in chosen if not (shared and d in CONTEXT_FREE)]
-    signals += _run(rest, text, scan, fctx, lex)
+    signals += _run(rest, text, fctx, lex)
     if decode and _may_encode(text):
         for payload in inj_payloads.decode_payloads(text):
             inner = detect(payload.text, fctx, lex, decode=False)
@@ -223,14 +252,9 @@ def _quiet_words(raw: str, identifier: bool) -> frozenset[str] | None:
         return None
     if _may_encode(text) and next(iter(inj_payloads.decode_payloads(text)), None) is not None:
         return None
-    scan, lex = trig.scan(text), lexicon()
-    for detector in chosen:
-        if detector is inj_targets.shadowing:
-            if scan.mask & trig.OTHER_TOOL or "@" in text or "://" in text:
-                return None
-        elif detector not in CONTEXT_FREE and _gate(detector, text, scan, _BLANK, lex):
-            return None  # the remaining gates read the text only
-    return scan.words if inj_targets.shadowing in chosen else frozenset()
+    if not _shared_text_gates(text, chosen is NAME_DETECTORS).isdisjoint(chosen):
+        return None
+    return trig.scan(text).words if inj_targets.shadowing in chosen else frozenset()
 
 
 def _quiet(field: TextField, own: str, siblings: frozenset[str]) -> bool:

@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from toolwitness.checks.lexicon import Lexicon, lexicon
-from toolwitness.checks.secrets import secret_table
+from toolwitness.checks.secrets import SecretTable, secret_table
 from toolwitness.textnorm import REDACTED
 
 _ALNUM = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
@@ -97,9 +97,22 @@ def _looks_secret(value: str, lex: Lexicon) -> bool:
     return len(value) >= 16 and classes >= 2 and entropy(value) >= 3.5
 
 
+_PREFIXES: dict[int, tuple[SecretTable, re.Pattern[str]]] = {}
+
+
+def _prefix_search(table: SecretTable) -> re.Pattern[str]:
+    """One compiled alternation of the literal prefixes and the JWT header (one pass over the
+    text instead of one `in` per shape), built once per table."""
+    held = _PREFIXES.get(id(table))
+    if held is None or held[0] is not table:
+        prefixes = ["eyJ", *(shape.prefix for shape in table.tokens)]
+        held = _PREFIXES[id(table)] = (table, re.compile("|".join(map(re.escape, prefixes))))
+    return held[1]
+
+
 def may_hold_token(text: str) -> bool:
     """A known token prefix or a JWT header occurs (the other shapes need ':', '=' or '-')."""
-    return "eyJ" in text or any(shape.prefix in text for shape in secret_table().tokens)
+    return _prefix_search(secret_table()).search(text) is not None
 
 
 def find_secrets(text: str, lex: Lexicon | None = None) -> list[SecretHit]:
