@@ -248,11 +248,14 @@ def _quiet_words(raw: str, identifier: bool) -> frozenset[str] | None:
         chosen = () if _WORDLIKE.fullmatch(text) else DETECTORS
     if not chosen:
         return frozenset()
-    if _context_free(text, chosen is NAME_DETECTORS):
+    names_only = chosen is NAME_DETECTORS
+    opened = _shared_text_gates(text, names_only)
+    # With every gate closed the context-free detectors are silent: skip computing them.
+    if not opened.isdisjoint(chosen) and _context_free(text, names_only):
         return None
     if _may_encode(text) and next(iter(inj_payloads.decode_payloads(text)), None) is not None:
         return None
-    if not _shared_text_gates(text, chosen is NAME_DETECTORS).isdisjoint(chosen):
+    if not opened.isdisjoint(d for d in chosen if d not in CONTEXT_FREE):
         return None
     return trig.scan(text).words if inj_targets.shadowing in chosen else frozenset()
 
