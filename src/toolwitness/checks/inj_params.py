@@ -15,6 +15,7 @@ from typing import Any
 from toolwitness import paths
 from toolwitness.checks.inj_model import EXFIL_PARAM, Signal
 from toolwitness.checks.inj_targets import mentions_any_target, target_hits
+from toolwitness.checks.inj_triggers import scan as scan_text
 from toolwitness.checks.language import analyse, find_phrases, split_identifier
 from toolwitness.checks.lexicon import Lexicon
 from toolwitness.findings import Severity
@@ -54,11 +55,37 @@ def schema_params(schema: Any, base: str) -> Iterator[Param]:
             stack.append((items, paths.child(loc, "items"), depth + 1))
 
 
+_KEYED: dict[int, tuple[Lexicon, dict[str, tuple[frozenset[str], ...]]]] = {}
+
+
+def _phrase_words(lex: Lexicon) -> dict[str, tuple[frozenset[str], ...]]:
+    """Data-source and hidden-marker phrases as word sets, keyed by one of their words."""
+    held = _KEYED.get(id(lex))
+    if held is None or held[0] is not lex:
+        keyed: dict[str, set[frozenset[str]]] = {}
+        for p in (*lex.params["data_sources"], *lex.params["hidden_param_markers"]):
+            keyed.setdefault(p[0], set()).add(frozenset(p))
+        held = _KEYED[id(lex)] = (lex, {k: tuple(v) for k, v in keyed.items()})
+    return held[1]
+
+
+def _may_ask(description: str, lex: Lexicon) -> bool:
+    """Necessary for any signal below: a data-source or hidden-marker phrase with all its words
+    present, or a sensitive-target mention. Most descriptions fail it and skip the analysis."""
+    scan = scan_text(description)
+    if mentions_any_target(scan.lower, lex):
+        return True
+    keyed = _phrase_words(lex)
+    return any(need <= scan.words for w in scan.words & keyed.keys() for need in keyed[w])
+
+
 def exfil_params(
     tool_name: str, schema: Any, base: str, purpose: frozenset[str], lex: Lexicon
 ) -> Iterator[tuple[Param, Signal]]:
     side_names = lex.params["side_channel_names"]
     for param in schema_params(schema, base):
+        if not _may_ask(param.description, lex):
+            continue
         analysis = analyse(param.description, lex)
         words = [t.text for s in analysis.sentences for t in s.tokens]
         toks = [t for s in analysis.sentences for t in s.tokens]
