@@ -60,9 +60,16 @@ def _literal_runs(cat: TargetCategory) -> tuple[tuple[str, frozenset[str]], ...]
     return held[1]
 
 
-@lru_cache(maxsize=4096)
-def _text_runs(lower: str) -> frozenset[str]:
+def _runs(lower: str) -> frozenset[str]:
     return frozenset(_RUN.findall(lower))
+
+
+_runs_cached = lru_cache(maxsize=4096)(_runs)
+
+
+def _text_runs(lower: str) -> frozenset[str]:
+    """Cached for short texts only (long hostile texts would pin memory)."""
+    return _runs_cached(lower) if len(lower) <= 4000 else _runs(lower)
 
 
 def mentions_any_target(lower: str, lex: Lexicon) -> bool:

@@ -170,11 +170,22 @@ def scan_words(text: str) -> tuple[str, frozenset[str]]:
     return lower, frozenset(words)
 
 
-@lru_cache(maxsize=16384)
-def scan(text: str) -> TextScan:
-    """Gate inputs of `text` under the shared lexicon (cached: catalogs repeat strings)."""
+# Per-text caches keep only texts up to this length: catalogs repeat short strings, while long
+# hostile ones would pin memory (each entry holds a copy of its text).
+CACHE_MAX_CHARS = 4000
+
+
+def _scan(text: str) -> TextScan:
     lower, words = scan_words(text)
     return TextScan(lower, words, gate_mask(words, lexicon()))
+
+
+_scan_cached = lru_cache(maxsize=16384)(_scan)
+
+
+def scan(text: str) -> TextScan:
+    """Gate inputs of `text` under the shared lexicon (cached: catalogs repeat strings)."""
+    return _scan_cached(text) if len(text) <= CACHE_MAX_CHARS else _scan(text)
 
 
 def shell_possible(text: str, lower: str, lex: Lexicon) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
+from typing import TypeVar
 
 from toolwitness.checks import inj_directives, inj_payloads, inj_targets
 from toolwitness.checks import inj_triggers as trig
@@ -34,6 +35,7 @@ from toolwitness.model import ServerSurface, TextField, surface_text_fields, too
 from toolwitness.textnorm import excerpt, nfc, window
 
 Detector = Callable[[Analysis, FieldContext, Lexicon], Iterable[Signal]]
+_T = TypeVar("_T")
 
 DETECTORS: tuple[Detector, ...] = (
     inj_directives.authority,
@@ -99,7 +101,18 @@ def _word_gates(text: str, mask: int) -> list[Detector]:
     return opened
 
 
-@lru_cache(maxsize=16384)
+def _short_cache(func: Callable[[str, bool], _T]) -> Callable[[str, bool], _T]:
+    """An LRU cache per (text, flag) for texts up to `CACHE_MAX_CHARS`: catalogs repeat short
+    strings; long hostile ones are computed each time rather than pinned in memory."""
+    cached = lru_cache(maxsize=16384)(func)
+
+    def call(text: str, flag: bool) -> _T:
+        return cached(text, flag) if len(text) <= trig.CACHE_MAX_CHARS else func(text, flag)
+
+    return call
+
+
+@_short_cache
 def _shared_text_gates(text: str, names_only: bool) -> frozenset[Detector]:
     """Names only need the two name gates; other texts get every text gate."""
     scan = trig.scan(text)
@@ -159,7 +172,7 @@ def _run(
     return [s for detector in open_ for s in detector(analysis, fctx, lex)]
 
 
-@lru_cache(maxsize=16384)
+@_short_cache
 def _context_free(text: str, names_only: bool) -> tuple[Signal, ...]:
     chosen = NAME_DETECTORS if names_only else DETECTORS
     free = [d for d in chosen if d in CONTEXT_FREE]
@@ -233,7 +246,7 @@ def hidden_signals(text: str, fctx: FieldContext, lex: Lexicon) -> list[Signal]:
     return out
 
 
-@lru_cache(maxsize=16384)
+@_short_cache
 def _quiet_words(raw: str, identifier: bool) -> frozenset[str] | None:
     """Words of a field whose every signal source is closed by its text alone, except the
     shadowing gate's sibling-name test (the one gate that reads the tool's context); None when
