@@ -43,6 +43,25 @@ def _mentions(argv: Iterable[str], root: str) -> bool:
     return any(os.path.isabs(arg) and _under(arg, root) for arg in argv)
 
 
+def _reexposed(arg: str, hidden: Iterable[str]) -> set[str]:
+    """The top-level folders, under a hidden tree, that a path the command names lives in.
+
+    A server named by its entry file or venv interpreter needs its neighbours too
+    (`node_modules` beside `dist/`, `pyvenv.cfg` above `bin/`), so the whole folder comes back,
+    read-only. The path as written, its resolved target (venv symlinks) and its resolved folder
+    (a symlinked parent) all count."""
+    out: set[str] = set()
+    written = os.path.abspath(arg)
+    candidates = {written, os.path.realpath(written), os.path.realpath(os.path.dirname(written))}
+    for candidate in candidates:
+        for root in hidden:
+            if candidate == root or os.path.commonpath([candidate, root]) != root:
+                continue
+            first = os.path.relpath(candidate, root).split(os.sep)[0]
+            out.add(os.path.join(root, first))
+    return out
+
+
 def bubblewrap_argv(
     argv: tuple[str, ...],
     *,
@@ -72,10 +91,15 @@ def bubblewrap_argv(
     if scanner_home not in ("/", "") and not _mentions(server_paths, scanner_home):
         wrapped += ["--tmpfs", scanner_home]
         hidden.append(scanner_home)
-    # Paths the command line names inside a hidden tree come back read-only (an allowed dir).
-    for arg in sorted(set(server_paths)):
-        if os.path.isabs(arg) and os.path.exists(arg) and any(_under(arg, h) for h in hidden):
-            wrapped += ["--ro-bind", arg, arg]
+    # Folders the command line names inside a hidden tree come back read-only (the server's own
+    # install, an allowed dir), so a server that lives under /tmp or ~ still runs.
+    exposed: set[str] = set()
+    for arg in server_paths:
+        if os.path.isabs(arg) and os.path.exists(arg):
+            exposed |= _reexposed(arg, hidden)
+    for folder in sorted(exposed):
+        if os.path.exists(folder):
+            wrapped += ["--ro-bind", folder, folder]
     for path in (home, *writable):
         wrapped += ["--bind", str(path), str(path)]
     wrapped += [
