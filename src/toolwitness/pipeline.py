@@ -14,6 +14,7 @@ from toolwitness.checks.interface import CheckContext, ServerCheck, loaded_check
 from toolwitness.checks.roles import tool_roles
 from toolwitness.errors import EXIT_INTERNAL, EXIT_OK, EXIT_THRESHOLD, InputError
 from toolwitness.findings import Finding, Severity, sort_findings
+from toolwitness.gcpause import gc_paused
 from toolwitness.integrity.canonical import digest_surface
 from toolwitness.integrity.verify import verify_lock
 from toolwitness.lab.probe import ServerProbe
@@ -93,6 +94,17 @@ def scan_surfaces(
     failures: dict[str, tuple[str, ...]] | None = None,
     early: dict[str, tuple[list[Finding], list[str]]] | None = None,
     probes: dict[str, ServerProbe] | None = None,
+) -> ScanResult:
+    with gc_paused():
+        return _scan_surfaces(surfaces, options, failures, early, probes)
+
+
+def _scan_surfaces(
+    surfaces: Sequence[ServerSurface],
+    options: ScanOptions,
+    failures: dict[str, tuple[str, ...]] | None,
+    early: dict[str, tuple[list[Finding], list[str]]] | None,
+    probes: dict[str, ServerProbe] | None,
 ) -> ScanResult:
     rules = load_registry(list(options.rule_packs))
     check_known(options.suppressions, rules)

@@ -15,6 +15,7 @@ from toolwitness import paths
 from toolwitness.acquire.hostile_json import parse_json_bytes
 from toolwitness.acquire.limits import InputLimits
 from toolwitness.errors import InputError
+from toolwitness.gcpause import gc_paused
 from toolwitness.model import (
     POLICY_HINTS,
     Coverage,
@@ -235,6 +236,13 @@ def surface_from_document(
     doc: Any, *, server_id: str, source: str, limits: InputLimits | None = None
 ) -> ServerSurface:
     """Detect the shape of a parsed document and load it into a `ServerSurface`."""
+    with gc_paused():
+        return _surface_from_document(doc, server_id, source, limits)
+
+
+def _surface_from_document(
+    doc: Any, server_id: str, source: str, limits: InputLimits | None
+) -> ServerSurface:
     reader = _Reader(source, limits or InputLimits())
     notes: list[str] = []
     fields: dict[str, Any] = {}

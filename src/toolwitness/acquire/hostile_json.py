@@ -16,6 +16,7 @@ from typing import Any
 from toolwitness import paths
 from toolwitness.acquire.limits import InputLimits
 from toolwitness.errors import InputError
+from toolwitness.gcpause import gc_paused
 
 _MAX_SAFE_INT = 2**53 - 1
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -82,6 +83,11 @@ def parse_json_bytes(data: bytes, source: str, limits: InputLimits) -> Any:
 
 
 def parse_json_text(text: str, source: str, limits: InputLimits) -> Any:
+    with gc_paused():  # a large document is thousands of containers: no collector passes mid-parse
+        return _parse_json_text(text, source, limits)
+
+
+def _parse_json_text(text: str, source: str, limits: InputLimits) -> Any:
     try:
         value = json.loads(
             text,

@@ -9,9 +9,6 @@ no traversal, no links out) and sources are parsed by the front-ends.
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,6 +23,7 @@ from toolwitness.code.sinks import load_sink_catalog
 from toolwitness.code.verify import ToolVerdict, findings_for, verify_tools
 from toolwitness.errors import InputError, UsageError
 from toolwitness.findings import Finding, sort_findings
+from toolwitness.gcpause import gc_paused
 from toolwitness.model import Coverage, ServerSurface, Tool
 from toolwitness.pipeline import ScanOptions, scan_surfaces
 from toolwitness.result import ScanResult, ServerResult, ToolResult
@@ -95,21 +93,8 @@ def analyse_directory(
     coverage: Coverage = Coverage.SOURCE,
 ) -> CodeAnalysis:
     options = options or CodeOptions()
-    with _gc_paused():
+    with gc_paused():
         return _analyse(root, options, server_id, coverage)
-
-
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """The analysis allocates many small acyclic objects; the cyclic collector would rescan
-    them over and over (a third of the time on large trees). Restored afterwards."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _analyse(
