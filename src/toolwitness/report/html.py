@@ -19,6 +19,9 @@ from toolwitness.report.json_format import report_document
 from toolwitness.result import ScanResult
 
 SEVERITIES = ("critical", "high", "medium", "low", "info")
+# Past these counts, rendering is deferred until scrolled to (CSS content-visibility).
+_EAGER_FINDINGS = 300
+_EAGER_ROWS = 200
 
 
 @lru_cache(maxsize=1)
@@ -58,7 +61,8 @@ def _summary(doc: dict[str, Any]) -> str:
             f"<td>{'<ul>' + vector + '</ul>' if vector else '–'}</td></tr>"
         )
     return (
-        '<table><caption class="count">Servers, trust scores and the itemised penalty vector'
+        '<table class="summary"><caption class="count">'
+        "Servers, trust scores and the itemised penalty vector"
         '</caption><thead><tr><th scope="col">server</th><th scope="col">coverage</th>'
         '<th scope="col">score</th><th scope="col">grade</th><th scope="col">tools</th>'
         '<th scope="col">flagged</th><th scope="col">findings</th><th scope="col">pin</th>'
@@ -92,7 +96,7 @@ def _filters(doc: dict[str, Any]) -> str:
     )
 
 
-def _finding(f: dict[str, Any]) -> str:
+def _finding(f: dict[str, Any], deferred: bool = False) -> str:
     evidence = f'<pre class="evidence mono">{h(f["evidence"])}</pre>' if f["evidence"] else ""
     witnesses = "".join(
         "<li><code>"
@@ -103,7 +107,8 @@ def _finding(f: dict[str, Any]) -> str:
         for w in f["witnesses"][:10]
     )
     return (
-        f'<article class="finding s-{f["severity"]}" data-severity="{f["severity"]}" '
+        f'<article class="finding s-{f["severity"]}{" deferred" if deferred else ""}" '
+        f'data-severity="{f["severity"]}" '
         f'data-family="{h(f["rule_id"].split("-")[1])}" data-tool="{h(f["tool"] or "")}">'
         f'<h4><span class="sev sev-{f["severity"]}">{f["severity"]}</span> '
         f"<code>{h(f['rule_id'])}</code> {h(f['title'])}</h4>"
@@ -120,13 +125,14 @@ def _tools_table(server: dict[str, Any]) -> str:
         rows.append(
             f'<tr><th scope="row"><code>{h(t["name"])}</code></th>'
             f'<td class="mono">{_description(t.get("description"))}</td>'
-            f'<td>{_caps(t["roles"])}</td>'
+            f"<td>{_caps(t['roles'])}</td>"
             f"<td>{_caps(t['declared'])}</td><td>{_caps(t['actual'])}</td>"
             f"<td>{_caps(t['undeclared'])}</td><td>{h(t['verdict'] or '–')}</td>"
             f"<td>{h(probe)}</td></tr>"
         )
     return (
-        '<table><thead><tr><th scope="col">tool</th><th scope="col">description (escaped)</th>'
+        f'<table class="tools{" deferred" if len(server["tools"]) > _EAGER_ROWS else ""}">'
+        '<thead><tr><th scope="col">tool</th><th scope="col">description (escaped)</th>'
         '<th scope="col">roles</th>'
         '<th scope="col">declared</th><th scope="col">actual</th><th scope="col">undeclared</th>'
         '<th scope="col">code verdict</th><th scope="col">lab probe</th></tr></thead>'
@@ -176,8 +182,14 @@ def render(doc: dict[str, Any]) -> str:
     )
     graph, nodes, edges = flow_graph(doc["servers"])
     servers = []
+    rendered = 0  # findings so far on the page: the first few hundred render eagerly
     for s in doc["servers"]:
-        findings = "".join(_finding(f) for f in s["findings"]) or "<p>No findings.</p>"
+        findings = "".join(
+            _finding(f, deferred=rendered + i >= _EAGER_FINDINGS)
+            for i, f in enumerate(s["findings"])
+        )
+        rendered += len(s["findings"])
+        findings = findings or "<p>No findings.</p>"
         errors = "".join(f"<li>{h(e)}</li>" for e in s.get("errors", []))
         anchor = _anchor(s["id"])
         servers.append(
