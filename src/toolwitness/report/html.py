@@ -158,7 +158,7 @@ def _pin_table(server: dict[str, Any]) -> str:
     )
     return (
         f'<h3>Pin drift: {h(pin["state"])}</h3><table><thead><tr><th scope="col">tool</th>'
-        '<th scope="col">change (before → after)</th><th scope="col">fields changed</th>'
+        '<th scope="col">change</th><th scope="col">fields changed</th>'
         f'<th scope="col">widens privilege</th></tr></thead><tbody>{rows}</tbody></table>'
     )
 
