@@ -7,6 +7,7 @@ exactly as received (evidence); analysis runs on NFC copies produced by `textnor
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -35,8 +36,12 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 
 
-class TextField(_Frozen):
-    """One string of attacker-controlled text and where it sits (a JSON path in the surface)."""
+@dataclass(frozen=True, slots=True)
+class TextField:
+    """One string of attacker-controlled text and where it sits (a JSON path in the surface).
+
+    A plain slotted dataclass, not a pydantic model: checks walk one per string of every tool,
+    and nothing here needs validation (the surface it comes from was validated)."""
 
     location: str
     text: str
