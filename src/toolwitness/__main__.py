@@ -10,15 +10,12 @@ def _gateway(argv: list[str]) -> int:
     not the scanner (MCP SDK, tree-sitter, every check)."""
     import typer
 
+    from toolwitness.cli_support import run_app
     from toolwitness.commands import integrity
 
     app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
     integrity.register(app)
-    try:
-        app(args=argv, standalone_mode=True)
-    except SystemExit as exc:
-        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
-    return 0
+    return run_app(app, argv)
 
 
 def run() -> None:

@@ -12,7 +12,7 @@ import typer
 
 from toolwitness.acquire.catalog import load_catalog_targets
 from toolwitness.acquire.limits import MIB, InputLimits
-from toolwitness.cli_support import die, emit, guard
+from toolwitness.cli_support import emit, guard, run_app
 from toolwitness.commands import code as code_commands
 from toolwitness.commands import discover as discover_commands
 from toolwitness.commands import evaluate as evaluate_commands
@@ -22,7 +22,7 @@ from toolwitness.commands import live as live_commands
 from toolwitness.commands import report as report_commands
 from toolwitness.commands import snapshot as snapshot_commands
 from toolwitness.commands import sweep as sweep_commands
-from toolwitness.errors import EXIT_INPUT, UsageError
+from toolwitness.errors import UsageError
 from toolwitness.findings import Severity
 from toolwitness.integrity.canonical import SurfaceDigests, digest_surface
 from toolwitness.pipeline import GRADES, ScanOptions, exit_code, scan
@@ -38,12 +38,6 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     add_completion=False,
 )
-
-
-# Kept under their old names: command modules import them from here.
-_die = die
-_guard = guard
-_emit = emit
 
 
 FormatOpt = Annotated[OutputFormat, typer.Option("--format", "-f", help="Report format.")]
@@ -108,7 +102,7 @@ def scan_command(
     debug: DebugOpt = False,
 ) -> None:
     """Scan tool catalogs, client configs or live servers; report findings with witnesses."""
-    with _guard(debug):
+    with guard(debug):
         if min_grade is not None and min_grade.upper() not in GRADES:
             raise UsageError(f"--min-grade must be one of {', '.join(GRADES)}")
         if lab and not (live or stdio or any(live_commands.is_url(t) for t in targets or [])):
@@ -144,7 +138,7 @@ def scan_command(
             result = scan(scan_targets, options)
         color = output is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
         report = formatter_for(fmt, ReportOptions(redact=redact, color=color)).format(result)
-        _emit(report, output)
+        emit(report, output)
         code = exit_code(
             result, fail_on=fail_on, min_grade=min_grade.upper() if min_grade else None
         )
@@ -166,11 +160,11 @@ def fingerprint_command(
     max_file_mib: MaxMib = 10,
 ) -> None:
     """Print canonical digests: per server, per tool and per field."""
-    with _guard():
+    with guard():
         surfaces = load_catalog_targets(list(targets), _limits(max_tools, max_file_mib))
         docs = [fingerprint_document(s.id, digest_surface(s)) for s in surfaces]
         if as_json:
-            _emit(json.dumps(docs, indent=2, ensure_ascii=True) + "\n", None)
+            emit(json.dumps(docs, indent=2, ensure_ascii=True) + "\n", None)
             return
         lines = []
         for surface, doc in zip(surfaces, docs, strict=True):
@@ -179,7 +173,7 @@ def fingerprint_command(
             for tool in digests.tools:
                 lines.append(f"  {escape_display(tool.name)}  {tool.digest}")
                 lines.extend(f"    {field:<13} {value}" for field, value in tool.fields.items())
-        _emit("\n".join(lines) + "\n", None)
+        emit("\n".join(lines) + "\n", None)
 
 
 def fingerprint_document(server_id: str, digests: SurfaceDigests) -> dict[str, object]:
@@ -198,17 +192,17 @@ def rules_command(
     ] = None,
 ) -> None:
     """List every rule: id, severity, confidence, title."""
-    with _guard():
+    with guard():
         registry = load_registry(list(rules or ()))
         if as_json:
             doc = [r.model_dump(mode="json", exclude={"patterns"}) for r in registry.all()]
-            _emit(json.dumps(doc, indent=2, ensure_ascii=True) + "\n", None)
+            emit(json.dumps(doc, indent=2, ensure_ascii=True) + "\n", None)
             return
         lines = [
             f"{r.id:<12} {r.severity.value:<8} {r.confidence.value:<9} {escape_display(r.title)}"
             for r in registry.all()
         ]
-        _emit("\n".join(lines) + "\n", None)
+        emit("\n".join(lines) + "\n", None)
 
 
 @app.command("explain")
@@ -219,7 +213,7 @@ def explain_command(
     ] = None,
 ) -> None:
     """Explain one rule: why it matters, what triggers it benignly, what to do."""
-    with _guard():
+    with guard():
         registry = load_registry(list(rules or ()))
         if rule_id.upper() not in registry:
             raise UsageError(f"no rule {rule_id!r}; `toolwitness rules` lists them")
@@ -239,7 +233,7 @@ def explain_command(
         ]
         if r.references:
             text += ["", "References:", *("  " + ref for ref in r.references)]
-        _emit(escape_display_lines(text), None)
+        emit(escape_display_lines(text), None)
 
 
 def escape_display_lines(lines: list[str]) -> str:
@@ -258,12 +252,7 @@ sweep_commands.register(app)
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the exit code (typer/click usage errors exit 2)."""
-    try:
-        app(args=argv, standalone_mode=True)
-    except SystemExit as exc:
-        code = exc.code
-        return code if isinstance(code, int) else (0 if code is None else EXIT_INPUT)
-    return 0
+    return run_app(app, argv)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ from typing import NoReturn
 
 import typer
 
-from toolwitness.errors import EXIT_INTERNAL, ToolwitnessError, UsageError
+from toolwitness.errors import EXIT_INPUT, EXIT_INTERNAL, ToolwitnessError, UsageError
 from toolwitness.textnorm import escape_display
 
 
@@ -46,3 +46,13 @@ def emit(text: str, output: Path | None) -> None:
         output.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"cannot write {output}: {exc.strerror}") from None
+
+
+def run_app(app: typer.Typer, argv: list[str] | None) -> int:
+    """Run a typer app and return its exit code (click's usage errors exit 2)."""
+    try:
+        app(args=argv, standalone_mode=True)
+    except SystemExit as exc:
+        code = exc.code
+        return code if isinstance(code, int) else (0 if code is None else EXIT_INPUT)
+    return 0
