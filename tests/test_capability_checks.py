@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from toolwitness.acquire.catalog import surface_from_document
 from toolwitness.findings import Confidence, Finding, Severity
 from toolwitness.pipeline import ScanOptions, scan, scan_surfaces
@@ -188,3 +190,26 @@ def test_server_instructions_asking_for_a_token_are_server_level() -> None:
     )
     f = one(found, "TW-CAP-022")
     assert f.tool is None and f.location == "instructions"
+
+
+def test_elicitation_prefilter_never_hides_a_hit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The substring prefilter is a necessary condition: inflected, capitalised and curly-quoted
+    forms give the same answer as the clause analysis without it."""
+    from toolwitness.checks import elicitation
+    from toolwitness.checks.role_vocab import vocabulary
+
+    vocab = vocabulary()
+    secrets = elicitation._secret_words(vocab)
+    texts = [
+        "Prompts USERS for their passwords before it connects.",
+        "It requested the operator’s API keys.",
+        "Solicits customers' credit card numbers.",
+        "Asks you for the private key.",
+        "Before connecting, it will ask the user for their API key.",
+        "Reads files; never asks anybody anything.",
+        "Returns the weather.",
+    ]
+    filtered = [elicitation._asks_for_secret(t, secrets, vocab) for t in texts]
+    monkeypatch.setattr(elicitation, "_may_ask", lambda text, vocab: True)
+    assert filtered == [elicitation._asks_for_secret(t, secrets, vocab) for t in texts]
+    assert filtered[4] is not None and filtered[-1] is None

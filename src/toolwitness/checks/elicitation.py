@@ -18,6 +18,7 @@ from toolwitness.checks.role_text import clauses, name_tokens
 from toolwitness.checks.role_vocab import RoleVocabulary, vocabulary
 from toolwitness.findings import Confidence, Finding, Severity, Witness
 from toolwitness.model import ServerSurface
+from toolwitness.textnorm import nfc
 
 _ASK_VERBS = frozenset({"ask", "prompt", "elicit", "request", "collect", "solicit", "query"})
 _ADDRESSEES = frozenset({"user", "you", "human", "operator", "customer"})
@@ -55,7 +56,32 @@ def _structure_secrets(node: Any, secrets: frozenset[str], vocab: RoleVocabulary
     return sorted(found)
 
 
+def _surface_forms(words: frozenset[str], vocab: RoleVocabulary) -> tuple[str, ...]:
+    """Every token whose lemma is one of `words` (the words themselves and their inflections)."""
+    forms = set(words) | {form for form, lemma in vocab.lemmas.items() if lemma in words}
+    return tuple(sorted(forms))
+
+
+_FORMS: dict[int, tuple[RoleVocabulary, tuple[str, ...], tuple[str, ...]]] = {}
+
+
+def _may_ask(text: str, vocab: RoleVocabulary) -> bool:
+    """A necessary condition for `_asks_for_secret`: some addressee and some asking verb occur as
+    substrings of the lowered text. Clause tokens are pieces of `nfc(text).lower()` (stripped of
+    quotes and hyphens) mapped through the lemma table, so a clause holding such a lemma implies
+    one of its surface forms is a substring. The synthetic tokens (url, path, secret-path) are in
+    neither set."""
+    held = _FORMS.get(id(vocab))
+    if held is None or held[0] is not vocab:
+        held = (vocab, _surface_forms(_ADDRESSEES, vocab), _surface_forms(_ASK_VERBS, vocab))
+        _FORMS[id(vocab)] = held
+    lower = nfc(text).lower().replace("’", "'")  # as `role_text` tokenises it
+    return any(f in lower for f in held[1]) and any(f in lower for f in held[2])
+
+
 def _asks_for_secret(text: str, secrets: frozenset[str], vocab: RoleVocabulary) -> str | None:
+    if not _may_ask(text, vocab):
+        return None
     for clause in clauses(text, vocab):
         if not _ADDRESSEES & set(clause.tokens):
             continue

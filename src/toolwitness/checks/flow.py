@@ -19,6 +19,10 @@ from toolwitness.model import ServerSurface
 TRIFECTA = ("untrusted-input", "sensitive-source", "external-sink")
 ACTIONS = ("code-exec", "destructive")
 _STRONG = ("name", "parameter")
+_TRIFECTA_SET = frozenset(TRIFECTA)
+_HOP_ROLES = frozenset((*TRIFECTA, *ACTIONS))
+# TW-FLOW-001/004 need sensitive-source, 006 needs untrusted-input.
+_FLOW_ROLES = frozenset({"sensitive-source", "untrusted-input"})
 
 
 @dataclass(frozen=True)
@@ -29,7 +33,7 @@ class Hop:
 
     @property
     def strong(self) -> bool:
-        return any(s.source in _STRONG for s in self.roles.evidence(self.role))
+        return _strong(self.roles, self.role)
 
     def witness(self, show_server: bool = False) -> Witness:
         signals = sorted(
@@ -45,10 +49,20 @@ class Hop:
         )
 
 
+def _strong(roles: ToolRoles, role: str) -> bool:
+    return any(s.source in _STRONG for s in roles.evidence(role))
+
+
 def best_hop(server: str, candidates: Sequence[ToolRoles], role: str) -> Hop | None:
     """The tool that plays `role` on the strongest evidence (then the first by position)."""
-    hops = [Hop(server, r, role) for r in candidates if r.has(role)]
-    return min(hops, key=lambda h: (not h.strong, h.roles.index), default=None)
+    best: tuple[bool, int] | None = None
+    chosen = None
+    for r in candidates:
+        if r.evidence(role):
+            key = (not _strong(r, role), r.index)
+            if best is None or key < best:
+                best, chosen = key, r
+    return None if chosen is None else Hop(server, chosen, role)
 
 
 def _grade(hops: Sequence[Hop]) -> tuple[Severity | None, Confidence | None]:
@@ -56,9 +70,14 @@ def _grade(hops: Sequence[Hop]) -> tuple[Severity | None, Confidence | None]:
     return (None, None) if all(h.strong for h in hops) else (Severity.HIGH, Confidence.HEURISTIC)
 
 
-def _single_tool(roles: ToolRoles, server: str, ctx: CheckContext) -> Iterator[Finding]:
+def _single_tool(
+    roles: ToolRoles, present: frozenset[str], server: str, ctx: CheckContext
+) -> Iterator[Finding]:
+    """`present` is the tool's roles: `roles.has(r)` (any source) is `r in present`."""
+    if present.isdisjoint(_FLOW_ROLES):
+        return  # every finding below needs one of these roles
     loc = f"tools[{roles.index}]"
-    if all(roles.has(r) for r in TRIFECTA):
+    if all(r in present for r in TRIFECTA):
         hops = [Hop(server, roles, r) for r in TRIFECTA]
         strong = all(h.strong for h in hops)
         yield ctx.rules.finding(
@@ -71,8 +90,8 @@ def _single_tool(roles: ToolRoles, server: str, ctx: CheckContext) -> Iterator[F
             confidence=None if strong else Confidence.STRONG,
         )
         return
-    if roles.has("sensitive-source") and roles.has("external-sink"):
-        secret = roles.has("credential-access")
+    if "sensitive-source" in present and "external-sink" in present:
+        secret = "credential-access" in present
         role = "credential-access" if secret else "sensitive-source"
         hops = [Hop(server, roles, role), Hop(server, roles, "external-sink")]
         yield ctx.rules.finding(
@@ -85,8 +104,8 @@ def _single_tool(roles: ToolRoles, server: str, ctx: CheckContext) -> Iterator[F
             severity=Severity.HIGH if secret else None,
             confidence=Confidence.STRONG if secret else None,
         )
-    action = next((a for a in ACTIONS if roles.has(a)), None)
-    if roles.has("untrusted-input") and action:
+    action = next((a for a in ACTIONS if a in present), None)
+    if "untrusted-input" in present and action:
         hops = [Hop(server, roles, "untrusted-input"), Hop(server, roles, action)]
         yield ctx.rules.finding(
             "TW-FLOW-006",
@@ -101,8 +120,6 @@ def _single_tool(roles: ToolRoles, server: str, ctx: CheckContext) -> Iterator[F
 def _across_tools(
     all_roles: Sequence[ToolRoles], server: str, ctx: CheckContext
 ) -> Iterator[Finding]:
-    if any(all(r.has(x) for x in TRIFECTA) for r in all_roles):
-        return  # one tool already completes the chain (TW-FLOW-001)
     hops = [best_hop(server, all_roles, role) for role in TRIFECTA]
     if all(h is not None for h in hops):
         chain = [h for h in hops if h is not None]
@@ -154,10 +171,17 @@ def _names(hops: Sequence[Hop]) -> str:
     ["TW-FLOW-001", "TW-FLOW-002", "TW-FLOW-004", "TW-FLOW-005", "TW-FLOW-006", "TW-FLOW-007"],
 )
 def server_flows(surface: ServerSurface, ctx: CheckContext) -> Iterator[Finding]:
-    all_roles = surface_roles(surface)
-    for roles in all_roles:
-        yield from _single_tool(roles, surface.id, ctx)
-    yield from _across_tools(all_roles, surface.id, ctx)
+    players = []
+    complete = False  # one tool completes the chain itself (TW-FLOW-001): no server-wide finding
+    for roles in surface_roles(surface):
+        present = frozenset(roles.roles)
+        yield from _single_tool(roles, present, surface.id, ctx)
+        if not present.isdisjoint(_HOP_ROLES):
+            players.append(roles)
+            complete = complete or present >= _TRIFECTA_SET
+    if not complete:
+        # Only tools that play some flow role can be a hop (`best_hop` keeps tools with the role).
+        yield from _across_tools(players, surface.id, ctx)
 
 
 class CrossServerTrifecta:
