@@ -149,3 +149,52 @@ def test_fast_path_edge_cases() -> None:
         ["e", "E", ".", {"true": False}],
     ):
         assert canonical_bytes(value) == rfc8785.dumps(value)
+
+
+@settings(max_examples=300)
+@given(
+    st.lists(
+        st.tuples(
+            st.text(min_size=1, max_size=8),
+            st.one_of(st.none(), st.text(max_size=8)),
+            st.one_of(st.none(), st.text(max_size=30)),
+        ),
+        max_size=6,
+        unique_by=lambda t: t[0],
+    )
+)
+def test_tool_and_surface_digests_equal_plain_rfc8785(tools: list[tuple[str, Any, Any]]) -> None:
+    """The specialised per-field, per-tool and per-server encoders give exactly the digests of
+    RFC 8785 applied to the documented objects (field values; {field: digest}; sorted pairs)."""
+    import hashlib
+
+    import rfc8785
+
+    from toolwitness.model import ServerSurface, Tool
+
+    def sha(value: Any) -> str:
+        return "sha256:" + hashlib.sha256(rfc8785.dumps(value)).hexdigest()
+
+    surface = ServerSurface(
+        id="s",
+        tools=tuple(
+            Tool(name=n, title=t, description=d, inputSchema={"type": "object", "x": 1.5})
+            for n, t, d in tools
+        ),
+    )
+    got = digest_surface(surface)
+    expected_pairs = []
+    for tool, found in zip(surface.tools, got.tools, strict=True):
+        values = {
+            "name": tool.name,
+            "title": tool.title,
+            "description": tool.description,
+            "inputSchema": tool.input_schema,
+            "outputSchema": None,
+            "annotations": None,
+        }
+        fields = {k: sha(v) for k, v in values.items()}
+        assert found.fields == fields
+        assert found.digest == sha(fields)
+        expected_pairs.append([tool.name, found.digest])
+    assert got.surface == sha(sorted(expected_pairs))

@@ -30,6 +30,7 @@ _ENCODER = json.JSONEncoder(
     ensure_ascii=False, separators=(",", ":"), sort_keys=True, allow_nan=False
 )
 _encode_string = json.encoder.encode_basestring
+_sha256 = hashlib.sha256
 _NUMBER_START = re.compile(r"[:,\[]-?[0-9]")
 _FLOAT_OR_BIG = re.compile(r"[:,\[]-?[0-9]+[.eE]|[0-9]{16}")
 
@@ -74,17 +75,35 @@ def tool_field_values(tool: Tool) -> dict[str, Any]:
     }
 
 
+_NULL_DIGEST = digest(None)
+_SORTED_FIELDS = tuple(sorted(HASHED_FIELDS))
+
+
+def _field_digest(value: Any) -> str:
+    if value is None:  # most tools have no outputSchema: one constant
+        return _NULL_DIGEST
+    if type(value) is str:  # name, title, description: a string encodes the same in JCS
+        return "sha256:" + _sha256(_encode_string(value).encode("utf-8")).hexdigest()
+    return digest(value)
+
+
 def tool_digest(tool: Tool) -> ToolDigest:
-    fields = {name: digest(value) for name, value in tool_field_values(tool).items()}
-    # Keys and values here are our own ASCII strings: compact sorted JSON is already JCS.
-    canonical = json.dumps(fields, separators=(",", ":"), sort_keys=True).encode("ascii")
+    fields = {name: _field_digest(value) for name, value in tool_field_values(tool).items()}
+    # Keys and values here are our own ASCII strings with nothing to escape: compact JSON with
+    # the keys in sorted order is already JCS (what json.dumps(sort_keys=True) would give).
+    canonical = "{" + ",".join(f'"{k}":"{fields[k]}"' for k in _SORTED_FIELDS) + "}"
     return ToolDigest(
-        name=tool.name, digest="sha256:" + hashlib.sha256(canonical).hexdigest(), fields=fields
+        name=tool.name,
+        digest="sha256:" + _sha256(canonical.encode("ascii")).hexdigest(),
+        fields=fields,
     )
 
 
 def surface_digest(tool_digests: list[ToolDigest]) -> str:
-    return digest(sorted([t.name, t.digest] for t in tool_digests))
+    pairs = sorted([t.name, t.digest] for t in tool_digests)
+    # Lists of strings hold no numbers and no object keys, so the only JCS rule that applies is
+    # string escaping, which the compact encoder shares (see `canonical_bytes`).
+    return "sha256:" + _sha256(_ENCODER.encode(pairs).encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True)
