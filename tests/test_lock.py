@@ -137,6 +137,7 @@ def test_description_change_is_named_and_warns(
                 "change": "modified",
                 "fields": ["description"],
                 "widening": False,
+                "hints": [],
             }
         ],
     }
@@ -173,7 +174,13 @@ def test_gaining_read_only_is_blocked_whatever_the_posture(
     pin = _pin(report)
     assert pin["state"] == "blocked"
     assert pin["changes"] == [
-        {"tool": "read_note", "change": "modified", "fields": ["annotations"], "widening": True}
+        {
+            "tool": "read_note",
+            "change": "modified",
+            "fields": ["annotations"],
+            "widening": True,
+            "hints": [{"hint": "readOnlyHint", "before": None, "after": True, "kind": "widening"}],
+        }
     ]
     assert "TW-PIN-005" in _rules(report)
 
@@ -185,6 +192,10 @@ def test_dropping_destructive_is_blocked(
     catalog = _write(lock.parent / "v2" / "notes.json", _variant(delete_note={"annotations": {}}))
     code, report = _scan_json(capsys, catalog, lock)
     assert code == 1 and _pin(report)["state"] == "blocked"
+    (change,) = _pin(report)["changes"]
+    assert change["hints"] == [
+        {"hint": "destructiveHint", "before": True, "after": None, "kind": "widening"}
+    ]
 
 
 def test_losing_read_only_is_reported_not_blocked(
@@ -201,6 +212,9 @@ def test_losing_read_only_is_reported_not_blocked(
     pin = _pin(report)
     assert pin["state"] == "changed"
     assert pin["changes"][0]["widening"] is False
+    assert pin["changes"][0]["hints"] == [
+        {"hint": "readOnlyHint", "before": True, "after": None, "kind": "narrowing"}
+    ]
     assert {"TW-PIN-002", "TW-PIN-007"} <= _rules(report)
     assert "TW-PIN-005" not in _rules(report)
 
@@ -216,8 +230,14 @@ def test_added_and_removed_tools_are_named(
     assert _pin(report) == {
         "state": "changed",
         "changes": [
-            {"tool": "delete_note", "change": "removed", "fields": [], "widening": False},
-            {"tool": "export", "change": "added", "fields": [], "widening": False},
+            {
+                "tool": "delete_note",
+                "change": "removed",
+                "fields": [],
+                "widening": False,
+                "hints": [],
+            },
+            {"tool": "export", "change": "added", "fields": [], "widening": False, "hints": []},
         ],
     }
     assert {"TW-PIN-003", "TW-PIN-004"} <= _rules(report)

@@ -19,11 +19,21 @@ class Penalty(_Frozen):
     penalty: float
 
 
+class PinHintMove(_Frozen):
+    """One policy hint that moved since the pin (absent is None)."""
+
+    hint: str
+    before: bool | None
+    after: bool | None
+    kind: str  # widening | narrowing | neutral
+
+
 class PinChange(_Frozen):
     tool: str
     change: str  # added | removed | modified
     fields: tuple[str, ...] = ()
     widening: bool = False
+    hints: tuple[PinHintMove, ...] = ()
 
 
 class PinResult(_Frozen):

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from toolwitness.integrity.canonical import HASHED_FIELDS, ToolDigest, digest_surface
 from toolwitness.integrity.lock import LockedServer, LockedTool, entry_for
 from toolwitness.model import POLICY_HINTS, ServerSurface, Tool
-from toolwitness.result import PinChange, PinResult
+from toolwitness.result import PinChange, PinHintMove, PinResult
 
 # The hint value that lets a client skip confirmation, and the spec's default when absent.
 _PERMISSIVE = {"readOnlyHint": True, "destructiveHint": False, "openWorldHint": False}
@@ -84,7 +84,14 @@ class ToolDrift:
 
     def pin_change(self) -> PinChange:
         return PinChange(
-            tool=self.tool, change=self.change, fields=self.fields, widening=self.widening
+            tool=self.tool,
+            change=self.change,
+            fields=self.fields,
+            widening=self.widening,
+            hints=tuple(
+                PinHintMove(hint=s.hint, before=s.before, after=s.after, kind=s.kind)
+                for s in self.shifts
+            ),
         )
 
 

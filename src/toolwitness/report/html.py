@@ -153,13 +153,30 @@ def _pin_table(server: dict[str, Any]) -> str:
     rows = "".join(
         f'<tr><th scope="row"><code>{h(c["tool"])}</code></th><td>{h(c["change"])}</td>'
         f"<td>{h(', '.join(c['fields']) or '–')}</td>"
+        f"<td>{_hint_moves(c.get('hints') or [])}</td>"
         f"<td>{'yes' if c['widening'] else 'no'}</td></tr>"
         for c in pin["changes"]
     )
     return (
         f'<h3>Pin drift: {h(pin["state"])}</h3><table><thead><tr><th scope="col">tool</th>'
         '<th scope="col">change</th><th scope="col">fields changed</th>'
+        '<th scope="col">hints (pinned → now)</th>'
         f'<th scope="col">widens privilege</th></tr></thead><tbody>{rows}</tbody></table>'
+    )
+
+
+def _hint_value(value: bool | None) -> str:
+    return "absent" if value is None else str(value).lower()
+
+
+def _hint_moves(moves: list[dict[str, Any]]) -> str:
+    """`readOnlyHint: absent → true (widening)`, one per line; booleans only, no scanned text."""
+    if not moves:
+        return "–"
+    return "<br>".join(
+        f"<code>{h(m['hint'])}</code>: {h(_hint_value(m['before']))} → {h(_hint_value(m['after']))}"
+        f" ({h(m['kind'])})"
+        for m in moves
     )
 
 
