@@ -13,6 +13,8 @@ import typer
 from toolwitness.acquire.catalog import load_catalog_targets
 from toolwitness.acquire.limits import MIB, InputLimits
 from toolwitness.cli_support import emit, guard, run_app
+from toolwitness.code.analyse import CodeOptions
+from toolwitness.code.declared import DeclaredFrom
 from toolwitness.commands import code as code_commands
 from toolwitness.commands import discover as discover_commands
 from toolwitness.commands import evaluate as evaluate_commands
@@ -93,6 +95,18 @@ def scan_command(
     lab: lab_commands.LabFlag = False,
     all_tools: lab_commands.AllToolsFlag = False,
     call_timeout: lab_commands.CallTimeoutOpt = 15.0,
+    verify_code: Annotated[
+        bool,
+        typer.Option(
+            "--code",
+            help="Also verify each server's code (source folder, local install or pinned "
+            "package) against what its tools declare.",
+        ),
+    ] = False,
+    declared_from: Annotated[
+        DeclaredFrom,
+        typer.Option("--declared-from", help="With --code: what a tool declares."),
+    ] = DeclaredFrom.BOTH,
     discover: discover_commands.DiscoverFlag = False,
     home: discover_commands.HomeOpt = None,
     project: discover_commands.ProjectOpt = None,
@@ -134,6 +148,7 @@ def scan_command(
                 suppressions=load_suppressions(suppressions) if suppressions else (),
                 live=live_options, live_observer=observer, check_options={"online": online},
                 lab=lab_settings,
+                code=CodeOptions(declared_from=declared_from) if verify_code else None,
             )  # fmt: skip
             result = scan(scan_targets, options)
         color = output is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ

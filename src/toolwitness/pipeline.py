@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from toolwitness.acquire.limits import InputLimits
 from toolwitness.acquire.live import LiveObserver, LiveOptions
@@ -25,6 +27,10 @@ from toolwitness.rules import RuleRegistry, load_registry
 from toolwitness.score import score_findings
 from toolwitness.suppressions import Suppression, check_known, split_suppressed
 
+if TYPE_CHECKING:
+    from toolwitness.code.analyse import CodeOptions
+    from toolwitness.code.in_scan import ServerCode
+
 GRADES = ("A", "B", "C", "D", "F")
 
 
@@ -38,6 +44,7 @@ class ScanOptions:
     live_observer: LiveObserver | None = None  # progress of live connections (the CLI's display)
     suppressions: tuple[Suppression, ...] = ()  # accepted findings, each with a justification
     lab: LabSettings | None = None  # with live: probe servers in the behavioural lab (lab/run.py)
+    code: CodeOptions | None = None  # verify each server's code where it can be found (code/)
 
 
 def scan(
@@ -85,7 +92,14 @@ def scan(
         surfaces.extend(static_surfaces(specs, online=online))
     if not surfaces:
         raise InputError("nothing to scan: give at least one target")
-    return scan_surfaces(surfaces, options, failures, early, probes)
+    if options.code is None:
+        return scan_surfaces(surfaces, options, failures, early, probes)
+    from toolwitness.code.in_scan import analyse_servers, surface_with_code
+
+    with tempfile.TemporaryDirectory(prefix="toolwitness-code-") as work:
+        code = analyse_servers(surfaces, Path(work), options.code)
+    surfaces = [surface_with_code(s, code[s.id]) for s in surfaces]
+    return scan_surfaces(surfaces, options, failures, early, probes, code)
 
 
 def scan_surfaces(
@@ -94,9 +108,10 @@ def scan_surfaces(
     failures: dict[str, tuple[str, ...]] | None = None,
     early: dict[str, tuple[list[Finding], list[str]]] | None = None,
     probes: dict[str, ServerProbe] | None = None,
+    code: dict[str, ServerCode] | None = None,
 ) -> ScanResult:
     with gc_paused():
-        return _scan_surfaces(surfaces, options, failures, early, probes)
+        return _scan_surfaces(surfaces, options, failures, early, probes, code)
 
 
 def _scan_surfaces(
@@ -105,6 +120,7 @@ def _scan_surfaces(
     failures: dict[str, tuple[str, ...]] | None,
     early: dict[str, tuple[list[Finding], list[str]]] | None,
     probes: dict[str, ServerProbe] | None,
+    code: dict[str, ServerCode] | None = None,
 ) -> ScanResult:
     rules = load_registry(list(options.rule_packs))
     check_known(options.suppressions, rules)
@@ -120,6 +136,10 @@ def _scan_surfaces(
         errors[surface.id].extend(check_errors)
         if probes and surface.id in probes:
             per_server[surface.id].extend(probe_findings(probes[surface.id], rules))
+        if code and surface.id in code:
+            from toolwitness.code.in_scan import server_code_findings
+
+            per_server[surface.id].extend(server_code_findings(code[surface.id], rules))
     for fleet in fleet_checks:
         try:
             for server_id, found in fleet.run_all(surfaces, ctx).items():
@@ -139,6 +159,10 @@ def _scan_surfaces(
     ]
     if probes:
         results = attach_probes(results, probes)
+    if code:
+        from toolwitness.code.in_scan import attach_verdicts
+
+        results = [attach_verdicts(r, code[r.id]) if r.id in code else r for r in results]
     if pins:
         results = [
             r.model_copy(update={"pin": pins[r.id][0]}) if r.id in pins else r for r in results

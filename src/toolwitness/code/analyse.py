@@ -202,13 +202,13 @@ def code_scan_result(analysis: CodeAnalysis, rule_packs: tuple[Path, ...] = ()) 
     rules = load_registry(list(rule_packs))
     server = base.servers[0]
     by_name = {v.name: v for v in analysis.verdicts}
-    tools = tuple(_with_verdict(t, by_name.get(t.name)) for t in server.tools)
+    tools = tuple(with_verdict(t, by_name.get(t.name)) for t in server.tools)
     findings = sort_findings([*server.findings, *code_findings(analysis, rules)])
     updated: ServerResult = server.model_copy(update={"tools": tools, "findings": tuple(findings)})
     return ScanResult(servers=(updated,))
 
 
-def _with_verdict(tool: ToolResult, verdict: ToolVerdict | None) -> ToolResult:
+def with_verdict(tool: ToolResult, verdict: ToolVerdict | None) -> ToolResult:
     if verdict is None:
         return tool
     return tool.model_copy(
