@@ -8,16 +8,18 @@ a weather tool may not.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from toolwitness import paths
 from toolwitness.checks.inj_model import EXFIL_PARAM, Signal
 from toolwitness.checks.inj_targets import mentions_any_target, target_hits
+from toolwitness.checks.inj_triggers import CACHE_MAX_CHARS
 from toolwitness.checks.inj_triggers import scan as scan_text
 from toolwitness.checks.language import analyse, find_phrases, split_identifier
-from toolwitness.checks.lexicon import Lexicon
+from toolwitness.checks.lexicon import Lexicon, lexicon
 from toolwitness.findings import Severity
 
 _MAX_PARAMS = 2000
@@ -31,28 +33,38 @@ class Param:
     description: str
 
 
-def schema_params(schema: Any, base: str) -> Iterator[Param]:
-    """Every named property with a string description, nested objects and arrays included."""
-    stack: list[tuple[Any, str, int]] = [(schema, base, 0)]
+def schema_params(
+    schema: Any, base: str, keep: Callable[[str], bool] | None = None
+) -> Iterator[Param]:
+    """Every named property with a string description, nested objects and arrays included
+    (only those whose description passes `keep`, when given). Locations are built only for the
+    properties yielded: the walk carries each node's path as a tuple of keys."""
+    stack: list[tuple[Any, tuple[str, ...], int]] = [(schema, (), 0)]
     count = 0
     while stack and count < _MAX_PARAMS:
-        node, loc, depth = stack.pop()
+        node, parts, depth = stack.pop()
         if not isinstance(node, dict) or depth > _MAX_DEPTH:
             continue
         props = node.get("properties")
         if isinstance(props, dict):
-            ploc = paths.child(loc, "properties")
             for name, body in props.items():
                 count += 1
-                bloc = paths.child(ploc, name)
                 if isinstance(body, dict):
+                    at = (*parts, "properties", name)
                     desc = body.get("description")
-                    if isinstance(desc, str):
-                        yield Param(name, paths.child(bloc, "description"), desc)
-                    stack.append((body, bloc, depth + 1))
+                    if isinstance(desc, str) and (keep is None or keep(desc)):
+                        yield Param(name, _location(base, (*at, "description")), desc)
+                    stack.append((body, at, depth + 1))
         items = node.get("items")
         if isinstance(items, dict):
-            stack.append((items, paths.child(loc, "items"), depth + 1))
+            stack.append((items, (*parts, "items"), depth + 1))
+
+
+def _location(base: str, parts: tuple[str, ...]) -> str:
+    loc = base
+    for key in parts:
+        loc = paths.child(loc, key)
+    return loc
 
 
 _KEYED: dict[int, tuple[Lexicon, dict[str, tuple[frozenset[str], ...]]]] = {}
@@ -69,9 +81,20 @@ def _phrase_words(lex: Lexicon) -> dict[str, tuple[frozenset[str], ...]]:
     return held[1]
 
 
-def _may_ask(description: str, lex: Lexicon) -> bool:
+def may_ask(description: str, lex: Lexicon) -> bool:
     """Necessary for any signal below: a data-source or hidden-marker phrase with all its words
     present, or a sensitive-target mention. Most descriptions fail it and skip the analysis."""
+    if lex is lexicon() and len(description) <= CACHE_MAX_CHARS:
+        return _may_ask_shared(description)
+    return _may_ask_uncached(description, lex)
+
+
+@lru_cache(maxsize=16384)
+def _may_ask_shared(description: str) -> bool:
+    return _may_ask_uncached(description, lexicon())
+
+
+def _may_ask_uncached(description: str, lex: Lexicon) -> bool:
     scan = scan_text(description)
     if mentions_any_target(scan.lower, lex):
         return True
@@ -80,12 +103,18 @@ def _may_ask(description: str, lex: Lexicon) -> bool:
 
 
 def exfil_params(
-    tool_name: str, schema: Any, base: str, purpose: frozenset[str], lex: Lexicon
+    tool_name: str,
+    schema: Any,
+    base: str,
+    purpose: frozenset[str] | Callable[[], frozenset[str]],
+    lex: Lexicon,
 ) -> Iterator[tuple[Param, Signal]]:
+    """`purpose` may be given as a function: it is called only for a parameter that may ask."""
     side_names = lex.params["side_channel_names"]
-    for param in schema_params(schema, base):
-        if not _may_ask(param.description, lex):
-            continue
+    goal: frozenset[str] | None = None
+    for param in schema_params(schema, base, lambda text: may_ask(text, lex)):
+        if goal is None:
+            goal = purpose() if callable(purpose) else purpose
         analysis = analyse(param.description, lex)
         words = [t.text for s in analysis.sentences for t in s.tokens]
         toks = [t for s in analysis.sentences for t in s.tokens]
@@ -99,7 +128,7 @@ def exfil_params(
         sources = [
             (i, p)
             for i, p in find_phrases(words, lex.params["data_sources"])
-            if not analysis.negated_at(toks[i].start) and not set(p) & (purpose | name_words)
+            if not analysis.negated_at(toks[i].start) and not set(p) & (goal | name_words)
         ]
         sensitive = (
             []
@@ -107,7 +136,7 @@ def exfil_params(
             else [
                 (start, end)
                 for cat in lex.targets
-                if not (purpose | name_words) & cat.domain
+                if not (goal | name_words) & cat.domain
                 for start, end in target_hits(analysis.lower, cat)
                 if not analysis.negated_at(start)
             ]

@@ -76,9 +76,30 @@ def mentions_any_target(lower: str, lex: Lexicon) -> bool:
     """A superset test before the per-literal search: a literal found at token boundaries has
     each of its letter/digit runs as a whole run of the text (its edges are not alphanumeric or
     its neighbours are not), so some literal must have all its runs among the text's runs."""
-    runs = _text_runs(lower)
+    return mentions_in_runs(_text_runs(lower), lex)
+
+
+def mentions_in_runs(runs: frozenset[str], lex: Lexicon) -> bool:
+    """`mentions_any_target` given the text's letter/digit runs."""
     index = _anchors(lex)
     return any(need <= runs for anchor in runs & index.keys() for _, need in index[anchor])
+
+
+def word_runs(text: str, lower: str, words: frozenset[str]) -> frozenset[str]:
+    """The letter/digit runs of `lower` (the fold of `text`), from its word set when ASCII.
+
+    For ASCII text `words` are the TOKEN matches of `lower` plus parts of hyphenated ones. Every
+    [a-z0-9] character is a word character, and a greedy TOKEN match never stops right before
+    one, so each run lies inside one token and is a whole run there; the characters around a
+    token are not [a-z0-9]. So the runs of the text are the runs of its tokens (hyphen parts add
+    only runs of their token): an alphanumeric word is its own run, the others are split."""
+    if not text.isascii():
+        return _text_runs(lower)
+    out = {w for w in words if w.isalnum()}
+    for w in words:
+        if not w.isalnum():
+            out.update(_RUN.findall(w))
+    return frozenset(out)
 
 
 def target_hits(lower: str, cat: TargetCategory) -> Iterator[tuple[int, int]]:

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from toolwitness.checks.language import Analysis, fold, token_texts
+from toolwitness.checks.language import TOKEN, Analysis, fold, token_texts
 from toolwitness.checks.lexicon import Lexicon, Phrase, lexicon
 
 AUTHORITY = 1
@@ -60,6 +60,8 @@ class Triggers:
     phrases: dict[str, tuple[tuple[int, frozenset[str]], ...]]
     shell: frozenset[str]
     keys: frozenset[str]  # every word of `bits` and `phrases`
+    shell_runs: frozenset[str]  # the shell words made of [a-z0-9] only
+    shell_other: tuple[str, ...]  # the rest, tested as substrings
 
 
 _CACHE: dict[int, tuple[Lexicon, Triggers]] = {}
@@ -119,6 +121,8 @@ def _build(lex: Lexicon) -> Triggers:
         phrases={k: tuple(sorted(v, key=repr)) for k, v in by_key.items()},
         shell=shell,
         keys=frozenset(bits) | frozenset(by_key),
+        shell_runs=frozenset(w for w in shell if w.isascii() and w.isalnum()),
+        shell_other=tuple(sorted(w for w in shell if not (w.isascii() and w.isalnum()))),
     )
 
 
@@ -156,17 +160,19 @@ class TextScan:
     mask: int
 
 
-def _token_words(text: str) -> tuple[str, list[str]]:
-    return (text.lower() if text.isascii() else fold(text)), token_texts(text)
-
-
 def scan_words(text: str) -> tuple[str, frozenset[str]]:
     """Folded text and word set (every token plus the parts of hyphenated tokens)."""
-    lower, found = _token_words(text)
+    if text.isascii():
+        # ASCII lower-casing is per character: `token_texts` would find these same tokens.
+        lower = text.lower()
+        found = TOKEN.findall(lower)
+    else:
+        lower, found = fold(text), token_texts(text)
     words = set(found)
-    for w in found:
-        if "-" in w:
-            words.update(w.split("-"))
+    if "-" in lower or not text.isascii():  # a token holds "-" only when the text does
+        for w in found:
+            if "-" in w:
+                words.update(w.split("-"))
     return lower, frozenset(words)
 
 
@@ -186,6 +192,16 @@ _scan_cached = lru_cache(maxsize=16384)(_scan)
 def scan(text: str) -> TextScan:
     """Gate inputs of `text` under the shared lexicon (cached: catalogs repeat strings)."""
     return _scan_cached(text) if len(text) <= CACHE_MAX_CHARS else _scan(text)
+
+
+def shell_may_open(text: str, lower: str, runs: frozenset[str], lex: Lexicon) -> bool:
+    """A superset of `shell_possible`, given the letter/digit runs of `lower`. A piece that is an
+    alphanumeric shell word sits between separators (space, |, ;.!?<>) or the text's ends, none
+    of them [a-z0-9], so it is a whole run; any other piece is a substring of `lower`."""
+    if "`" in text or "/dev/tcp/" in lower:
+        return True
+    table = triggers(lex)
+    return not table.shell_runs.isdisjoint(runs) or any(w in lower for w in table.shell_other)
 
 
 def shell_possible(text: str, lower: str, lex: Lexicon) -> bool:

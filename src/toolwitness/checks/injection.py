@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from toolwitness.checks import inj_directives, inj_payloads, inj_targets
 from toolwitness.checks import inj_triggers as trig
@@ -23,15 +23,22 @@ from toolwitness.checks.inj_model import (
     FieldContext,
     Signal,
 )
-from toolwitness.checks.inj_params import exfil_params
+from toolwitness.checks.inj_params import exfil_params, may_ask
 from toolwitness.checks.inj_purpose import purpose_words, server_purpose
 from toolwitness.checks.interface import CheckContext, server_check
 from toolwitness.checks.language import Analysis, analyse, split_identifier, tokens
 from toolwitness.checks.lexicon import Lexicon, lexicon
 from toolwitness.checks.secrets_scan import find_secrets, may_hold_token, redact
 from toolwitness.checks.unicode_decode import reveal_hidden
+from toolwitness.checks.unicode_terminal import has_terminal_controls
 from toolwitness.findings import Finding, Severity
-from toolwitness.model import ServerSurface, TextField, surface_text_fields, tool_text_fields
+from toolwitness.model import (
+    ServerSurface,
+    TextField,
+    Tool,
+    surface_text_fields,
+    tool_text_fields,
+)
 from toolwitness.textnorm import excerpt, nfc, window
 
 Detector = Callable[[Analysis, FieldContext, Lexicon], Iterable[Signal]]
@@ -86,7 +93,7 @@ def _text_gates(text: str, scan: trig.TextScan, lex: Lexicon) -> frozenset[Detec
         opened.append(inj_payloads.shell_commands)
     if "://" in text or inj_payloads.may_hold_ip_url(text):
         opened.append(inj_payloads.suspicious_urls)
-    if any(c in text for c in ":=-") or may_hold_token(text):
+    if ":" in text or "=" in text or "-" in text or may_hold_token(text):
         opened.append(inj_payloads.credentials)
     return frozenset(opened)
 
@@ -94,7 +101,7 @@ def _text_gates(text: str, scan: trig.TextScan, lex: Lexicon) -> frozenset[Detec
 def _word_gates(text: str, mask: int) -> list[Detector]:
     """The gates of the name detectors (authority, harmful intent): word mask and markup only."""
     opened: list[Detector] = []
-    if mask & trig.AUTHORITY or any(c in text for c in "<[#"):
+    if mask & trig.AUTHORITY or "<" in text or "[" in text or "#" in text:
         opened.append(inj_directives.authority)
     if mask & trig.INTENT:
         opened.append(inj_targets.harmful_intent)
@@ -181,7 +188,9 @@ def _context_free(text: str, names_only: bool) -> tuple[Signal, ...]:
 
 def _may_encode(text: str) -> bool:
     """Encoded runs need %, backslash, & or a whitespace-free run of 24+ characters."""
-    return any(c in text for c in "%\\&") or any(len(t) >= 24 for t in text.split())
+    if "%" in text or "\\" in text or "&" in text:
+        return True
+    return len(text) >= 24 and max(map(len, text.split()), default=0) >= 24
 
 
 def detect(text: str, fctx: FieldContext, lex: Lexicon, *, decode: bool = True) -> list[Signal]:
@@ -246,13 +255,64 @@ def hidden_signals(text: str, fctx: FieldContext, lex: Lexicon) -> list[Signal]:
     return out
 
 
+def _nothing_hidden(text: str) -> bool:
+    """True only when `reveal_hidden(text)` is empty: for ASCII text it reports the terminal
+    channel alone, which needs terminal controls (control characters, absent from printable
+    ASCII)."""
+    return text.isascii() and (text.isprintable() or not has_terminal_controls(text))
+
+
+_NAME_BITS = trig.AUTHORITY | trig.INTENT
+_TEXT_BITS = trig.AUTHORITY | trig.SECRECY | trig.RANKING | trig.OTHER_TOOL | trig.INTENT
+_SEQUENCE_BITS = trig.SEQ_MARKER | trig.SEQ_SCOPE
+
+
+def _text_gates_closed(text: str, lex: Lexicon) -> frozenset[str] | None:
+    """The text's word set when every gate in `_text_gates` is closed, else None (undecided).
+    Each test below is the gate's own test or a superset of it (see the functions called)."""
+    if "<" in text or "[" in text or "#" in text or "@" in text or "://" in text:
+        return None  # authority markup, shadowing addresses, URLs
+    if ":" in text or "=" in text or "-" in text or may_hold_token(text):
+        return None  # credentials
+    lower, words = trig.scan_words(text)
+    mask = trig.gate_mask(words, lex)
+    if mask & _TEXT_BITS or mask & _SEQUENCE_BITS == _SEQUENCE_BITS:
+        return None
+    runs = inj_targets.word_runs(text, lower, words)
+    if inj_targets.mentions_in_runs(runs, lex) or trig.shell_may_open(text, lower, runs, lex):
+        return None
+    if "/" in text and inj_payloads.may_hold_ip_url(text):  # the IP-URL pattern holds a "/"
+        return None
+    return words
+
+
+def _closed_words(text: str, identifier: bool) -> frozenset[str] | None:
+    """`_quiet_words` of an already-joined identifier or a non-word text whose gates are all
+    closed (so the context-free detectors are silent), or None when undecided."""
+    lex = lexicon()
+    if identifier:
+        # The joined words of `split_identifier` are [a-z0-9]+ with single spaces: its tokens,
+        # word set and fold are the words and the text itself, and no markup character occurs.
+        words = frozenset(text.split())
+        if trig.gate_mask(words, lex) & _NAME_BITS:
+            return None
+        quiet: frozenset[str] | None = frozenset()
+    else:
+        quiet = _text_gates_closed(text, lex)
+        if quiet is None:
+            return None
+    if _may_encode(text) and next(iter(inj_payloads.decode_payloads(text)), None) is not None:
+        return None
+    return quiet
+
+
 @_short_cache
 def _quiet_words(raw: str, identifier: bool) -> frozenset[str] | None:
     """Words of a field whose every signal source is closed by its text alone, except the
     shadowing gate's sibling-name test (the one gate that reads the tool's context); None when
     the field needs the full per-field pass. Cached: catalogs repeat strings."""
     text = nfc(raw)
-    if any(revealed.text for revealed in reveal_hidden(text)):
+    if not _nothing_hidden(text) and any(revealed.text for revealed in reveal_hidden(text)):
         return None
     if identifier:
         text = " ".join(split_identifier(text))
@@ -261,6 +321,12 @@ def _quiet_words(raw: str, identifier: bool) -> frozenset[str] | None:
         chosen = () if _WORDLIKE.fullmatch(text) else DETECTORS
     if not chosen:
         return frozenset()
+    fast = _closed_words(text, identifier)
+    return fast if fast is not None else _gated_words(text, chosen)
+
+
+def _gated_words(text: str, chosen: tuple[Detector, ...]) -> frozenset[str] | None:
+    """`_quiet_words` through the gates themselves (and the context-free detectors)."""
     names_only = chosen is NAME_DETECTORS
     opened = _shared_text_gates(text, names_only)
     # With every gate closed the context-free detectors are silent: skip computing them.
@@ -271,12 +337,6 @@ def _quiet_words(raw: str, identifier: bool) -> frozenset[str] | None:
     if not opened.isdisjoint(d for d in chosen if d not in CONTEXT_FREE):
         return None
     return trig.scan(text).words if inj_targets.shadowing in chosen else frozenset()
-
-
-def _quiet(field: TextField, own: str, siblings: frozenset[str]) -> bool:
-    """True when `field_findings` would yield nothing for this field (given no extra signals)."""
-    words = _quiet_words(field.text, field.kind in _IDENTIFIER_KINDS)
-    return words is not None and all(w == own for w in words & siblings)
 
 
 def _evidence(text: str, signal: Signal) -> str:
@@ -345,30 +405,110 @@ def _field_text(field: TextField) -> str:
     return text
 
 
+class _Purpose:
+    """A tool's purpose words, computed on first use (most tools never need them)."""
+
+    __slots__ = ("_lex", "_tool", "_words")
+
+    def __init__(self, tool: Tool, lex: Lexicon) -> None:
+        self._tool = tool
+        self._lex = lex
+        self._words: frozenset[str] | None = None
+
+    def __call__(self) -> frozenset[str]:
+        if self._words is None:
+            self._words = purpose_words(self._tool, self._lex)
+        return self._words
+
+
+def _text_quiet(text: str, own: str, siblings: frozenset[str]) -> bool:
+    """The per-field skip test of `tool_poisoning` for a non-identifier text."""
+    if _INERT.fullmatch(text):
+        return True
+    quiet = _quiet_words(text, False)
+    return quiet is not None and (
+        quiet.isdisjoint(siblings) or all(w == own for w in quiet & siblings)
+    )
+
+
+def _tool_quiet(tool: Tool, own: str, siblings: frozenset[str], lex: Lexicon) -> bool:
+    """True when the per-tool pass would yield nothing: a superset of its fields is quiet.
+
+    `tool_text_fields` yields the name (an identifier), the title, description, annotation
+    title, and from the schemas their string values and the keys of property maps (as
+    identifiers). Here every key of every schema object is read as an identifier and every
+    string value as text, so each field it yields is tested with its own kind. Parameter
+    signals need a property description that `may_ask`; every such description is a string
+    under a "description" key of the input schema, tested here too."""
+    if _quiet_words(tool.name, True) is None:
+        return False
+    shown = tool.annotations.get("title") if tool.annotations else None
+    for text in (tool.title, tool.description, shown):
+        if isinstance(text, str) and not _text_quiet(text, own, siblings):
+            return False
+    stack: list[Any] = [(tool.input_schema, True)]
+    if tool.output_schema is not None:
+        stack.append((tool.output_schema, False))
+    while stack:
+        node, asks = stack.pop()
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if _quiet_words(key, True) is None:
+                    return False
+                if isinstance(value, str):
+                    if not _text_quiet(value, own, siblings):
+                        return False
+                    if asks and key == "description" and may_ask(value, lex):
+                        return False
+                elif isinstance(value, dict | list):
+                    stack.append((value, asks))
+        elif isinstance(node, list):
+            for value in node:
+                if isinstance(value, str):
+                    if not _text_quiet(value, own, siblings):
+                        return False
+                elif isinstance(value, dict | list):
+                    stack.append((value, asks))
+        elif isinstance(node, str) and not _text_quiet(node, own, siblings):
+            return False
+    return True
+
+
 @server_check("injection.poisoning", ALL_RULES)
 def tool_poisoning(surface: ServerSurface, ctx: CheckContext) -> Iterator[Finding]:
     lex = lexicon()
     names = {t.name.lower(): t.name for t in surface.tools}
     siblings = frozenset(names)  # detectors skip the tool's own name
+    inert = _INERT.fullmatch
     for i, tool in enumerate(surface.tools):
-        purpose = purpose_words(tool, lex)
+        own = tool.name.lower()
+        if _tool_quiet(tool, own, siblings, lex):
+            continue
+        purpose = _Purpose(tool, lex)
         param_signals: dict[str, list[Signal]] = {}
         for found, sig in exfil_params(
             tool.name, tool.input_schema, f"tools[{i}].inputSchema", purpose, lex
         ):
             param_signals.setdefault(found.location, []).append(sig)
         param_words: dict[str, frozenset[str]] = {}
-        own = tool.name.lower()
         for field in tool_text_fields(tool, i):
-            if field.kind not in _IDENTIFIER_KINDS and _INERT.fullmatch(field.text):
+            text = field.text
+            identifier = field.kind in _IDENTIFIER_KINDS
+            if not identifier and inert(text):
                 continue  # a bare word such as "string" carries no sentence and no hidden text
-            if field.location not in param_signals and _quiet(field, own, siblings):
-                continue  # nothing in this text can fire (checked once per distinct text)
+            if not param_signals or field.location not in param_signals:
+                # Nothing in this text can fire (checked once per distinct text) unless it
+                # names a sibling tool other than this one.
+                quiet = _quiet_words(text, identifier)
+                if quiet is not None and (
+                    quiet.isdisjoint(siblings) or all(w == own for w in quiet & siblings)
+                ):
+                    continue
             param = _param_of(field.location)
-            words = purpose
+            words = purpose()
             if param:
                 if param not in param_words:
-                    param_words[param] = purpose | frozenset(split_identifier(param))
+                    param_words[param] = words | frozenset(split_identifier(param))
                 words = param_words[param]
             fctx = FieldContext(field.kind, field.location, tool.name, words, siblings, param)
             yield from field_findings(field, fctx, ctx, lex, param_signals.get(field.location))

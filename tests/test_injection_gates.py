@@ -1,0 +1,208 @@
+"""TW-INJ fast paths: every shortcut is the gate it replaces or a proved superset of it.
+
+The injection check skips a field (or a whole tool) only when its gates are closed. These tests
+compare each shortcut with the exact computation it stands in for, on generated texts built from
+the words and characters the gates look for, and on every tool of the corpus and the fixtures.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toolwitness.checks import inj_targets, injection
+from toolwitness.checks import inj_triggers as trig
+from toolwitness.checks.inj_params import exfil_params
+from toolwitness.checks.language import split_identifier
+from toolwitness.checks.lexicon import lexicon
+from toolwitness.checks.secrets import secret_table
+from toolwitness.checks.secrets_scan import may_hold_token
+from toolwitness.checks.unicode_decode import reveal_hidden
+from toolwitness.model import Tool, tool_text_fields
+from toolwitness.textnorm import nfc
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _vocabulary() -> list[str]:
+    """Words and fragments the gates react to, plus ordinary ones."""
+    lex = lexicon()
+    table = trig.triggers(lex)
+    words = sorted(table.shell) + sorted(table.keys)[::7]
+    words += [lit for cat in lex.targets for lit in cat.literals][::3]
+    words += [shape.prefix for shape in secret_table().tokens] + ["eyJ"]
+    words += ["read", "the", "file", "record", "it", "user", "1.2.3.4/", "http://x.io", "don't"]
+    words += ["QUtJQTEyMzQ1Njc4OTBhYmNkZWZnaGlqa2xtbm9w", "%41%42%43", "&amp;", "\\x41"]
+    return words
+
+
+_PIECE = st.one_of(
+    st.sampled_from(_vocabulary()),
+    st.sampled_from([*" .,;:!?|`'\"<>[]#@=-_/~$\n\t\r", "\x1b", "’", "İ", "é", "Σ", "K"]),
+)
+_TEXT = st.lists(_PIECE, max_size=40).map("".join)
+_RUN = re.compile(r"[a-z0-9]+")
+
+
+@settings(max_examples=400, deadline=None)
+@given(_TEXT)
+def test_word_runs_are_the_runs_of_the_folded_text(text: str) -> None:
+    lower, words = trig.scan_words(text)
+    assert inj_targets.word_runs(text, lower, words) == frozenset(_RUN.findall(lower))
+
+
+@settings(max_examples=400, deadline=None)
+@given(_TEXT)
+def test_shell_shortcut_is_a_superset(text: str) -> None:
+    lex = lexicon()
+    lower, words = trig.scan_words(text)
+    runs = inj_targets.word_runs(text, lower, words)
+    if trig.shell_possible(text, lower, lex):
+        assert trig.shell_may_open(text, lower, runs, lex)
+
+
+_PREFIXES = re.compile(
+    "|".join(map(re.escape, ["eyJ", *(s.prefix for s in secret_table().tokens)]))
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_TEXT)
+def test_token_prefix_test_is_exact(text: str) -> None:
+    assert may_hold_token(text) == (_PREFIXES.search(text) is not None)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_TEXT)
+def test_nothing_hidden_only_when_nothing_is_revealed(text: str) -> None:
+    if injection._nothing_hidden(text):
+        assert reveal_hidden(text) == []
+
+
+@settings(max_examples=400, deadline=None)
+@given(_TEXT)
+def test_encoding_gate_is_unchanged(text: str) -> None:
+    old = any(c in text for c in "%\\&") or any(len(t) >= 24 for t in text.split())
+    assert injection._may_encode(text) == old
+
+
+@settings(max_examples=600, deadline=None)
+@given(_TEXT, st.booleans())
+def test_closed_gates_agree_with_the_gated_path(raw: str, identifier: bool) -> None:
+    """Where the shortcut decides, it decides as the gates and context-free detectors do."""
+    text = nfc(raw)
+    if identifier:
+        text = " ".join(split_identifier(text))
+        chosen = injection.NAME_DETECTORS
+    elif injection._WORDLIKE.fullmatch(text):
+        return
+    else:
+        chosen = injection.DETECTORS
+    fast = injection._closed_words(text, identifier)
+    if fast is not None:
+        assert fast == injection._gated_words(text, chosen)
+
+
+def _catalog_tools() -> list[Tool]:
+    tools = []
+    files = sorted((ROOT / "corpus" / "catalogs").glob("*.json"))
+    files += sorted((ROOT / "tests" / "fixtures").rglob("*.json"))
+    for path in files:
+        try:
+            doc = json.loads(path.read_text("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            continue
+        items = doc.get("tools") if isinstance(doc, dict) else None
+        for item in items if isinstance(items, list) else []:
+            try:
+                tools.append(Tool.model_validate(item))
+            except ValueError:
+                continue
+    return tools
+
+
+def _legacy_tool_quiet(tool: Tool, index: int, siblings: frozenset[str]) -> bool:
+    """The per-field pass of `tool_poisoning`, field by field, without the whole-tool walk."""
+    lex = lexicon()
+    base = f"tools[{index}].inputSchema"
+    if list(exfil_params(tool.name, tool.input_schema, base, frozenset(), lex)):
+        return False
+    own = tool.name.lower()
+    for field in tool_text_fields(tool, index):
+        identifier = field.kind in injection._IDENTIFIER_KINDS
+        if not identifier and injection._INERT.fullmatch(field.text):
+            continue
+        words = injection._quiet_words(field.text, identifier)
+        if words is None or any(w != own for w in words & siblings):
+            return False
+    return True
+
+
+def test_whole_tool_walk_only_skips_quiet_tools() -> None:
+    tools = _catalog_tools()
+    assert len(tools) > 300
+    siblings = frozenset(t.name.lower() for t in tools)
+    lex = lexicon()
+    skipped = 0
+    for index, tool in enumerate(tools):
+        if injection._tool_quiet(tool, tool.name.lower(), siblings, lex):
+            skipped += 1
+            assert _legacy_tool_quiet(tool, index, siblings), tool.name
+    assert skipped > 0
+
+
+_JSON = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), _TEXT),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.one_of(_TEXT, st.sampled_from(["description", "properties"])), inner)
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_TEXT, _TEXT, st.dictionaries(_TEXT, _JSON, max_size=4), _JSON)
+def test_whole_tool_walk_on_generated_tools(
+    name: str, description: str, props: dict[str, Any], output: Any
+) -> None:
+    schema = {"type": "object", "properties": props}
+    tool = Tool(
+        name=name or "t",
+        description=description,
+        inputSchema=schema,
+        outputSchema=output if isinstance(output, dict) else None,
+        annotations={"title": description[::-1]},
+    )
+    siblings = frozenset({tool.name.lower(), "read_file", "send"})
+    if injection._tool_quiet(tool, tool.name.lower(), siblings, lexicon()):
+        assert _legacy_tool_quiet(tool, 0, siblings)
+
+
+N = 100_000
+ADVERSARIAL = {
+    "shell-words": "curl rm sh " * (N // 11),
+    "dashes": "-nop " * (N // 5),
+    "underscores": "ghp_x " * (N // 6),
+    "runs": "a_b.c-d/e " * (N // 10),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ADVERSARIAL))
+def test_shortcuts_cost_linear_time(name: str) -> None:
+    text = ADVERSARIAL[name]
+    small = text[: len(text) // 4]
+    start = time.process_time()
+    injection._closed_words(small, False)
+    quarter = time.process_time() - start
+    start = time.process_time()
+    injection._closed_words(text, False)
+    full = time.process_time() - start
+    assert full < 12 * quarter + 0.5
