@@ -7,9 +7,8 @@ exactly as received (evidence); analysis runs on NFC copies produced by `textnor
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -36,12 +35,11 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 
 
-@dataclass(frozen=True, slots=True)
-class TextField:
+class TextField(NamedTuple):
     """One string of attacker-controlled text and where it sits (a JSON path in the surface).
 
-    A plain slotted dataclass, not a pydantic model: checks walk one per string of every tool,
-    and nothing here needs validation (the surface it comes from was validated)."""
+    A named tuple, not a model or a frozen dataclass: checks build one per string of every tool
+    on every scan, and nothing here needs validation (the surface it comes from was validated)."""
 
     location: str
     text: str
@@ -169,39 +167,52 @@ class ServerSurface(_Frozen):
         return not (self.tools or self.prompts or self.resources or self.resource_templates)
 
 
+_NAME_KEYS = frozenset({"properties", "patternProperties", "$defs", "definitions"})
+
+
 def schema_text_fields(schema: Any, location: str) -> Iterator[TextField]:
     """Every string inside a JSON Schema: property names, descriptions, titles, enums, defaults."""
-    stack: list[tuple[Any, str, bool]] = [(schema, location, False)]
-    while stack:
-        node, loc, keys_are_names = stack.pop()
-        if isinstance(node, dict):
-            for key, value in node.items():
-                child = paths.child(loc, key)
-                if keys_are_names:
-                    yield TextField(location=child, text=key, kind="schema-key")
-                names = key in ("properties", "patternProperties", "$defs", "definitions")
-                stack.append((value, child, names and isinstance(value, dict)))
-        elif isinstance(node, list):
-            for index, value in enumerate(node):
-                stack.append((value, paths.item(loc, index), False))
-        elif isinstance(node, str):
-            yield TextField(location=loc, text=node, kind="schema-text")
+    out: list[TextField] = []
+    _walk_schema(schema, location, False, out)
+    return iter(out)
+
+
+def _walk_schema(node: Any, loc: str, keys_are_names: bool, out: list[TextField]) -> None:
+    """Depth first, children last to first (the order findings have always been reported in).
+    Recursion is safe: schemas are depth-bounded where surfaces are built (64 levels for loaded
+    JSON, 24 for schemas read from code)."""
+    if isinstance(node, str):
+        out.append(TextField(loc, node, "schema-text"))
+    elif isinstance(node, dict):
+        children = []
+        for key, value in node.items():
+            # paths.child inlined: identifier keys are by far the common case
+            child = f"{loc}.{key}" if loc and key.isidentifier() and key.isascii() else (
+                paths.child(loc, key)
+            )  # fmt: skip
+            if keys_are_names:
+                out.append(TextField(child, key, "schema-key"))
+            children.append((value, child, key in _NAME_KEYS and isinstance(value, dict)))
+        for value, child, names in reversed(children):
+            _walk_schema(value, child, names, out)
+    elif isinstance(node, list):
+        for index in range(len(node) - 1, -1, -1):
+            _walk_schema(node[index], f"{loc}[{index}]", False, out)
 
 
 def tool_text_fields(tool: Tool, index: int) -> Iterator[TextField]:
     base = f"tools[{index}]"
-    yield TextField(location=f"{base}.name", text=tool.name, kind="name")
+    out = [TextField(f"{base}.name", tool.name, "name")]
     if tool.title is not None:
-        yield TextField(location=f"{base}.title", text=tool.title, kind="title")
+        out.append(TextField(f"{base}.title", tool.title, "title"))
     if tool.description is not None:
-        yield TextField(location=f"{base}.description", text=tool.description, kind="description")
+        out.append(TextField(f"{base}.description", tool.description, "description"))
     if tool.annotations and isinstance(tool.annotations.get("title"), str):
-        yield TextField(
-            location=f"{base}.annotations.title", text=tool.annotations["title"], kind="title"
-        )
-    yield from schema_text_fields(tool.input_schema, f"{base}.inputSchema")
+        out.append(TextField(f"{base}.annotations.title", tool.annotations["title"], "title"))
+    _walk_schema(tool.input_schema, f"{base}.inputSchema", False, out)
     if tool.output_schema is not None:
-        yield from schema_text_fields(tool.output_schema, f"{base}.outputSchema")
+        _walk_schema(tool.output_schema, f"{base}.outputSchema", False, out)
+    return iter(out)
 
 
 def surface_text_fields(surface: ServerSurface) -> Iterator[TextField]:
