@@ -151,8 +151,9 @@ def test_whole_tool_walk_only_skips_quiet_tools() -> None:
     siblings = frozenset(t.name.lower() for t in tools)
     lex = lexicon()
     skipped = 0
+    quiet = injection._QuietTools(siblings, lex)  # one per server: its memos span the tools
     for index, tool in enumerate(tools):
-        if injection._tool_quiet(tool, tool.name.lower(), siblings, lex):
+        if quiet.tool(tool, tool.name.lower()):
             skipped += 1
             assert _legacy_tool_quiet(tool, index, siblings), tool.name
     assert skipped > 0
@@ -182,7 +183,7 @@ def test_whole_tool_walk_on_generated_tools(
         annotations={"title": description[::-1]},
     )
     siblings = frozenset({tool.name.lower(), "read_file", "send"})
-    if injection._tool_quiet(tool, tool.name.lower(), siblings, lexicon()):
+    if injection._QuietTools(siblings, lexicon()).tool(tool, tool.name.lower()):
         assert _legacy_tool_quiet(tool, 0, siblings)
 
 
@@ -206,3 +207,11 @@ def test_shortcuts_cost_linear_time(name: str) -> None:
     injection._closed_words(text, False)
     full = time.process_time() - start
     assert full < 12 * quarter + 0.5
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(_TEXT, st.text(alphabet="aAbB09_-. İΣé", max_size=30)))
+def test_split_identifier_is_unchanged(name: str) -> None:
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name)
+    old = tuple(w for w in re.split(r"[^A-Za-z0-9]+", spaced.lower()) if w)
+    assert split_identifier(name) == old

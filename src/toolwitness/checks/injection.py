@@ -421,57 +421,91 @@ class _Purpose:
         return self._words
 
 
-def _text_quiet(text: str, own: str, siblings: frozenset[str]) -> bool:
-    """The per-field skip test of `tool_poisoning` for a non-identifier text."""
-    if _INERT.fullmatch(text):
+class _QuietTools:
+    """Decides whether a tool's per-field pass would yield nothing, remembering each distinct
+    string's verdict for one server (the memos hold the surface's own string objects)."""
+
+    def __init__(self, siblings: frozenset[str], lex: Lexicon) -> None:
+        self.siblings = siblings
+        self.lex = lex
+        self.keys: set[str] = set()  # identifiers whose gates are all closed
+        # True: skippable in any tool; False: never; else the sibling names the text holds
+        self.texts: dict[str, bool | frozenset[str]] = {}
+        self.silent: set[str] = set()  # property descriptions that cannot ask for data
+
+    def _verdict(self, text: str) -> bool | frozenset[str]:
+        if _INERT.fullmatch(text):
+            return True
+        quiet = _quiet_words(text, False)
+        if quiet is None:
+            return False
+        return frozenset(quiet & self.siblings) or True
+
+    def text(self, text: str, own: str) -> bool:
+        """The per-field skip test of `tool_poisoning` for a non-identifier text."""
+        verdict = self.texts.get(text)
+        if verdict is None:
+            verdict = self.texts[text] = self._verdict(text)
+        if isinstance(verdict, bool):
+            return verdict
+        return all(w == own for w in verdict)
+
+    def key(self, key: str) -> bool:
+        """The same test for an identifier (its quiet word set is always empty)."""
+        if _quiet_words(key, True) is None:
+            return False
+        self.keys.add(key)
         return True
-    quiet = _quiet_words(text, False)
-    return quiet is not None and (
-        quiet.isdisjoint(siblings) or all(w == own for w in quiet & siblings)
-    )
 
-
-def _tool_quiet(tool: Tool, own: str, siblings: frozenset[str], lex: Lexicon) -> bool:
-    """True when the per-tool pass would yield nothing: a superset of its fields is quiet.
-
-    `tool_text_fields` yields the name (an identifier), the title, description, annotation
-    title, and from the schemas their string values and the keys of property maps (as
-    identifiers). Here every key of every schema object is read as an identifier and every
-    string value as text, so each field it yields is tested with its own kind. Parameter
-    signals need a property description that `may_ask`; every such description is a string
-    under a "description" key of the input schema, tested here too."""
-    if _quiet_words(tool.name, True) is None:
+    def asks(self, description: str) -> bool:
+        if may_ask(description, self.lex):
+            return True
+        self.silent.add(description)
         return False
-    shown = tool.annotations.get("title") if tool.annotations else None
-    for text in (tool.title, tool.description, shown):
-        if isinstance(text, str) and not _text_quiet(text, own, siblings):
+
+    def tool(self, tool: Tool, own: str) -> bool:
+        """True when the per-tool pass would yield nothing: a superset of its fields is quiet.
+
+        `tool_text_fields` yields the name (an identifier), the title, description, annotation
+        title, and from the schemas their string values and the keys of property maps (as
+        identifiers). Here every key of every schema object is read as an identifier and every
+        string value as text, so each field it yields is tested with its own kind. Parameter
+        signals need a property description that `may_ask`; every such description is a
+        string under a "description" key of the input schema, tested here too."""
+        keys, texts, silent = self.keys, self.texts, self.silent
+        if tool.name not in keys and not self.key(tool.name):
             return False
-    stack: list[Any] = [(tool.input_schema, True)]
-    if tool.output_schema is not None:
-        stack.append((tool.output_schema, False))
-    while stack:
-        node, asks = stack.pop()
-        if isinstance(node, dict):
-            for key, value in node.items():
-                if _quiet_words(key, True) is None:
-                    return False
-                if isinstance(value, str):
-                    if not _text_quiet(value, own, siblings):
+        shown = tool.annotations.get("title") if tool.annotations else None
+        for text in (tool.title, tool.description, shown):
+            if isinstance(text, str) and texts.get(text) is not True and not self.text(text, own):
+                return False
+        stack: list[tuple[Any, bool]] = [(tool.input_schema, True)]
+        if tool.output_schema is not None:
+            stack.append((tool.output_schema, False))
+        while stack:
+            node, ask = stack.pop()
+            if isinstance(node, dict):
+                for key, value in node.items():
+                    if key not in keys and not self.key(key):
                         return False
-                    if asks and key == "description" and may_ask(value, lex):
-                        return False
-                elif isinstance(value, dict | list):
-                    stack.append((value, asks))
-        elif isinstance(node, list):
-            for value in node:
-                if isinstance(value, str):
-                    if not _text_quiet(value, own, siblings):
-                        return False
-                elif isinstance(value, dict | list):
-                    stack.append((value, asks))
-        elif isinstance(node, str) and not _text_quiet(node, own, siblings):
-            return False
-    return True
+                    if isinstance(value, str):
+                        if texts.get(value) is not True and not self.text(value, own):
+                            return False
+                        asks = ask and key == "description" and value not in silent
+                        if asks and self.asks(value):
+                            return False
+                    elif isinstance(value, dict | list):
+                        stack.append((value, ask))
+            elif isinstance(node, list):
+                for value in node:
+                    if isinstance(value, str):
+                        if texts.get(value) is not True and not self.text(value, own):
+                            return False
+                    elif isinstance(value, dict | list):
+                        stack.append((value, ask))
+            elif isinstance(node, str) and not self.text(node, own):
+                return False
+        return True
 
 
 @server_check("injection.poisoning", ALL_RULES)
@@ -480,9 +514,10 @@ def tool_poisoning(surface: ServerSurface, ctx: CheckContext) -> Iterator[Findin
     names = {t.name.lower(): t.name for t in surface.tools}
     siblings = frozenset(names)  # detectors skip the tool's own name
     inert = _INERT.fullmatch
+    quiet_tools = _QuietTools(siblings, lex)
     for i, tool in enumerate(surface.tools):
         own = tool.name.lower()
-        if _tool_quiet(tool, own, siblings, lex):
+        if quiet_tools.tool(tool, own):
             continue
         purpose = _Purpose(tool, lex)
         param_signals: dict[str, list[Signal]] = {}

@@ -142,11 +142,17 @@ def token_texts(text: str) -> list[str]:
     return [fold(w) for w in TOKEN.findall(text)]
 
 
+_CAMEL_STEP = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_ALNUM_RUN = re.compile(r"[A-Za-z0-9]+")
+
+
 @lru_cache(maxsize=65536)
 def split_identifier(name: str) -> tuple[str, ...]:
     """`sendEmail_v2` → ["send", "email", "v2"]: tool and parameter names as words."""
-    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name)
-    return tuple(w for w in re.split(r"[^A-Za-z0-9]+", spaced.lower()) if w)
+    lower = name.lower()
+    if lower != name:  # some character changes case: there may be camel-case steps to split
+        lower = _CAMEL_STEP.sub(" ", name).lower()
+    return tuple(_ALNUM_RUN.findall(lower))
 
 
 def match_at(words: Sequence[str], i: int, phrase: Phrase) -> bool:
