@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from toolwitness.checks.role_text import Clause, clauses
 from toolwitness.checks.role_vocab import RoleRule, RoleVocabulary, vocabulary
@@ -49,23 +50,43 @@ def _verb_position(clause: Clause, at: int, vocab: RoleVocabulary) -> bool:
     return prev in vocab.verb_leads or prev in vocab.negators or prev.endswith("ly")
 
 
+def _object_span(tokens: tuple[str, ...], at: int, window: int, back: frozenset[str]) -> range:
+    """Where an object of the verb at `at` is looked for: the window after it; a pronoun right
+    after it ("executes it") sends the search back over the words before the verb."""
+    span = range(at + 1, min(len(tokens), at + 1 + window))
+    if span and tokens[span[0]] in back:
+        span = range(at - 1, max(-1, at - 1 - window), -1)
+    return span
+
+
+def _object_in(
+    tokens: tuple[str, ...],
+    span: range,
+    objects: frozenset[str],
+    pair_heads: frozenset[str],
+    vocab: RoleVocabulary,
+) -> str | None:
+    """The first object (a pair of tokens before a single one) at the positions of `span`."""
+    last = len(tokens) - 1
+    for j in span:
+        token = tokens[j]
+        # Only a token in `pair_heads` can start a pair whose lemma is an object (see there).
+        if token in pair_heads and j < last:
+            pair = vocab.lemma(f"{token} {tokens[j + 1]}")
+            if pair in objects:
+                return pair
+        if token in objects:
+            return token
+    return None
+
+
 def object_after(
     clause: Clause, at: int, objects: frozenset[str], vocab: RoleVocabulary
 ) -> str | None:
     """The first object within the window after the verb; a pronoun right after it ("executes
     it") sends the search back over the words before the verb."""
-    tokens = clause.tokens
-    span = range(at + 1, min(len(tokens), at + 1 + vocab.object_window))
-    if span and tokens[span[0]] in vocab.back_references:
-        span = range(at - 1, max(-1, at - 1 - vocab.object_window), -1)
-    for j in span:
-        if j + 1 < len(tokens):
-            pair = vocab.lemma(f"{tokens[j]} {tokens[j + 1]}")
-            if pair in objects:
-                return pair
-        if tokens[j] in objects:
-            return tokens[j]
-    return None
+    span = _object_span(clause.tokens, at, vocab.object_window, vocab.back_references)
+    return _object_in(clause.tokens, span, objects, _pair_heads(vocab, objects), vocab)
 
 
 def _is_reference(clause: Clause, vocab: RoleVocabulary) -> bool:
@@ -77,19 +98,70 @@ def _is_reference(clause: Clause, vocab: RoleVocabulary) -> bool:
     )
 
 
-_BY_VERB: dict[int, dict[str, tuple[RoleRule, ...]]] = {}
+class _VerbRule(NamedTuple):
+    rule: RoleRule
+    pair_heads: frozenset[str]  # tokens that can start a two-word object of the rule
+    starts: frozenset[str]  # objects | pair_heads: a search finds nothing without one of these
 
 
-def _rules_by_verb(vocab: RoleVocabulary) -> dict[str, tuple[RoleRule, ...]]:
-    index = _BY_VERB.get(id(vocab))
-    if index is None:
-        built: dict[str, list[RoleRule]] = {}
+class _ProseIndex(NamedTuple):
+    """What `_analyse` needs from a vocabulary, derived once per vocabulary object."""
+
+    by_verb: dict[str, tuple[_VerbRule, ...]]
+    marker_heads: frozenset[str]  # first words of the read-only markers
+    # head -> the tokens that complete a two-word marker after it (see `_may_mark`)
+    marker_partners: dict[str, frozenset[str]]
+    object_starts: frozenset[str]  # the union of every rule's `starts`
+
+
+_INDEX: dict[int, tuple[RoleVocabulary, _ProseIndex]] = {}
+_PAIR_HEADS: dict[tuple[int, frozenset[str]], tuple[RoleVocabulary, frozenset[str]]] = {}
+
+
+def _pair_heads(vocab: RoleVocabulary, objects: frozenset[str]) -> frozenset[str]:
+    """Every token t for which some u makes `vocab.lemma(f"{t} {u}")` one of `objects`.
+
+    lemma(s) is lemmas[s] when s is a key, else s itself; so lemma(s) in objects needs s to be
+    a key mapping into objects, or an object itself. s = t + " " + u, so t is a prefix of such a
+    string that ends right before one of its spaces. A token outside this set cannot start a
+    two-word object, and the pair need not be built or looked up."""
+    hit = _PAIR_HEADS.get((id(vocab), objects))
+    if hit is None or hit[0] is not vocab:
+        targets = {key for key, lemma in vocab.lemmas.items() if lemma in objects} | objects
+        heads = frozenset(
+            text[:i] for text in targets for i, char in enumerate(text) if char == " "
+        )
+        hit = (vocab, heads)
+        _PAIR_HEADS[(id(vocab), objects)] = hit  # the vocabulary held: its id is not reused
+    return hit[1]
+
+
+def _prose_index(vocab: RoleVocabulary) -> _ProseIndex:
+    hit = _INDEX.get(id(vocab))
+    if hit is None or hit[0] is not vocab:
+        built: dict[str, list[_VerbRule]] = {}
+        starts: set[str] = set()
         for rule in vocab.rules:
             if rule.source == "description":
+                heads = _pair_heads(vocab, rule.objects)
+                entry = _VerbRule(rule, heads, rule.objects | heads)
+                starts |= entry.starts
                 for verb in rule.verbs:
-                    built.setdefault(verb, []).append(rule)
-        index = _BY_VERB.setdefault(id(vocab), {k: tuple(v) for k, v in built.items()})
-    return index
+                    built.setdefault(verb, []).append(entry)
+        partners: dict[str, set[str]] = {}
+        for marker in vocab.readonly_markers:
+            for i, char in enumerate(marker):
+                if char == " ":
+                    partners.setdefault(marker[:i], set()).add(marker[i + 1 :])
+        index = _ProseIndex(
+            by_verb={k: tuple(v) for k, v in built.items()},
+            marker_heads=frozenset(m.split()[0] for m in vocab.readonly_markers),
+            marker_partners={k: frozenset(v) for k, v in partners.items()},
+            object_starts=frozenset(starts),
+        )
+        hit = (vocab, index)
+        _INDEX[id(vocab)] = hit  # the vocabulary held: its id is not reused
+    return hit[1]
 
 
 def _read_only_marker(clause: Clause, at: int, vocab: RoleVocabulary) -> bool:
@@ -99,31 +171,79 @@ def _read_only_marker(clause: Clause, at: int, vocab: RoleVocabulary) -> bool:
     return at + 1 < len(tokens) and f"{tokens[at]} {tokens[at + 1]}" in vocab.readonly_markers
 
 
+def _may_mark(present: set[str], index: _ProseIndex, vocab: RoleVocabulary) -> bool:
+    """Necessary for `_read_only_marker` to hold somewhere in a clause of these tokens: a head
+    token that is a marker itself, or that a partner token can follow (t + " " + u is a marker
+    exactly when u is in partners[t], by how the partners were cut from the markers)."""
+    empty: frozenset[str] = frozenset()
+    return any(
+        head in vocab.readonly_markers
+        or not index.marker_partners.get(head, empty).isdisjoint(present)
+        for head in index.marker_heads.intersection(present)
+    )
+
+
+def _states_read_only(clause: Clause, heads: frozenset[str], vocab: RoleVocabulary) -> bool:
+    """A read-only marker in the clause that is not negated."""
+    return any(
+        token in heads
+        and _read_only_marker(clause, at, vocab)
+        and not is_negated(clause, at, vocab)
+        for at, token in enumerate(clause.tokens)
+    )
+
+
 def _analyse(text: str, vocab: RoleVocabulary) -> ProseAnalysis:
-    by_verb = _rules_by_verb(vocab)
-    heads = {m.split()[0] for m in vocab.readonly_markers}
+    index = _prose_index(vocab)
+    by_verb, verbs, foreign_actors = index.by_verb, vocab.verbs, vocab.foreign_actors
+    window, back = vocab.object_window, vocab.back_references
     hits: list[tuple[RoleRule, str]] = []
     words: set[str] = set()
     read_only = False
     for clause in clauses(text, vocab):
         tokens = clause.tokens
-        foreign = next((i for i, t in enumerate(tokens) if t in vocab.foreign_actors), len(tokens))
-        reference = _is_reference(clause, vocab)
-        for at, token in enumerate(tokens):
-            if token in heads and not read_only and _read_only_marker(clause, at, vocab):
-                read_only = not is_negated(clause, at, vocab)
-            if token not in vocab.verbs:
-                words.add(token)
-                continue
+        present = set(tokens)
+        if not read_only and _may_mark(present, index, vocab):
+            read_only = _states_read_only(clause, index.marker_heads, vocab)
+        # A token that is not a verb is always affirmed; verbs are affirmed unless negated or
+        # after a foreign actor, and only those in verb position can give a hit.
+        clause_verbs = present.intersection(verbs)
+        if not clause_verbs:
+            words |= present
+            continue
+        words |= present - clause_verbs
+        foreign = len(tokens)
+        if not foreign_actors.isdisjoint(present):
+            foreign = next(i for i, t in enumerate(tokens) if t in foreign_actors)
+        reference: bool | None = None
+        # Without an object start in the clause, no rule needing an object can hit (exact:
+        # every token an object search reads is a token of this clause).
+        may_object = not index.object_starts.isdisjoint(present)
+        for at in [i for i, t in enumerate(tokens) if t in clause_verbs]:
             if at > foreign or is_negated(clause, at, vocab):
                 continue
+            token = tokens[at]
             words.add(token)
+            if reference is None:
+                reference = _is_reference(clause, vocab)
             if reference or not _verb_position(clause, at, vocab):
                 continue
-            for rule in by_verb.get(token, ()):
+            span: range | None = None
+            near: set[str] = set()
+            for rule, heads, starts in by_verb.get(token, ()):
                 if not rule.objects:
                     hits.append((rule, f"'{token}'"))
-                elif (obj := object_after(clause, at, rule.objects, vocab)) is not None:
+                    continue
+                if not may_object:
+                    continue
+                if span is None:
+                    span = _object_span(tokens, at, window, back)
+                    near = {tokens[j] for j in span}
+                # No token of the span can start an object: the search would find none.
+                if starts.isdisjoint(near):
+                    continue
+                obj = _object_in(tokens, span, rule.objects, heads, vocab)
+                if obj is not None:
                     hits.append((rule, f"'{token} … {obj}'"))
     return ProseAnalysis(tuple(hits), frozenset(words), read_only)
 

@@ -21,6 +21,15 @@ _WORD = re.compile(r"[\w'-]+|[.!?;:,]")
 _MAX_NAME = 256
 _DOT_WORD = re.compile(r"(?:^|\s)[(\[{\"'`]*\.\w")  # ".env", "(.ssh": a dotfile, not an ender
 _ENDERS = frozenset(".!?;:")
+_DOT_THEN_WORD = re.compile(r"\.\w")
+_OPENERS = "([{\"'`"
+_MARKS = ".!?;:,"  # the single-character tokens of `_WORD`
+_WORD_ASCII = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_'-")
+# Every ASCII code mapped (an unmapped code takes translate's slow lookup-failure path).
+_ASCII_SEPARATE = {
+    code: chr(code) if chr(code) in _WORD_ASCII or chr(code) in _MARKS else " "
+    for code in range(128)
+}
 # Substrings of a path chunk that make it a secret location (matched on the lower-cased chunk).
 _SECRET_PATH_MARKERS = (
     ".ssh",
@@ -90,32 +99,73 @@ def _chunk_tokens(chunk: str) -> list[str]:
     return out + [c for c in tail if c in _ENDERS or c == ","][:1]
 
 
+def _has_dot_word(line: str) -> bool:
+    """`_DOT_WORD.search(line)`, faster: a literal-led search for '.' + word character, then a
+    look back over the opening brackets and quotes before it for a space or the line's start.
+    The look-backs of two candidates cover disjoint runs (a word character separates them)."""
+    for match in _DOT_THEN_WORD.finditer(line):
+        at = match.start()
+        while at > 0 and line[at - 1] in _OPENERS:
+            at -= 1
+        if at == 0 or line[at - 1].isspace():
+            return True
+    return False
+
+
+def _ascii_words(line: str) -> list[str]:
+    """`_WORD.findall(line)` for an ASCII line: on ASCII, \\w is [A-Za-z0-9_], so every other
+    character that is not an ender or comma separates words; enders and commas stand alone."""
+    spaced = line.translate(_ASCII_SEPARATE)
+    for mark in _MARKS:
+        if mark in spaced:
+            spaced = spaced.replace(mark, f" {mark} ")
+    return spaced.split()
+
+
 def _chunks_tokens(line: str) -> list[str]:
-    if "/" not in line and "\\" not in line and not _DOT_WORD.search(line):
-        return _WORD.findall(line)  # the common case: plain prose, one C-level pass
+    if "/" not in line and "\\" not in line and not _has_dot_word(line):
+        # the common case: plain prose, C-level passes
+        return _ascii_words(line) if line.isascii() else _WORD.findall(line)
     return [token for chunk in line.split() for token in _chunk_tokens(chunk)]
+
+
+_SEPARATORS: dict[int, tuple[RoleVocabulary, frozenset[str]]] = {}
+
+
+def _separators(vocab: RoleVocabulary) -> frozenset[str]:
+    """Tokens that end a clause: sentence enders and the vocabulary's clause breaks."""
+    hit = _SEPARATORS.get(id(vocab))
+    if hit is None or hit[0] is not vocab:
+        hit = (vocab, _ENDERS | vocab.clause_breaks)
+        _SEPARATORS[id(vocab)] = hit  # holding the vocabulary keeps its id from being reused
+    return hit[1]
 
 
 def _compute(text: str, vocab: RoleVocabulary) -> tuple[Clause, ...]:
     out: list[Clause] = []
-    current: list[str] = []
-    start = True
-    lemma, breaks = vocab.lemmas.get, vocab.clause_breaks
-    for line in nfc(text).lower().replace("’", "'").splitlines():
-        for token in _chunks_tokens(line):
-            if token in _ENDERS or token in breaks:
-                if current:
-                    out.append(Clause(tuple(current), start))
-                    start = False
-                    current = []
-                start = start or token in _ENDERS
-            else:
-                word = token.strip("'-")
-                current.append(lemma(word, word))
-        if current:
-            out.append(Clause(tuple(current), start))
-            current = []
-        start = True
+    lemma, separators = vocab.lemmas.get, _separators(vocab)
+    normal = text if text.isascii() else nfc(text)  # NFC leaves ASCII text as it is
+    for line in normal.lower().replace("’", "'").splitlines():
+        tokens = _chunks_tokens(line)
+        if not tokens:
+            continue
+        words = [token.strip("'-") for token in tokens]
+        lemmas = list(map(lemma, words, words))
+        # A clause is a run between separators; each line starts a sentence, and a clause
+        # starts one when an ender (not a clause break) came before it.
+        cuts = [i for i, token in enumerate(tokens) if token in separators]
+        if not cuts:
+            out.append(Clause(tuple(lemmas), True))
+            continue
+        cuts.append(len(tokens))
+        start, prev = True, 0
+        for cut in cuts:
+            if cut > prev:
+                out.append(Clause(tuple(lemmas[prev:cut]), start))
+                start = False
+            if cut < len(tokens):
+                start = start or tokens[cut] in _ENDERS
+            prev = cut + 1
     return tuple(out)
 
 

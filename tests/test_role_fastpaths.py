@@ -1,0 +1,80 @@
+"""The fast paths of role derivation agree with the plain definitions they replace."""
+
+from __future__ import annotations
+
+import string
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toolwitness.checks import role_prose, role_text
+from toolwitness.checks.role_text import Clause
+from toolwitness.checks.role_vocab import RoleVocabulary, vocabulary
+
+_ASCII = st.text(alphabet=st.characters(max_codepoint=127), max_size=40)
+_MIXED = st.text(
+    alphabet=st.sampled_from([*string.printable, ".", " ", "(", "'", "`", "\u00a0", "\u2028", "é"]),
+    max_size=40,
+)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.one_of(_ASCII, _MIXED))
+def test_dot_word_scan_matches_the_regex(line: str) -> None:
+    assert role_text._has_dot_word(line) == bool(role_text._DOT_WORD.search(line))
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_ASCII)
+def test_ascii_words_match_the_word_regex(line: str) -> None:
+    assert role_text._ascii_words(line) == role_text._WORD.findall(line)
+
+
+def test_dot_word_examples() -> None:
+    assert role_text._has_dot_word("reads (.env first")
+    assert role_text._has_dot_word(".ssh keys")
+    assert not role_text._has_dot_word("json. use it")
+    assert not role_text._has_dot_word("x(.env")
+
+
+def _naive_object_after(
+    tokens: tuple[str, ...], at: int, objects: frozenset[str], vocab: RoleVocabulary
+) -> str | None:
+    """The definition: every adjacent pair is lemmatised and looked up, then the token."""
+    span = range(at + 1, min(len(tokens), at + 1 + vocab.object_window))
+    if span and tokens[span[0]] in vocab.back_references:
+        span = range(at - 1, max(-1, at - 1 - vocab.object_window), -1)
+    for j in span:
+        if j + 1 < len(tokens):
+            pair = vocab.lemma(f"{tokens[j]} {tokens[j + 1]}")
+            if pair in objects:
+                return pair
+        if tokens[j] in objects:
+            return tokens[j]
+    return None
+
+
+def _words() -> list[str]:
+    vocab = vocabulary()
+    words = {w for key in vocab.lemmas for w in key.split()}
+    words |= set(vocab.back_references) | {"the", "a", "17", "it"}
+    return sorted(words)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(_words()), min_size=1, max_size=14), st.data())
+def test_pair_head_gate_finds_the_same_objects(tokens: list[str], data: st.DataObject) -> None:
+    vocab = vocabulary()
+    at = data.draw(st.integers(0, len(tokens) - 1))
+    clause = Clause(tuple(tokens), True)
+    for rule in vocab.rules:
+        if rule.objects:
+            expected = _naive_object_after(clause.tokens, at, rule.objects, vocab)
+            assert role_prose.object_after(clause, at, rule.objects, vocab) == expected
+
+
+def test_two_word_objects_are_still_found() -> None:
+    vocab = vocabulary()
+    clause = Clause(("read", "the", "private", "keys"), True)
+    secret = next(r for r in vocab.rules if r.role == "credential-access" and r.objects)
+    assert role_prose.object_after(clause, 0, secret.objects, vocab) == "private key"
