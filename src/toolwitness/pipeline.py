@@ -9,8 +9,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from toolwitness.acquire.limits import InputLimits
-from toolwitness.acquire.live import LiveObserver, LiveOptions
-from toolwitness.acquire.live_targets import live_surfaces
 from toolwitness.acquire.targets import resolve_targets, static_surfaces
 from toolwitness.checks.interface import CheckContext, ServerCheck, loaded_checks
 from toolwitness.checks.roles import tool_roles
@@ -19,17 +17,18 @@ from toolwitness.findings import Finding, Severity, sort_findings
 from toolwitness.gcpause import gc_paused
 from toolwitness.integrity.canonical import digest_surface
 from toolwitness.integrity.verify import verify_lock
-from toolwitness.lab.probe import ServerProbe
-from toolwitness.lab.run import LabSettings, attach_probes, lab_specs, probe_findings, run_lab
 from toolwitness.model import ServerSpec, ServerSurface
 from toolwitness.result import ScanResult, ServerResult, ToolResult
 from toolwitness.rules import RuleRegistry, load_registry
 from toolwitness.score import score_findings
 from toolwitness.suppressions import Suppression, check_known, split_suppressed
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the live, lab and code stages load on use: a catalog scan needs none
+    from toolwitness.acquire.live_options import LiveObserver, LiveOptions
     from toolwitness.code.analyse import CodeOptions
     from toolwitness.code.in_scan import ServerCode
+    from toolwitness.lab.probe import ServerProbe
+    from toolwitness.lab.run import LabSettings
 
 GRADES = ("A", "B", "C", "D", "F")
 
@@ -81,11 +80,15 @@ def scan(
         def check_early(surface: ServerSurface) -> None:
             early[surface.id] = checker.run(surface)
 
+        from toolwitness.acquire.live_targets import live_surfaces
+
         found, failures = live_surfaces(
             specs, options.live, options.live_observer, online=online, on_surface=check_early
         )
         surfaces.extend(found)
         if options.lab is not None:
+            from toolwitness.lab.run import lab_specs, run_lab
+
             registry = load_registry(list(options.rule_packs))
             probes = run_lab(lab_specs(specs), options.lab, registry)
     elif specs:
@@ -135,6 +138,8 @@ def _scan_surfaces(
         per_server[surface.id].extend(found)
         errors[surface.id].extend(check_errors)
         if probes and surface.id in probes:
+            from toolwitness.lab.run import probe_findings
+
             per_server[surface.id].extend(probe_findings(probes[surface.id], rules))
         if code and surface.id in code:
             from toolwitness.code.in_scan import server_code_findings
@@ -158,6 +163,8 @@ def _scan_surfaces(
         for s in surfaces
     ]
     if probes:
+        from toolwitness.lab.run import attach_probes
+
         results = attach_probes(results, probes)
     if code:
         from toolwitness.code.in_scan import attach_verdicts

@@ -14,7 +14,7 @@ import tempfile
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -28,7 +28,6 @@ from toolwitness._version import __version__
 from toolwitness.acquire.catalog import surface_from_document
 from toolwitness.acquire.hostile_json import check_value
 from toolwitness.acquire.launch import LaunchRefused, prepare_launch
-from toolwitness.acquire.limits import MIB, InputLimits
 from toolwitness.acquire.live_collect import PageLimits, ServerFailed, Stage, collect_document
 from toolwitness.acquire.live_errors import describe_failure, leaves, worth_another_transport
 from toolwitness.acquire.live_http import (
@@ -38,6 +37,7 @@ from toolwitness.acquire.live_http import (
     legacy_sse,
     streamable_http,
 )
+from toolwitness.acquire.live_options import LiveObserver, LiveOptions, LiveOutcome
 from toolwitness.acquire.live_stdio import StdioDiagnostics, StreamBudget, bounded_stdio
 from toolwitness.errors import InputError
 from toolwitness.model import ServerSpec, ServerSurface
@@ -52,41 +52,6 @@ __all__ = [
 ]
 
 _HTTP_KINDS = ("http", "streamable-http", "streamablehttp", "streamable_http")
-
-
-@dataclass(frozen=True)
-class LiveOptions:
-    """Bounds and policy for live connections (defaults allow a cold `npx`/`uvx` download)."""
-
-    request_timeout: float = 60.0  # one request (initialize, one page)
-    server_timeout: float = 180.0  # everything for one server, start-up included
-    max_pages: int = 100
-    max_bytes: int = 64 * MIB  # everything one server may send
-    max_message_bytes: int = 16 * MIB
-    max_stderr_bytes: int = 64 * 1024
-    allow_commands: frozenset[str] = frozenset()
-    allow_hosts: frozenset[str] = frozenset()  # empty: any host
-    # Extra headers by exact server URL (the command line's --header/--bearer): a token is
-    # sent only to the endpoint it was given for, and never lands in the surface.
-    url_headers: dict[str, dict[str, str]] = field(default_factory=dict)
-    sandbox: bool = False
-    concurrency: int = 8
-    mode: str = "auto"  # SDK negotiation: server/discover, falling back to initialize
-    limits: InputLimits = field(default_factory=InputLimits)
-
-
-@dataclass(frozen=True)
-class LiveOutcome:
-    spec: ServerSpec
-    surface: ServerSurface | None
-    error: str | None
-    seconds: float
-
-
-class LiveObserver(Protocol):
-    def started(self, spec: ServerSpec) -> None: ...
-
-    def finished(self, outcome: LiveOutcome) -> None: ...
 
 
 class _Diagnostics(Protocol):

@@ -12,20 +12,21 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from toolwitness.commands import live as live_commands
 from toolwitness.errors import IncompleteScanError, UsageError
 from toolwitness.findings import Severity
-from toolwitness.lab.http_witness import HttpLabOptions
-from toolwitness.lab.probe import LabOptions, ServerProbe
-from toolwitness.lab.run import LabSettings, attach_probe, probe_spec
 from toolwitness.pipeline import ScanOptions, exit_code, scan_surfaces
 from toolwitness.report.interface import OutputFormat, ReportOptions, formatter_for
 from toolwitness.result import ScanResult
 from toolwitness.rules import load_registry
+
+if TYPE_CHECKING:  # the lab (and the MCP SDK under it) loads only when a lab runs
+    from toolwitness.lab.probe import ServerProbe
+    from toolwitness.lab.run import LabSettings
 
 LabFlag = Annotated[
     bool,
@@ -55,6 +56,10 @@ def lab_settings(
     trace: bool = True,
     url_headers: dict[str, dict[str, str]] | None = None,
 ) -> LabSettings:
+    from toolwitness.lab.http_witness import HttpLabOptions
+    from toolwitness.lab.probe import LabOptions
+    from toolwitness.lab.run import LabSettings
+
     return LabSettings(
         stdio=LabOptions(
             call_timeout=call_timeout, start_timeout=flags.timeout, all_tools=all_tools,
@@ -126,6 +131,8 @@ def probe_command(
             flags, all_tools=all_tools, call_timeout=call_timeout, remote_dir=remote_dir,
             seed=seed, trace=not no_syscalls, url_headers=url_headers,
         )  # fmt: skip
+        from toolwitness.lab.run import probe_spec
+
         rules = load_registry([])
         probe = probe_spec(spec, settings, rules)
         if probe.surface is None:
@@ -151,6 +158,7 @@ _CODE_FIELDS = ("declared", "actual", "undeclared", "verdict", "verdict_reason",
 def with_code_verdicts(result: ScanResult, probe: ServerProbe, source: Path) -> ScanResult:
     """Code verification's verdicts on the same tools, and how they compare with the lab's."""
     from toolwitness.code.analyse import analyse_directory, code_scan_result
+    from toolwitness.lab.run import attach_probe
 
     analysed = code_scan_result(analyse_directory(source))
     coded = {t.name: t for s in analysed.servers for t in s.tools}

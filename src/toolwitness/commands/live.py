@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 import typer
 
 from toolwitness.acquire.limits import InputLimits
-from toolwitness.acquire.live import LiveObserver, LiveOptions
+from toolwitness.acquire.live_options import LiveObserver, LiveOptions
 from toolwitness.acquire.package_spec import package_from_command
 from toolwitness.errors import UsageError
 from toolwitness.model import ServerSpec, Transport

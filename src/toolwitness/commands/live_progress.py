@@ -8,7 +8,7 @@ from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TaskID, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
-from toolwitness.acquire.live import LiveOutcome
+from toolwitness.acquire.live_options import LiveOutcome
 from toolwitness.model import ServerSpec
 from toolwitness.textnorm import escape_display
 

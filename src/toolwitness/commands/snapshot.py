@@ -16,7 +16,6 @@ import typer
 
 from toolwitness.acquire.catalog import surface_to_snapshot
 from toolwitness.acquire.limits import InputLimits
-from toolwitness.acquire.live import acquire_live
 from toolwitness.commands import live as flags_
 from toolwitness.errors import UsageError
 from toolwitness.textnorm import escape_display
@@ -57,6 +56,8 @@ def snapshot_command(
         if not targets and not stdio:
             raise UsageError("give a server: a URL, a client config, --stdio CMD or -- CMD ARGS")
         spec, options = flags_.snapshot_spec(targets or [], flags, server, InputLimits())
+        from toolwitness.acquire.live import acquire_live  # the MCP SDK loads only here
+
         surface = acquire_live(spec, options)
         clean = flags_.redacted_transport(spec).transport
         doc = surface_to_snapshot(surface.model_copy(update={"transport": clean}))
