@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict
 
 from toolwitness.errors import InputError, InternalError
 from toolwitness.findings import Confidence, Finding, Severity, Witness
+from toolwitness.yamlload import load_yaml
 
 FAMILIES = ("UNI", "INJ", "CAP", "FLOW", "SUP", "NET", "PIN", "CODE", "LAB", "META")
 DOCS_BASE = "https://github.com/toolwitness/toolwitness/blob/main/docs/rules.md"
@@ -103,7 +104,7 @@ def parse_pack(text: str, source: str) -> list[Rule]:
     if len(text) > _MAX_PACK_BYTES:
         raise InputError("rule pack over 2 MiB", source=source)
     try:
-        doc = yaml.safe_load(text)
+        doc = load_yaml(text)
     except yaml.YAMLError as exc:
         raise InputError(f"not valid YAML: {exc}", source=source) from None
     validator = jsonschema.Draft202012Validator(_pack_schema())

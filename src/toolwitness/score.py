@@ -16,11 +16,10 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-import yaml
-
 from toolwitness.errors import InternalError
 from toolwitness.findings import Confidence, Finding, Severity
 from toolwitness.result import Penalty
+from toolwitness.yamlload import load_yaml
 
 GRADES = ("A", "B", "C", "D", "F")
 
@@ -97,7 +96,7 @@ def parse_model(doc: Any) -> ScoringModel:
 @lru_cache(maxsize=1)
 def default_model() -> ScoringModel:
     text = resources.files("toolwitness.data").joinpath("scoring.yaml").read_text("utf-8")
-    return parse_model(yaml.safe_load(text))
+    return parse_model(load_yaml(text))
 
 
 def penalty_of(finding: Finding, model: ScoringModel) -> Fraction:

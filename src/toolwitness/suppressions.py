@@ -27,6 +27,7 @@ from toolwitness.errors import InputError
 from toolwitness.findings import Finding
 from toolwitness.result import SuppressedFinding
 from toolwitness.rules import RuleRegistry
+from toolwitness.yamlload import load_yaml
 
 _MAX_BYTES = 1024 * 1024
 _MAX_ENTRIES = 5000
@@ -71,7 +72,7 @@ def parse_suppressions(text: str, source: str) -> tuple[Suppression, ...]:
     if len(text.encode("utf-8")) > _MAX_BYTES:
         raise InputError("suppressions file over 1 MiB", source=source)
     try:
-        doc = yaml.safe_load(text)
+        doc = load_yaml(text)
     except yaml.YAMLError as exc:
         raise InputError(f"not valid YAML: {exc}", source=source) from None
     if (

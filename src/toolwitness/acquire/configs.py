@@ -15,8 +15,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from toolwitness.acquire.config_formats import (
     FORMATS,
     detect_format,
@@ -31,6 +29,7 @@ from toolwitness.acquire.config_syntax import (
 from toolwitness.acquire.limits import InputLimits
 from toolwitness.errors import InputError, InternalError
 from toolwitness.model import ServerSpec
+from toolwitness.yamlload import load_yaml
 
 CLIENTS_SCHEMA = "toolwitness.clients/1"
 MAX_GLOB_FILES = 200
@@ -105,7 +104,7 @@ class DiscoveryEnv:
 def client_files() -> tuple[ClientFile, ...]:
     """The location table, validated (a malformed table is a bug in toolwitness)."""
     text = resources.files("toolwitness.data").joinpath("clients.yaml").read_text("utf-8")
-    doc = yaml.safe_load(text)
+    doc = load_yaml(text)
     if not isinstance(doc, dict) or doc.get("schema") != CLIENTS_SCHEMA:
         raise InternalError("data/clients.yaml: missing or wrong schema marker")
     out: list[ClientFile] = []

@@ -17,12 +17,11 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path, PurePosixPath
 
-import yaml
-
 from toolwitness.acquire.live_stdio import Launch
 from toolwitness.acquire.sandbox import bubblewrap_argv
 from toolwitness.errors import InputError, InternalError
 from toolwitness.model import ServerSpec
+from toolwitness.yamlload import load_yaml
 
 _VERSION_SUFFIX = re.compile(r"\.[0-9]{1,2}")
 
@@ -37,7 +36,7 @@ class LaunchPolicy:
 @lru_cache(maxsize=1)
 def launch_policy() -> LaunchPolicy:
     text = resources.files("toolwitness.data").joinpath("live/launch-policy.yaml").read_text()
-    doc = yaml.safe_load(text)
+    doc = load_yaml(text)
     try:
         names = [str(n) for n in doc["allowed_commands"]]
         versioned = [str(n) for n in doc["versioned_interpreters"]]

@@ -11,9 +11,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-import yaml
-
 from toolwitness.errors import InternalError
+from toolwitness.yamlload import load_yaml
 
 _MAX_ITEMS = 2000
 _MAX_WORD = 200
@@ -23,7 +22,7 @@ Phrase = tuple[str, ...]
 
 def _load(name: str) -> dict[str, Any]:
     text = resources.files("toolwitness.data").joinpath("lexicon", name).read_text("utf-8")
-    doc = yaml.safe_load(text)
+    doc = load_yaml(text)
     if not isinstance(doc, dict):
         raise InternalError(f"lexicon {name} is not a mapping")
     return doc

@@ -11,9 +11,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-import yaml
-
 from toolwitness.errors import InternalError
+from toolwitness.yamlload import load_yaml
 
 ROLE_NAMES = (
     "untrusted-input",
@@ -203,4 +202,4 @@ def parse_vocabulary(doc: Any) -> RoleVocabulary:
 @lru_cache(maxsize=1)
 def vocabulary() -> RoleVocabulary:
     text = resources.files("toolwitness.data").joinpath("roles.yaml").read_text("utf-8")
-    return parse_vocabulary(yaml.safe_load(text))
+    return parse_vocabulary(load_yaml(text))

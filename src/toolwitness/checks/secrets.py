@@ -16,9 +16,8 @@ from functools import lru_cache
 from importlib import resources
 from urllib.parse import urlsplit
 
-import yaml
-
 from toolwitness.errors import InternalError
+from toolwitness.yamlload import load_yaml
 
 SCHEMA = "toolwitness.secrets/1"
 _CHARSETS = {
@@ -55,7 +54,7 @@ class SecretTable:
 @lru_cache(maxsize=1)
 def secret_table() -> SecretTable:
     text = resources.files("toolwitness.data").joinpath("secrets.yaml").read_text("utf-8")
-    doc = yaml.safe_load(text)
+    doc = load_yaml(text)
     if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
         raise InternalError("data/secrets.yaml: missing or wrong schema marker")
     try:

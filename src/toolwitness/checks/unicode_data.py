@@ -16,6 +16,7 @@ import yaml
 from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError, model_validator
 
 from toolwitness.errors import InternalError
+from toolwitness.yamlload import load_yaml
 
 _CODE_POINT = re.compile(r"U\+([0-9A-F]{4,6})")
 
@@ -196,7 +197,7 @@ def _claim(seen: dict[int, str], code: int, table: str) -> None:
 
 def parse_tables(text: str, source: str) -> UnicodeTables:
     try:
-        return UnicodeTables.model_validate(yaml.safe_load(text))
+        return UnicodeTables.model_validate(load_yaml(text))
     except (yaml.YAMLError, ValidationError) as exc:
         raise InternalError(f"{source}: invalid unicode tables: {exc}") from None
 

@@ -21,11 +21,10 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-import yaml
-
 from toolwitness.code import lattice
 from toolwitness.errors import InternalError
 from toolwitness.textnorm import nfc
+from toolwitness.yamlload import load_yaml
 
 
 class DeclaredFrom(StrEnum):
@@ -65,7 +64,7 @@ _SUFFIXES = ("ing", "es", "ed", "s", "d")
 @lru_cache(maxsize=1)
 def vocabulary() -> _Vocabulary:
     text = resources.files("toolwitness.data").joinpath("declared.yaml").read_text("utf-8")
-    doc: dict[str, Any] = yaml.safe_load(text)
+    doc: dict[str, Any] = load_yaml(text)
     try:
         verbs: dict[str, tuple[str, bool]] = {}
         for klass, tiers in doc["verbs"].items():

@@ -7,9 +7,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-import yaml
-
 from toolwitness.errors import InternalError
+from toolwitness.yamlload import load_yaml
 
 _KEYS = (
     "path_words",
@@ -34,7 +33,7 @@ class LabVocabulary:
 @lru_cache(maxsize=1)
 def vocabulary() -> LabVocabulary:
     text = resources.files("toolwitness.data").joinpath("lab.yaml").read_text(encoding="utf-8")
-    doc = yaml.safe_load(text)
+    doc = load_yaml(text)
     if not isinstance(doc, dict):
         raise InternalError("data/lab.yaml is not a mapping")
     lists: dict[str, list[str]] = {}

@@ -6,12 +6,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-import yaml
-
 from toolwitness.errors import InternalError
 from toolwitness.findings import Severity
 from toolwitness.supply.names import normalise_name
 from toolwitness.supply.versions import in_range, version_key
+from toolwitness.yamlload import load_yaml
 
 SCHEMA = "toolwitness.advisories/1"
 
@@ -34,7 +33,7 @@ class Advisory:
 @lru_cache(maxsize=1)
 def advisories() -> tuple[Advisory, ...]:
     text = resources.files("toolwitness.data").joinpath("advisories.yaml").read_text("utf-8")
-    doc = yaml.safe_load(text)
+    doc = load_yaml(text)
     if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
         raise InternalError("data/advisories.yaml: missing or wrong schema marker")
     out: list[Advisory] = []

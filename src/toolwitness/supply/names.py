@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-import yaml
 from rapidfuzz.distance import DamerauLevenshtein
 
 from toolwitness.errors import InternalError
+from toolwitness.yamlload import load_yaml
 
 SCHEMA = "toolwitness.protected/1"
 SHORT_NAME = 8  # names up to this long get distance 1 only: distance 2 is a different word
@@ -43,7 +43,7 @@ def protected() -> Protected:
     text = (
         resources.files("toolwitness.data").joinpath("protected-packages.yaml").read_text("utf-8")
     )
-    doc = yaml.safe_load(text)
+    doc = load_yaml(text)
     if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
         raise InternalError("data/protected-packages.yaml: missing or wrong schema marker")
     try:
