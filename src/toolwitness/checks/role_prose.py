@@ -8,7 +8,6 @@ malicious tool tells the model to read ~/.ssh/id_rsa" gives nothing (documentati
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -18,8 +17,7 @@ from toolwitness.checks.role_vocab import RoleRule, RoleVocabulary, vocabulary
 _COORDINATION = frozenset({",", "or", "and", "nor", "/"})
 
 
-@dataclass(frozen=True)
-class ProseAnalysis:
+class ProseAnalysis(NamedTuple):
     hits: tuple[tuple[RoleRule, str], ...]  # (rule, matched words in our own quoting)
     words: frozenset[str]  # affirmed words (negated and attacker-described verbs left out)
     read_only: bool  # the text states the tool is read-only
@@ -203,7 +201,11 @@ def _analyse(text: str, vocab: RoleVocabulary) -> ProseAnalysis:
     for clause in clauses(text, vocab):
         tokens = clause.tokens
         present = set(tokens)
-        if not read_only and _may_mark(present, index, vocab):
+        if (
+            not read_only
+            and not index.marker_heads.isdisjoint(present)
+            and _may_mark(present, index, vocab)
+        ):
             read_only = _states_read_only(clause, index.marker_heads, vocab)
         # A token that is not a verb is always affirmed; verbs are affirmed unless negated or
         # after a foreign actor, and only those in verb position can give a hit.

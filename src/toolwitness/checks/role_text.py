@@ -145,23 +145,24 @@ def _compute(text: str, vocab: RoleVocabulary) -> tuple[Clause, ...]:
     out: list[Clause] = []
     lemma, separators = vocab.lemmas.get, _separators(vocab)
     normal = text if text.isascii() else nfc(text)  # NFC leaves ASCII text as it is
-    for line in normal.lower().replace("’", "'").splitlines():
+    for line in normal.lower().replace("\u2019", "'").splitlines():
         tokens = _chunks_tokens(line)
         if not tokens:
             continue
-        words = [token.strip("'-") for token in tokens]
-        lemmas = list(map(lemma, words, words))
+        # strip("'-") changes only tokens holding one of those characters
+        words = [t.strip("'-") for t in tokens] if "'" in line or "-" in line else tokens
+        lemmas = tuple(map(lemma, words, words))
+        if separators.isdisjoint(tokens):
+            out.append(Clause(lemmas, True))
+            continue
         # A clause is a run between separators; each line starts a sentence, and a clause
         # starts one when an ender (not a clause break) came before it.
         cuts = [i for i, token in enumerate(tokens) if token in separators]
-        if not cuts:
-            out.append(Clause(tuple(lemmas), True))
-            continue
         cuts.append(len(tokens))
         start, prev = True, 0
         for cut in cuts:
             if cut > prev:
-                out.append(Clause(tuple(lemmas[prev:cut]), start))
+                out.append(Clause(lemmas[prev:cut], start))
                 start = False
             if cut < len(tokens):
                 start = start or tokens[cut] in _ENDERS

@@ -9,14 +9,14 @@ feed the derivation.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from itertools import pairwise
+from typing import Any, NamedTuple
 
 from toolwitness import paths
-from toolwitness.checks.role_prose import analyse_prose
+from toolwitness.checks.role_prose import _pair_heads, analyse_prose
 from toolwitness.checks.role_text import name_tokens
 from toolwitness.checks.role_vocab import ROLE_NAMES, RoleRule, RoleVocabulary, vocabulary
 from toolwitness.model import ServerSurface, Tool
@@ -91,27 +91,91 @@ def _constrained(schema: dict[str, Any], shapes: frozenset[str], vocab: RoleVoca
     return False
 
 
-def _shapes_of(name: str, schema: dict[str, Any], vocab: RoleVocabulary) -> frozenset[str]:
-    tokens = name_tokens(name)
-    if not tokens:
-        return frozenset()
-    joined, last = "_".join(tokens), tokens[-1]
+class _RoleIndex(NamedTuple):
+    """What derivation needs from a vocabulary, derived once per vocabulary object."""
+
+    by_any: dict[str, list[RoleRule]]  # word -> name rules it triggers as an `any` word
+    by_verb: dict[str, list[RoleRule]]  # word -> name rules it triggers as a verb
+    any_pair_heads: frozenset[str]  # tokens that can start a two-word `any` word
+    parameter_rules: tuple[RoleRule, ...]
+    shape_names: dict[str, frozenset[str]]  # joined name tokens -> shapes
+    shape_last: dict[str, frozenset[str]]  # last name token -> shapes
+    shape_formats: dict[str, frozenset[str]]  # lower-cased format -> shapes
+    name_shapes: dict[str, frozenset[str] | None]  # parameter name -> its name-given shapes
+
+
+_INDEX: dict[int, tuple[RoleVocabulary, _RoleIndex]] = {}
+_NAME_SHAPES_MAX = 65536
+
+
+def _inverted(pairs: Iterator[tuple[str, str]]) -> dict[str, frozenset[str]]:
+    out: dict[str, set[str]] = {}
+    for key, value in pairs:
+        out.setdefault(key, set()).add(value)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def _role_index(vocab: RoleVocabulary) -> _RoleIndex:
+    hit = _INDEX.get(id(vocab))
+    if hit is None or hit[0] is not vocab:
+        by_any: dict[str, list[RoleRule]] = {}
+        by_verb: dict[str, list[RoleRule]] = {}
+        for rule in vocab.rules:
+            if rule.source == "name":
+                for word in rule.any:
+                    by_any.setdefault(word, []).append(rule)
+                for word in rule.verbs:
+                    by_verb.setdefault(word, []).append(rule)
+        shapes = vocab.shapes.items()
+        index = _RoleIndex(
+            by_any=by_any,
+            by_verb=by_verb,
+            any_pair_heads=_pair_heads(vocab, frozenset(by_any)),
+            parameter_rules=tuple(r for r in vocab.rules if r.source == "parameter"),
+            shape_names=_inverted((n, shape) for shape, rule in shapes for n in rule.names),
+            shape_last=_inverted((n, shape) for shape, rule in shapes for n in rule.last_token),
+            shape_formats=_inverted((f, shape) for shape, rule in shapes for f in rule.formats),
+            name_shapes={},
+        )
+        hit = (vocab, index)
+        _INDEX[id(vocab)] = hit  # the vocabulary held: its id is not reused
+    return hit[1]
+
+
+_NO_SHAPES: frozenset[str] = frozenset()
+
+
+def _shapes_of(name: str, schema: dict[str, Any], index: _RoleIndex) -> frozenset[str]:
+    """Shapes whose names hold the joined name tokens or whose last tokens hold the last one,
+    and those whose formats hold the schema's format (lower-cased); none for a name without
+    tokens. Parameter names repeat across tools, so the name part is kept per name."""
+    if name in index.name_shapes:
+        by_name = index.name_shapes[name]
+    else:
+        tokens = name_tokens(name)
+        if tokens:
+            joined = index.shape_names.get("_".join(tokens), _NO_SHAPES)
+            by_name = joined | index.shape_last.get(tokens[-1], _NO_SHAPES)
+        else:
+            by_name = None
+        if len(index.name_shapes) >= _NAME_SHAPES_MAX:
+            index.name_shapes.clear()
+        index.name_shapes[name] = by_name
+    if by_name is None:
+        return _NO_SHAPES
     fmt = schema.get("format")
-    found = {
-        shape
-        for shape, rule in vocab.shapes.items()
-        if joined in rule.names
-        or last in rule.last_token
-        or (isinstance(fmt, str) and fmt.lower() in rule.formats)
-    }
-    return frozenset(found)
+    if isinstance(fmt, str):
+        by_format = index.shape_formats.get(fmt.lower())
+        if by_format:
+            return by_name | by_format
+    return by_name
 
 
 def parameter_shapes(tool: Tool, index: int, vocab: RoleVocabulary) -> list[ParamShape]:
     """Shaped string parameters, top level and nested (bounded breadth and depth)."""
+    role_index = _role_index(vocab)
     out: list[ParamShape] = []
-    base = f"tools[{index}].inputSchema"
-    stack: list[tuple[Any, str, int]] = [(tool.input_schema, base, 0)]
+    stack: list[tuple[Any, str, int]] = [(tool.input_schema, f"tools[{index}].inputSchema", 0)]
     seen = 0
     while stack and seen < _MAX_PARAMS:
         schema, loc, depth = stack.pop()
@@ -123,33 +187,38 @@ def parameter_shapes(tool: Tool, index: int, vocab: RoleVocabulary) -> list[Para
             prop = props[name]
             if not isinstance(prop, dict):
                 continue
-            ploc = paths.child(paths.child(loc, "properties"), name)
             target = prop.get("items") if prop.get("type") == "array" else prop
-            if isinstance(target, dict) and _schema_type_is_text(target):
-                shapes = _shapes_of(name, target, vocab)
+            if not isinstance(target, dict):
+                continue
+            shapes = _shapes_of(name, target, role_index) if _schema_type_is_text(target) else None
+            nested = "properties" in target
+            if shapes or nested:  # only then is the location needed
+                ploc = paths.child(f"{loc}.properties", name)
                 if shapes:
                     out.append(ParamShape(name, ploc, shapes, _constrained(target, shapes, vocab)))
-            if isinstance(target, dict) and "properties" in target:
-                stack.append(
-                    (target, ploc if target is prop else paths.child(ploc, "items"), depth + 1)
-                )
-    return sorted(out, key=lambda p: p.location)
+                if nested:
+                    stack.append((target, ploc if target is prop else f"{ploc}.items", depth + 1))
+    return sorted(out, key=lambda p: p.location) if len(out) > 1 else out
 
 
-def _prose(tool: Tool, index: int) -> Iterator[tuple[str, str]]:
+def _prose(tool: Tool, index: int) -> list[tuple[str, str]]:
     """(location, text) of the prose a tool uses to describe itself and its parameters."""
     base = f"tools[{index}]"
+    out: list[tuple[str, str]] = []
     if tool.title:
-        yield f"{base}.title", tool.title
+        out.append((f"{base}.title", tool.title))
     if tool.description:
-        yield f"{base}.description", tool.description
+        out.append((f"{base}.description", tool.description))
     props = tool.input_schema.get("properties")
     if isinstance(props, dict):
+        where = f"{base}.inputSchema.properties"
         for name in sorted(props)[:_MAX_PARAMS]:
             prop = props[name]
-            if isinstance(prop, dict) and isinstance(prop.get("description"), str):
-                loc = paths.child(paths.child(f"{base}.inputSchema", "properties"), name)
-                yield f"{loc}.description", prop["description"]
+            if isinstance(prop, dict):
+                text = prop.get("description")
+                if isinstance(text, str):
+                    out.append((f"{paths.child(where, name)}.description", text))
+    return out
 
 
 def _name_verb_positions(tokens: list[str], vocab: RoleVocabulary) -> set[int]:
@@ -165,27 +234,6 @@ def _name_verb_positions(tokens: list[str], vocab: RoleVocabulary) -> set[int]:
     return positions
 
 
-_NAME_INDEX: dict[int, tuple[dict[str, list[RoleRule]], dict[str, list[RoleRule]]]] = {}
-
-
-def _name_index(
-    vocab: RoleVocabulary,
-) -> tuple[dict[str, list[RoleRule]], dict[str, list[RoleRule]]]:
-    """word -> name rules it can trigger, as an `any` word and as a verb (built once per vocab)."""
-    cached = _NAME_INDEX.get(id(vocab))
-    if cached is None:
-        by_any: dict[str, list[RoleRule]] = {}
-        by_verb: dict[str, list[RoleRule]] = {}
-        for rule in vocab.rules:
-            if rule.source == "name":
-                for word in rule.any:
-                    by_any.setdefault(word, []).append(rule)
-                for word in rule.verbs:
-                    by_verb.setdefault(word, []).append(rule)
-        cached = _NAME_INDEX.setdefault(id(vocab), (by_any, by_verb))
-    return cached
-
-
 def _is_object(token: str, rule: RoleRule, vocab: RoleVocabulary) -> bool:
     if token in rule.objects:
         return True
@@ -199,14 +247,22 @@ def _is_object(token: str, rule: RoleRule, vocab: RoleVocabulary) -> bool:
     )
 
 
-def _name_signals(tool: Tool, index: int, vocab: RoleVocabulary) -> Iterator[RoleSignal]:
-    tokens = [vocab.lemma(t) for t in name_tokens(tool.name)]
-    by_any, by_verb = _name_index(vocab)
-    verb_at = _name_verb_positions(tokens, vocab)
+def _name_signals(
+    tokens: list[str], index: int, vocab: RoleVocabulary, role_index: _RoleIndex
+) -> list[RoleSignal]:
+    """Signals of the name's (lemmatised) tokens: `any` words, and verbs with an object."""
+    by_any, by_verb = role_index.by_any, role_index.by_verb
+    verb_at = _name_verb_positions(tokens, vocab) if not vocab.verbs.isdisjoint(tokens) else set()
     first_verb = tokens[min(verb_at)] if verb_at else None
-    # Objects may be two-word ("private key"): every token and every adjacent pair.
+    # Objects may be two-word ("private key"): every token and every adjacent pair. A pair
+    # matters to the `any` words only if its first token is a pair head of theirs, and to the
+    # verb rules only if a verb has some; without either the pairs change nothing.
     words = list(enumerate(tokens))
-    words += [(i, vocab.lemma(f"{a} {b}")) for i, (a, b) in enumerate(itertools.pairwise(tokens))]
+    if any(tokens[i] in by_verb for i in verb_at) or not role_index.any_pair_heads.isdisjoint(
+        tokens[:-1]
+    ):
+        words += [(i, vocab.lemma(f"{a} {b}")) for i, (a, b) in enumerate(pairwise(tokens))]
+    out: list[RoleSignal] = []
     loc = f"tools[{index}].name"
     done: set[str] = set()  # roles already given by a name token (one signal per role)
     for i, word in words:
@@ -215,7 +271,7 @@ def _name_signals(tool: Tool, index: int, vocab: RoleVocabulary) -> Iterator[Rol
                 continue
             if first_verb is None or not rule.when_verb or first_verb in rule.when_verb:
                 done.add(rule.role)
-                yield RoleSignal(rule.role, "name", f"name token '{word}'", loc)
+                out.append(RoleSignal(rule.role, "name", f"name token '{word}'", loc))
     for i in sorted(verb_at):
         for rule in by_verb.get(tokens[i], ()):
             if rule.role in done:
@@ -223,56 +279,51 @@ def _name_signals(tool: Tool, index: int, vocab: RoleVocabulary) -> Iterator[Rol
             obj = next((t for j, t in words if j != i and _is_object(t, rule, vocab)), None)
             if obj is not None:
                 done.add(rule.role)
-                yield RoleSignal(rule.role, "name", f"name '{tokens[i]} … {obj}'", loc)
+                out.append(RoleSignal(rule.role, "name", f"name '{tokens[i]} … {obj}'", loc))
+    return out
 
 
 _RANK = {role: i for i, role in enumerate(ROLE_NAMES)}
 
 
-_PARAM_RULES: dict[int, tuple[RoleRule, ...]] = {}
-
-
-def _parameter_rules(vocab: RoleVocabulary) -> tuple[RoleRule, ...]:
-    rules = _PARAM_RULES.get(id(vocab))
-    if rules is None:
-        rules = tuple(r for r in vocab.rules if r.source == "parameter")
-        _PARAM_RULES[id(vocab)] = rules
-    return rules
+def _signal_order(s: RoleSignal) -> tuple[int, str, str, str]:
+    return (_RANK[s.role], s.source, s.location, s.term)
 
 
 def derive_roles(tool: Tool, index: int, vocab: RoleVocabulary | None = None) -> ToolRoles:
     vocab = vocab or vocabulary()
+    role_index = _role_index(vocab)
     parts = [(loc, analyse_prose(text, vocab)) for loc, text in _prose(tool, index)]
-    name = [vocab.lemma(t) for t in name_tokens(tool.name)]
-    words = set(name).union(*(p.words for _, p in parts))
+    lemmas = vocab.lemmas.get
+    name = [lemmas(t, t) for t in name_tokens(tool.name)]
     read_only = "readonly" in name or ("read" in name and "only" in name)
     read_only = read_only or any(p.read_only for _, p in parts)
     params = parameter_shapes(tool, index, vocab)
-    signals: list[RoleSignal] = list(_name_signals(tool, index, vocab))
+    signals = _name_signals(name, index, vocab, role_index)
     for loc, prose in parts:
         for rule, term in prose.hits:
             if not (rule.readonly_exempt and read_only):
                 signals.append(RoleSignal(rule.role, "description", term, loc))
-    for rule in _parameter_rules(vocab) if params else ():
-        if rule.corroborate and rule.corroborate.isdisjoint(words):
-            continue
-        for param in params:
-            if rule.unconstrained_only and param.constrained:
+    if params:
+        words = set(name).union(*(p.words for _, p in parts))
+        for rule in role_index.parameter_rules:
+            if rule.corroborate and rule.corroborate.isdisjoint(words):
                 continue
-            if rule.shapes & param.shapes and not (rule.readonly_exempt and read_only):
-                shape = sorted(rule.shapes & param.shapes)[0]
-                signals.append(
-                    RoleSignal(
-                        rule.role, "parameter", f"{shape} parameter '{param.name}'", param.location
-                    )
-                )
+            for param in params:
+                if rule.unconstrained_only and param.constrained:
+                    continue
+                if rule.shapes & param.shapes and not (rule.readonly_exempt and read_only):
+                    shape = sorted(rule.shapes & param.shapes)[0]
+                    term = f"{shape} parameter '{param.name}'"
+                    signals.append(RoleSignal(rule.role, "parameter", term, param.location))
     # Reading a credential is reading sensitive data: the wider role follows from the narrower.
     signals += [
         RoleSignal("sensitive-source", s.source, s.term, s.location)
         for s in signals
         if s.role == "credential-access"
     ]
-    unique = sorted(set(signals), key=lambda s: (_RANK[s.role], s.source, s.location, s.term))
+    # The order key holds every field, so it is total: set order cannot show through.
+    unique = sorted(set(signals), key=_signal_order) if len(signals) > 1 else signals
     return ToolRoles(tool=tool.name, index=index, signals=tuple(unique), params=tuple(params))
 
 
