@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from toolwitness.checks import inj_targets, injection
 from toolwitness.checks import inj_triggers as trig
 from toolwitness.checks.inj_params import exfil_params
-from toolwitness.checks.language import split_identifier
+from toolwitness.checks.language import TOKEN, lower_ascii_tokens, split_identifier
 from toolwitness.checks.lexicon import lexicon
 from toolwitness.checks.secrets import secret_table
 from toolwitness.checks.secrets_scan import may_hold_token
@@ -215,3 +215,13 @@ def test_split_identifier_is_unchanged(name: str) -> None:
     spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name)
     old = tuple(w for w in re.split(r"[^A-Za-z0-9]+", spaced.lower()) if w)
     assert split_identifier(name) == old
+
+
+_ASCII = st.text(alphabet=st.characters(max_codepoint=127), max_size=200)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(_ASCII, _TEXT.filter(str.isascii)))
+def test_ascii_tokens_match_the_token_pattern(text: str) -> None:
+    lower = text.lower()
+    assert lower_ascii_tokens(lower) == TOKEN.findall(lower)

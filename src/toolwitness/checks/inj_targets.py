@@ -95,6 +95,8 @@ def word_runs(text: str, lower: str, words: frozenset[str]) -> frozenset[str]:
     only runs of their token): an alphanumeric word is its own run, the others are split."""
     if not text.isascii():
         return _text_runs(lower)
+    if "".join(words).isalnum():  # words are never empty: each is its own run
+        return words
     out = {w for w in words if w.isalnum()}
     for w in words:
         if not w.isalnum():

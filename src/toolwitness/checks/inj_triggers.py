@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from toolwitness.checks.language import TOKEN, Analysis, fold, token_texts
+from toolwitness.checks.language import Analysis, fold, lower_ascii_tokens, token_texts
 from toolwitness.checks.lexicon import Lexicon, Phrase, lexicon
 
 AUTHORITY = 1
@@ -165,14 +165,15 @@ def scan_words(text: str) -> tuple[str, frozenset[str]]:
     if text.isascii():
         # ASCII lower-casing is per character: `token_texts` would find these same tokens.
         lower = text.lower()
-        found = TOKEN.findall(lower)
+        found = lower_ascii_tokens(lower)
     else:
         lower, found = fold(text), token_texts(text)
+    if "-" not in lower and text.isascii():  # a token holds "-" only when the text does
+        return lower, frozenset(found)
     words = set(found)
-    if "-" in lower or not text.isascii():  # a token holds "-" only when the text does
-        for w in found:
-            if "-" in w:
-                words.update(w.split("-"))
+    for w in found:
+        if "-" in w:
+            words.update(w.split("-"))
     return lower, frozenset(words)
 
 

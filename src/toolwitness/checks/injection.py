@@ -311,7 +311,7 @@ def _quiet_words(raw: str, identifier: bool) -> frozenset[str] | None:
     """Words of a field whose every signal source is closed by its text alone, except the
     shadowing gate's sibling-name test (the one gate that reads the tool's context); None when
     the field needs the full per-field pass. Cached: catalogs repeat strings."""
-    text = nfc(raw)
+    text = raw if raw.isascii() else nfc(raw)  # ASCII text is already in NFC
     if not _nothing_hidden(text) and any(revealed.text for revealed in reveal_hidden(text)):
         return None
     if identifier:
@@ -421,6 +421,9 @@ class _Purpose:
         return self._words
 
 
+_CONTAINERS = (dict, list)
+
+
 class _QuietTools:
     """Decides whether a tool's per-field pass would yield nothing, remembering each distinct
     string's verdict for one server (the memos hold the surface's own string objects)."""
@@ -472,18 +475,22 @@ class _QuietTools:
         string value as text, so each field it yields is tested with its own kind. Parameter
         signals need a property description that `may_ask`; every such description is a
         string under a "description" key of the input schema, tested here too."""
-        keys, texts, silent = self.keys, self.texts, self.silent
-        if tool.name not in keys and not self.key(tool.name):
+        if tool.name not in self.keys and not self.key(tool.name):
             return False
+        texts = self.texts
         shown = tool.annotations.get("title") if tool.annotations else None
         for text in (tool.title, tool.description, shown):
             if isinstance(text, str) and texts.get(text) is not True and not self.text(text, own):
                 return False
-        stack: list[tuple[Any, bool]] = [(tool.input_schema, True)]
-        if tool.output_schema is not None:
-            stack.append((tool.output_schema, False))
+        if not self.schema(tool.input_schema, own, ask=True):
+            return False
+        return tool.output_schema is None or self.schema(tool.output_schema, own, ask=False)
+
+    def schema(self, root: Any, own: str, *, ask: bool) -> bool:
+        keys, texts, silent = self.keys, self.texts, self.silent
+        stack: list[Any] = [root]
         while stack:
-            node, ask = stack.pop()
+            node = stack.pop()
             if isinstance(node, dict):
                 for key, value in node.items():
                     if key not in keys and not self.key(key):
@@ -494,15 +501,15 @@ class _QuietTools:
                         asks = ask and key == "description" and value not in silent
                         if asks and self.asks(value):
                             return False
-                    elif isinstance(value, dict | list):
-                        stack.append((value, ask))
+                    elif isinstance(value, _CONTAINERS):
+                        stack.append(value)
             elif isinstance(node, list):
                 for value in node:
                     if isinstance(value, str):
                         if texts.get(value) is not True and not self.text(value, own):
                             return False
-                    elif isinstance(value, dict | list):
-                        stack.append((value, ask))
+                    elif isinstance(value, _CONTAINERS):
+                        stack.append(value)
             elif isinstance(node, str) and not self.text(node, own):
                 return False
         return True
@@ -547,8 +554,10 @@ def tool_poisoning(surface: ServerSurface, ctx: CheckContext) -> Iterator[Findin
                 words = param_words[param]
             fctx = FieldContext(field.kind, field.location, tool.name, words, siblings, param)
             yield from field_findings(field, fctx, ctx, lex, param_signals.get(field.location))
-    everything = server_purpose(surface)
+    everything: frozenset[str] | None = None  # the server's purpose words, when needed
     for field in surface_text_fields(surface):
+        if everything is None:
+            everything = server_purpose(surface)
         named = sorted(
             {t.text for t in tokens(nfc(field.text)) if len(t.text) > 2 and t.text in names}
         )

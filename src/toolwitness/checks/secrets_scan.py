@@ -116,11 +116,14 @@ def _needles(table: SecretTable) -> tuple[tuple[str, ...], tuple[str, ...], tupl
 def may_hold_token(text: str) -> bool:
     """A known token prefix or a JWT header occurs (the other shapes need ':', '=' or '-')."""
     plain, under, dash = _needles(secret_table())
-    return (
-        any(p in text for p in plain)
-        or ("_" in text and any(p in text for p in under))
-        or ("-" in text and any(p in text for p in dash))
-    )
+    for p in plain:
+        if p in text:
+            return True
+    if "_" in text:
+        for p in under:
+            if p in text:
+                return True
+    return "-" in text and any(p in text for p in dash)
 
 
 def find_secrets(text: str, lex: Lexicon | None = None) -> list[SecretHit]:
