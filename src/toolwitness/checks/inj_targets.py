@@ -81,8 +81,21 @@ def mentions_any_target(lower: str, lex: Lexicon) -> bool:
 
 def mentions_in_runs(runs: frozenset[str], lex: Lexicon) -> bool:
     """`mentions_any_target` given the text's letter/digit runs."""
-    index = _anchors(lex)
-    return any(need <= runs for anchor in runs & index.keys() for _, need in index[anchor])
+    return mentions_in_index(runs, _anchors(lex))
+
+
+def target_anchors(lex: Lexicon) -> _Index:
+    """Per literal of every category, its letter/digit runs, keyed by its longest run."""
+    return _anchors(lex)
+
+
+def mentions_in_index(runs: frozenset[str], index: _Index) -> bool:
+    """`mentions_in_runs` given the lexicon's anchor index."""
+    for anchor in runs & index.keys():
+        for _, need in index[anchor]:
+            if need <= runs:
+                return True
+    return False
 
 
 def word_runs(text: str, lower: str, words: frozenset[str]) -> frozenset[str]:

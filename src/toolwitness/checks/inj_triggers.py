@@ -138,7 +138,11 @@ def wordset(analysis: Analysis) -> frozenset[str]:
 
 
 def gate_mask(words: frozenset[str], lex: Lexicon) -> int:
-    table = triggers(lex)
+    return mask_of(words, triggers(lex))
+
+
+def mask_of(words: frozenset[str], table: Triggers) -> int:
+    """`gate_mask` given the lexicon's trigger table."""
     bits, phrases = table.bits, table.phrases
     mask = 0
     for w in words & table.keys:  # only words that open something on their own or key a phrase
@@ -199,10 +203,14 @@ def shell_may_open(text: str, lower: str, runs: frozenset[str], lex: Lexicon) ->
     """A superset of `shell_possible`, given the letter/digit runs of `lower`. A piece that is an
     alphanumeric shell word sits between separators (space, |, ;.!?<>) or the text's ends, none
     of them [a-z0-9], so it is a whole run; any other piece is a substring of `lower`."""
-    if "`" in text or "/dev/tcp/" in lower:
+    return shell_may_open_in(text, lower, runs, triggers(lex))
+
+
+def shell_may_open_in(text: str, lower: str, runs: frozenset[str], table: Triggers) -> bool:
+    """`shell_may_open` given the lexicon's trigger table."""
+    if "`" in text or "/dev/tcp/" in lower or not table.shell_runs.isdisjoint(runs):
         return True
-    table = triggers(lex)
-    return not table.shell_runs.isdisjoint(runs) or any(w in lower for w in table.shell_other)
+    return any(word in lower for word in table.shell_other)
 
 
 def shell_possible(text: str, lower: str, lex: Lexicon) -> bool:

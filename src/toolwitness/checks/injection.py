@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, TypeVar
 
@@ -28,7 +29,14 @@ from toolwitness.checks.inj_purpose import purpose_words, server_purpose
 from toolwitness.checks.interface import CheckContext, server_check
 from toolwitness.checks.language import Analysis, analyse, split_identifier, tokens
 from toolwitness.checks.lexicon import Lexicon, lexicon
-from toolwitness.checks.secrets_scan import find_secrets, may_hold_token, redact
+from toolwitness.checks.secrets_scan import (
+    Needles,
+    find_secrets,
+    holds_needle,
+    may_hold_token,
+    redact,
+    token_needles,
+)
 from toolwitness.checks.unicode_decode import reveal_hidden
 from toolwitness.checks.unicode_terminal import has_terminal_controls
 from toolwitness.findings import Finding, Severity
@@ -267,19 +275,43 @@ _TEXT_BITS = trig.AUTHORITY | trig.SECRECY | trig.RANKING | trig.OTHER_TOOL | tr
 _SEQUENCE_BITS = trig.SEQ_MARKER | trig.SEQ_SCOPE
 
 
-def _text_gates_closed(text: str, lex: Lexicon) -> frozenset[str] | None:
+@dataclass(frozen=True)
+class _Tables:
+    """What the closed-gate tests read, fetched once per lexicon."""
+
+    lex: Lexicon
+    triggers: trig.Triggers
+    anchors: dict[str, tuple[tuple[str, frozenset[str]], ...]]
+    needles: Needles
+
+
+_TABLES: list[_Tables] = []
+
+
+def _tables() -> _Tables:
+    lex = lexicon()
+    if not _TABLES or _TABLES[0].lex is not lex:
+        _TABLES[:] = [
+            _Tables(lex, trig.triggers(lex), inj_targets.target_anchors(lex), token_needles())
+        ]
+    return _TABLES[0]
+
+
+def _text_gates_closed(text: str, tables: _Tables) -> frozenset[str] | None:
     """The text's word set when every gate in `_text_gates` is closed, else None (undecided).
     Each test below is the gate's own test or a superset of it (see the functions called)."""
     if "<" in text or "[" in text or "#" in text or "@" in text or "://" in text:
         return None  # authority markup, shadowing addresses, URLs
-    if ":" in text or "=" in text or "-" in text or may_hold_token(text):
+    if ":" in text or "=" in text or "-" in text or holds_needle(text, tables.needles):
         return None  # credentials
     lower, words = trig.scan_words(text)
-    mask = trig.gate_mask(words, lex)
+    mask = trig.mask_of(words, tables.triggers)
     if mask & _TEXT_BITS or mask & _SEQUENCE_BITS == _SEQUENCE_BITS:
         return None
     runs = inj_targets.word_runs(text, lower, words)
-    if inj_targets.mentions_in_runs(runs, lex) or trig.shell_may_open(text, lower, runs, lex):
+    if inj_targets.mentions_in_index(runs, tables.anchors):
+        return None
+    if trig.shell_may_open_in(text, lower, runs, tables.triggers):
         return None
     if "/" in text and inj_payloads.may_hold_ip_url(text):  # the IP-URL pattern holds a "/"
         return None
@@ -289,16 +321,16 @@ def _text_gates_closed(text: str, lex: Lexicon) -> frozenset[str] | None:
 def _closed_words(text: str, identifier: bool) -> frozenset[str] | None:
     """`_quiet_words` of an already-joined identifier or a non-word text whose gates are all
     closed (so the context-free detectors are silent), or None when undecided."""
-    lex = lexicon()
+    tables = _tables()
     if identifier:
         # The joined words of `split_identifier` are [a-z0-9]+ with single spaces: its tokens,
         # word set and fold are the words and the text itself, and no markup character occurs.
         words = frozenset(text.split())
-        if trig.gate_mask(words, lex) & _NAME_BITS:
+        if trig.mask_of(words, tables.triggers) & _NAME_BITS:
             return None
         quiet: frozenset[str] | None = frozenset()
     else:
-        quiet = _text_gates_closed(text, lex)
+        quiet = _text_gates_closed(text, tables)
         if quiet is None:
             return None
     if _may_encode(text) and next(iter(inj_payloads.decode_payloads(text)), None) is not None:

@@ -97,10 +97,11 @@ def _looks_secret(value: str, lex: Lexicon) -> bool:
     return len(value) >= 16 and classes >= 2 and entropy(value) >= 3.5
 
 
-_NEEDLES: dict[int, tuple[SecretTable, tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {}
+Needles = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+_NEEDLES: dict[int, tuple[SecretTable, Needles]] = {}
 
 
-def _needles(table: SecretTable) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+def _needles(table: SecretTable) -> Needles:
     """The literal prefixes and the JWT header, split by a character they hold ("-", else "_",
     else neither): a prefix holding "-" cannot occur in a text without "-", and so on."""
     held = _NEEDLES.get(id(table))
@@ -109,13 +110,23 @@ def _needles(table: SecretTable) -> tuple[tuple[str, ...], tuple[str, ...], tupl
         dash = tuple(p for p in prefixes if "-" in p)
         under = tuple(p for p in prefixes if "_" in p and "-" not in p)
         plain = tuple(p for p in prefixes if "_" not in p and "-" not in p)
-        held = _NEEDLES[id(table)] = (table, plain, under, dash)
-    return held[1], held[2], held[3]
+        held = _NEEDLES[id(table)] = (table, (plain, under, dash))
+    return held[1]
 
 
 def may_hold_token(text: str) -> bool:
     """A known token prefix or a JWT header occurs (the other shapes need ':', '=' or '-')."""
-    plain, under, dash = _needles(secret_table())
+    return holds_needle(text, token_needles())
+
+
+def token_needles() -> Needles:
+    """The needles of `may_hold_token` for the shared token table."""
+    return _needles(secret_table())
+
+
+def holds_needle(text: str, needles: Needles) -> bool:
+    """`may_hold_token` given the needles."""
+    plain, under, dash = needles
     for p in plain:
         if p in text:
             return True
