@@ -78,3 +78,25 @@ def test_two_word_objects_are_still_found() -> None:
     clause = Clause(("read", "the", "private", "keys"), True)
     secret = next(r for r in vocab.rules if r.role == "credential-access" and r.objects)
     assert role_prose.object_after(clause, 0, secret.objects, vocab) == "private key"
+
+
+def _split_then_match(name: str) -> list[str]:
+    """The definition: split on separators, then camelCase runs inside each part."""
+    out: list[str] = []
+    for part in role_text._NAME_SPLIT.split(role_text.nfc(name)):
+        out.extend(m.group(0).lower() for m in role_text._CAMEL.finditer(part))
+    return out
+
+
+_NAMEISH = st.text(
+    alphabet=st.sampled_from(
+        [*string.ascii_letters, *string.digits, "_", "-", ".", " ", "é", "\u0301"]
+    ),
+    max_size=30,
+)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_NAMEISH)
+def test_name_tokens_match_split_then_camel(name: str) -> None:
+    assert list(role_text._name_tokens(name)) == _split_then_match(name)

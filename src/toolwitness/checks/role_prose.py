@@ -110,6 +110,7 @@ class _ProseIndex(NamedTuple):
     # head -> the tokens that complete a two-word marker after it (see `_may_mark`)
     marker_partners: dict[str, frozenset[str]]
     object_starts: frozenset[str]  # the union of every rule's `starts`
+    negating: frozenset[str]  # negators | post_negators: `is_negated` needs one in the clause
 
 
 _INDEX: dict[int, tuple[RoleVocabulary, _ProseIndex]] = {}
@@ -156,6 +157,7 @@ def _prose_index(vocab: RoleVocabulary) -> _ProseIndex:
             marker_heads=frozenset(m.split()[0] for m in vocab.readonly_markers),
             marker_partners={k: frozenset(v) for k, v in partners.items()},
             object_starts=frozenset(starts),
+            negating=vocab.negators | vocab.post_negators,
         )
         hit = (vocab, index)
         _INDEX[id(vocab)] = hit  # the vocabulary held: its id is not reused
@@ -193,61 +195,98 @@ def _states_read_only(clause: Clause, heads: frozenset[str], vocab: RoleVocabula
 
 def _analyse(text: str, vocab: RoleVocabulary) -> ProseAnalysis:
     index = _prose_index(vocab)
-    by_verb, verbs, foreign_actors = index.by_verb, vocab.verbs, vocab.foreign_actors
-    window, back = vocab.object_window, vocab.back_references
+    parts = clauses(text, vocab)
+    present: set[str] = set()
+    for clause in parts:
+        present.update(clause.tokens)
+    # Every test below on `present` (all tokens of the text) is a necessary condition for the
+    # same test on one clause's tokens, so a text that fails it skips the per-clause work.
+    read_only = (
+        not index.marker_heads.isdisjoint(present)
+        and _may_mark(present, index, vocab)
+        and any(_states_read_only(clause, index.marker_heads, vocab) for clause in parts)
+    )
+    text_verbs = present.intersection(vocab.verbs)
+    words = present - text_verbs  # a token that is not a verb is always affirmed
+    if not text_verbs:
+        return ProseAnalysis((), frozenset(words), read_only)
     hits: list[tuple[RoleRule, str]] = []
-    words: set[str] = set()
-    read_only = False
-    for clause in clauses(text, vocab):
+    foreign_actors = vocab.foreign_actors
+    any_foreign = not foreign_actors.isdisjoint(present)
+    any_negator = not index.negating.isdisjoint(present)
+    any_object = not index.object_starts.isdisjoint(present)
+    for clause in parts:
         tokens = clause.tokens
-        present = set(tokens)
-        if (
-            not read_only
-            and not index.marker_heads.isdisjoint(present)
-            and _may_mark(present, index, vocab)
-        ):
-            read_only = _states_read_only(clause, index.marker_heads, vocab)
-        # A token that is not a verb is always affirmed; verbs are affirmed unless negated or
-        # after a foreign actor, and only those in verb position can give a hit.
-        clause_verbs = present.intersection(verbs)
-        if not clause_verbs:
-            words |= present
+        if text_verbs.isdisjoint(tokens):
             continue
-        words |= present - clause_verbs
         foreign = len(tokens)
-        if not foreign_actors.isdisjoint(present):
+        if any_foreign and not foreign_actors.isdisjoint(tokens):
             foreign = next(i for i, t in enumerate(tokens) if t in foreign_actors)
-        reference: bool | None = None
         # Without an object start in the clause, no rule needing an object can hit (exact:
         # every token an object search reads is a token of this clause).
-        may_object = not index.object_starts.isdisjoint(present)
-        for at in [i for i, t in enumerate(tokens) if t in clause_verbs]:
-            if at > foreign or is_negated(clause, at, vocab):
-                continue
-            token = tokens[at]
-            words.add(token)
-            if reference is None:
-                reference = _is_reference(clause, vocab)
-            if reference or not _verb_position(clause, at, vocab):
-                continue
-            span: range | None = None
-            near: set[str] = set()
-            for rule, heads, starts in by_verb.get(token, ()):
-                if not rule.objects:
-                    hits.append((rule, f"'{token}'"))
-                    continue
-                if not may_object:
-                    continue
-                if span is None:
-                    span = _object_span(tokens, at, window, back)
-                    near = {tokens[j] for j in span}
-                # No token of the span can start an object: the search would find none.
-                if starts.isdisjoint(near):
-                    continue
-                obj = _object_in(tokens, span, rule.objects, heads, vocab)
-                if obj is not None:
-                    hits.append((rule, f"'{token} … {obj}'"))
+        may_object = any_object and not index.object_starts.isdisjoint(tokens)
+        # `is_negated` is true only at a negator before the verb or a post-negator after it.
+        may_negate = any_negator and not index.negating.isdisjoint(tokens)
+        _clause_hits(clause, foreign, may_object, may_negate, text_verbs, words, hits, index, vocab)
     return ProseAnalysis(tuple(hits), frozenset(words), read_only)
+
+
+def _clause_hits(
+    clause: Clause,
+    foreign: int,
+    may_object: bool,
+    may_negate: bool,
+    verbs: set[str],
+    words: set[str],
+    hits: list[tuple[RoleRule, str]],
+    index: _ProseIndex,
+    vocab: RoleVocabulary,
+) -> None:
+    """Verbs of one clause: affirmed ones join `words`; those in verb position, outside usage
+    advice about another tool, give hits (with their object when the rule needs one)."""
+    tokens = clause.tokens
+    leads, negators = vocab.verb_leads, vocab.negators
+    reference: bool | None = None
+    for at in [i for i, t in enumerate(tokens) if t in verbs]:
+        if at > foreign or (may_negate and is_negated(clause, at, vocab)):
+            continue
+        token = tokens[at]
+        words.add(token)
+        if reference is None:
+            reference = _is_reference(clause, vocab)
+        if reference:
+            continue
+        if at:  # `_verb_position`, inline
+            prev = tokens[at - 1]
+            if not (prev in leads or prev in negators or prev.endswith("ly")):
+                continue
+        span: range | None = None
+        seen: tuple[str, ...] = ()  # the span's tokens, in search order
+        near: frozenset[str] = frozenset()
+        for rule, heads, starts in index.by_verb.get(token, ()):
+            if not rule.objects:
+                hits.append((rule, f"'{token}'"))
+                continue
+            if not may_object:
+                continue
+            if span is None:
+                span = _object_span(tokens, at, vocab.object_window, vocab.back_references)
+                if span.step > 0:
+                    seen = tokens[span.start : span.stop]
+                else:
+                    seen = tokens[span.stop + 1 : span.start + 1][::-1]
+                near = frozenset(seen)
+            # No token of the span can start an object: the search would find none.
+            if starts.isdisjoint(near):
+                continue
+            if heads.isdisjoint(near):
+                # No pair can start in the span, so the search returns its first token that
+                # is an object (a token's first index orders them: exact).
+                obj: str | None = min(rule.objects.intersection(near), key=seen.index)
+            else:
+                obj = _object_in(tokens, span, rule.objects, heads, vocab)
+            if obj is not None:
+                hits.append((rule, f"'{token} … {obj}'"))
 
 
 # Short texts repeat ("File path"); long ones are analysed each time so the cache stays small.

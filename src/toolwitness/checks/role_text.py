@@ -60,10 +60,10 @@ def name_tokens(name: str) -> list[str]:
 
 @lru_cache(maxsize=65536)
 def _name_tokens(name: str) -> tuple[str, ...]:
-    out: list[str] = []
-    for part in _NAME_SPLIT.split(nfc(name)):
-        out.extend(m.group(0).lower() for m in _CAMEL.finditer(part))
-    return tuple(out)
+    # Every `_CAMEL` match is made of [A-Za-z0-9] only and its look-ahead sees no [a-z] at a
+    # separator either, so matching the whole name equals matching each `_NAME_SPLIT` part.
+    normal = name if name.isascii() else nfc(name)  # NFC leaves ASCII text as it is
+    return tuple(map(str.lower, _CAMEL.findall(normal)))
 
 
 class Clause(NamedTuple):
