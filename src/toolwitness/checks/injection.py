@@ -507,16 +507,38 @@ class _QuietTools:
         string value as text, so each field it yields is tested with its own kind. Parameter
         signals need a property description that `may_ask`; every such description is a
         string under a "description" key of the input schema, tested here too."""
-        if tool.name not in self.keys and not self.key(tool.name):
-            return False
-        texts = self.texts
         shown = tool.annotations.get("title") if tool.annotations else None
-        for text in (tool.title, tool.description, shown):
-            if isinstance(text, str) and texts.get(text) is not True and not self.text(text, own):
+        header = [t for t in (tool.title, tool.description, shown) if isinstance(t, str)]
+        if not self.header(tool.name, header, own):
+            texts = self.texts
+            if tool.name not in self.keys and not self.key(tool.name):
                 return False
+            for text in header:
+                if texts.get(text) is not True and not self.text(text, own):
+                    return False
         if not self.schema(tool.input_schema, own, ask=True):
             return False
         return tool.output_schema is None or self.schema(tool.output_schema, own, ask=False)
+
+    def header(self, name: str, texts: list[str], own: str) -> bool:
+        """True when the name and the texts are all quiet, read as one text (else undecided).
+
+        The texts and the name's words are joined with newlines. Every closed-gate test is
+        monotone under such a join: substrings and the IP-URL match survive (a newline is a
+        non-word boundary), the tokens, words and letter/digit runs of the join are the union
+        of each part's (no token or run crosses a newline), and each gate mask is monotone in
+        the word set (a name's gates are a subset of a text's). An encoded run of a part is a
+        whitespace-free run of the join, and its words hold each part's words, so the sibling
+        test is conservative. Hidden text is ruled out part by part."""
+        if not _nothing_hidden(name) or not all(_nothing_hidden(t) for t in texts):
+            return False  # (ASCII only, so every part is its own NFC form)
+        joined = "\n".join([" ".join(split_identifier(name)), *texts])
+        if _may_encode(joined):
+            return False
+        words = _text_gates_closed(joined, _tables())
+        if words is None:
+            return False
+        return words.isdisjoint(self.siblings) or all(w == own for w in words & self.siblings)
 
     def schema(self, root: Any, own: str, *, ask: bool) -> bool:
         keys, texts, silent = self.keys, self.texts, self.silent
