@@ -18,6 +18,7 @@ from toolwitness.model import ServerSurface, Tool
 # Roles that change the world: a read-only claim contradicts any of them.
 MUTATING = ("destructive", "file-write", "state-write", "code-exec")
 _STRONG = ("name", "parameter")
+_CONTRADICTABLE = frozenset((*MUTATING, "external-sink", "network", "credential-access"))
 
 
 def role_witness(tool: str, signal: RoleSignal) -> Witness:
@@ -208,10 +209,17 @@ def _parameter_findings(roles: ToolRoles, ctx: CheckContext) -> Iterator[Finding
 )
 def annotation_contradictions(surface: ServerSurface, ctx: CheckContext) -> Iterator[Finding]:
     for tool, roles in zip(surface.tools, surface_roles(surface), strict=True):
+        # Every finding but TW-CAP-006 needs a signal of one of these roles (mutation, wipes,
+        # reach or secrets); TW-CAP-006 needs both hints true. Other tools give nothing.
+        if _CONTRADICTABLE.isdisjoint([s.role for s in roles.signals]) and not (
+            tool.hint("readOnlyHint") is True and tool.hint("destructiveHint") is True
+        ):
+            continue
         yield from _annotation_findings(tool, roles, ctx)
 
 
 @server_check("capability.parameters", ["TW-CAP-010", "TW-CAP-011", "TW-CAP-012", "TW-CAP-013"])
 def unconstrained_parameters(surface: ServerSurface, ctx: CheckContext) -> Iterator[Finding]:
     for roles in surface_roles(surface):
-        yield from _parameter_findings(roles, ctx)
+        if roles.params:  # every finding names one of the tool's shaped parameters
+            yield from _parameter_findings(roles, ctx)

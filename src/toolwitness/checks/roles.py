@@ -96,6 +96,7 @@ class _RoleIndex(NamedTuple):
 
     by_any: dict[str, list[RoleRule]]  # word -> name rules it triggers as an `any` word
     by_verb: dict[str, list[RoleRule]]  # word -> name rules it triggers as a verb
+    any_words: frozenset[str]  # the keys of by_any
     any_pair_heads: frozenset[str]  # tokens that can start a two-word `any` word
     parameter_rules: tuple[RoleRule, ...]
     shape_names: dict[str, frozenset[str]]  # joined name tokens -> shapes
@@ -130,6 +131,7 @@ def _role_index(vocab: RoleVocabulary) -> _RoleIndex:
         index = _RoleIndex(
             by_any=by_any,
             by_verb=by_verb,
+            any_words=frozenset(by_any),
             any_pair_heads=_pair_heads(vocab, frozenset(by_any)),
             parameter_rules=tuple(r for r in vocab.rules if r.source == "parameter"),
             shape_names=_inverted((n, shape) for shape, rule in shapes for n in rule.names),
@@ -253,14 +255,17 @@ def _name_signals(
     """Signals of the name's (lemmatised) tokens: `any` words, and verbs with an object."""
     by_any, by_verb = role_index.by_any, role_index.by_verb
     verb_at = _name_verb_positions(tokens, vocab) if not vocab.verbs.isdisjoint(tokens) else set()
-    first_verb = tokens[min(verb_at)] if verb_at else None
     # Objects may be two-word ("private key"): every token and every adjacent pair. A pair
     # matters to the `any` words only if its first token is a pair head of theirs, and to the
     # verb rules only if a verb has some; without either the pairs change nothing.
+    pairs = not role_index.any_pair_heads.isdisjoint(tokens[:-1]) or (
+        bool(verb_at) and any(tokens[i] in by_verb for i in verb_at)
+    )
+    if not (pairs or verb_at) and role_index.any_words.isdisjoint(tokens):
+        return []  # no token is an `any` word, and there is no verb: nothing can match
+    first_verb = tokens[min(verb_at)] if verb_at else None
     words = list(enumerate(tokens))
-    if any(tokens[i] in by_verb for i in verb_at) or not role_index.any_pair_heads.isdisjoint(
-        tokens[:-1]
-    ):
+    if pairs:
         words += [(i, vocab.lemma(f"{a} {b}")) for i, (a, b) in enumerate(pairwise(tokens))]
     out: list[RoleSignal] = []
     loc = f"tools[{index}].name"
@@ -322,9 +327,12 @@ def derive_roles(tool: Tool, index: int, vocab: RoleVocabulary | None = None) ->
         for s in signals
         if s.role == "credential-access"
     ]
-    # The order key holds every field, so it is total: set order cannot show through.
-    unique = sorted(set(signals), key=_signal_order) if len(signals) > 1 else signals
-    return ToolRoles(tool=tool.name, index=index, signals=tuple(unique), params=tuple(params))
+    # Sorted and without duplicates; the order key holds every field, so equal keys are equal
+    # signals and the order is total.
+    if len(signals) > 1:
+        keyed = {_signal_order(s): s for s in signals}
+        signals = [keyed[key] for key in sorted(keyed)]
+    return ToolRoles(tool=tool.name, index=index, signals=tuple(signals), params=tuple(params))
 
 
 _CACHE: dict[int, tuple[ServerSurface, tuple[ToolRoles, ...]]] = {}
