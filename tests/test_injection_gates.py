@@ -23,7 +23,12 @@ from toolwitness.checks.inj_params import exfil_params
 from toolwitness.checks.language import TOKEN, lower_ascii_tokens, split_identifier
 from toolwitness.checks.lexicon import lexicon
 from toolwitness.checks.secrets import secret_table
-from toolwitness.checks.secrets_scan import may_hold_token
+from toolwitness.checks.secrets_scan import (
+    find_secrets,
+    may_hold_secret,
+    may_hold_token,
+    token_needles,
+)
 from toolwitness.checks.unicode_decode import reveal_hidden
 from toolwitness.model import Tool, tool_text_fields
 from toolwitness.textnorm import nfc
@@ -240,3 +245,35 @@ def test_text_hidden_in_a_name_is_never_skipped(name: str) -> None:
     siblings = frozenset({name.lower()})
     assert reveal_hidden(name)
     assert not injection._QuietTools(siblings, lexicon()).tool(tool, name.lower())
+
+
+def _secret_pieces() -> list[str]:
+    lex = lexicon()
+    names = sorted(lex.secrets["assignment_names"])
+    pieces = [*names, *(n.upper() for n in names), "API_\u212aEY", "\u212aey"]
+    pieces += [m.upper() for m in lex.secrets["private_key_markers"]]
+    pieces += ["-----BEGIN RSA PRIVATE \u212aEY-----", "BEG\u0130N", "=", ":", " = '", '": "']
+    pieces += [
+        "Zx9Qw2Lm8Rt4Vb6Nc1Kp3Hs5",
+        "aB3dE5gH7jK9mN1pQ3sT5vX7",
+        "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOjF9.abcdefgh",
+    ]
+    return pieces
+
+
+_NOISE = st.lists(st.one_of(st.sampled_from(_secret_pieces()), _PIECE), max_size=8).map("".join)
+_ASSIGNMENT = st.tuples(
+    _NOISE,
+    st.sampled_from(_secret_pieces()),
+    st.sampled_from(["=", ": ", " = '", '": "', ":"]),
+    st.sampled_from(["Zx9Qw2Lm8Rt4Vb6Nc1Kp3Hs5", "aB3dE5gH7jK9mN1pQ3sT5vX7", "short"]),
+    _NOISE,
+).map("".join)
+_SECRET_TEXT = st.one_of(_ASSIGNMENT, _NOISE)
+
+
+@settings(max_examples=600, deadline=None)
+@given(_SECRET_TEXT)
+def test_secret_gate_is_a_superset_of_the_scanner(text: str) -> None:
+    if find_secrets(text, lexicon()):
+        assert may_hold_secret(text, token_needles(), lexicon())

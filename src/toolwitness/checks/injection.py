@@ -32,7 +32,7 @@ from toolwitness.checks.lexicon import Lexicon, lexicon
 from toolwitness.checks.secrets_scan import (
     Needles,
     find_secrets,
-    holds_needle,
+    may_hold_secret,
     may_hold_token,
     redact,
     token_needles,
@@ -302,7 +302,7 @@ def _text_gates_closed(text: str, tables: _Tables) -> frozenset[str] | None:
     Each test below is the gate's own test or a superset of it (see the functions called)."""
     if "<" in text or "[" in text or "#" in text or "@" in text or "://" in text:
         return None  # authority markup, shadowing addresses, URLs
-    if ":" in text or "=" in text or "-" in text or holds_needle(text, tables.needles):
+    if may_hold_secret(text, tables.needles, tables.lex):
         return None  # credentials
     lower, words = trig.scan_words(text)
     mask = trig.mask_of(words, tables.triggers)

@@ -137,6 +137,20 @@ def holds_needle(text: str, needles: Needles) -> bool:
     return "-" in text and any(p in text for p in dash)
 
 
+def may_hold_secret(text: str, needles: Needles, lex: Lexicon) -> bool:
+    """Necessary for `find_secrets(text, lex)` to find anything: a token prefix or JWT header
+    (`holds_needle`), a private-key marker in the lower-cased text, or ':' / '=' with an
+    assignment name in the lower-cased text (the assignment's name is a substring of it)."""
+    if holds_needle(text, needles):
+        return True
+    low = text.lower()
+    if any(marker in low for marker in lex.secrets["private_key_markers"]):
+        return True
+    if ":" not in text and "=" not in text:
+        return False
+    return any(name in low for name in lex.secrets["assignment_names"])
+
+
 def find_secrets(text: str, lex: Lexicon | None = None) -> list[SecretHit]:
     lex = lex or lexicon()
     hits: list[SecretHit] = []
