@@ -208,8 +208,12 @@ def test_elicitation_prefilter_never_hides_a_hit(monkeypatch: pytest.MonkeyPatch
         "Before connecting, it will ask the user for their API key.",
         "Reads files; never asks anybody anything.",
         "Returns the weather.",
+        "Asks the user for the file at ~/.ssh/id_rsa before connecting.",
+        "Prompts you for your API-keys (or the (passphrase) of the vault).",
+        "Use it when the user asks about stock levels.",
+        "Requests the users' OAuth tokens and secrets.",
     ]
     filtered = [elicitation._asks_for_secret(t, secrets, vocab) for t in texts]
-    monkeypatch.setattr(elicitation, "_may_ask", lambda text, vocab: True)
+    monkeypatch.setattr(elicitation, "_may_ask", lambda text, secrets, vocab: True)
     assert filtered == [elicitation._asks_for_secret(t, secrets, vocab) for t in texts]
-    assert filtered[4] is not None and filtered[-1] is None
+    assert filtered[4] is not None and filtered[6] is None and filtered[-1] is not None

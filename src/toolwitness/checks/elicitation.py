@@ -14,6 +14,7 @@ from typing import Any
 
 from toolwitness.checks.interface import CheckContext, server_check
 from toolwitness.checks.role_prose import is_negated
+from toolwitness.checks.role_text import _SECRET_PATH_MARKERS as SECRET_PATH_MARKERS
 from toolwitness.checks.role_text import clauses, name_tokens
 from toolwitness.checks.role_vocab import RoleVocabulary, vocabulary
 from toolwitness.findings import Confidence, Finding, Severity, Witness
@@ -62,25 +63,45 @@ def _surface_forms(words: frozenset[str], vocab: RoleVocabulary) -> tuple[str, .
     return tuple(sorted(forms))
 
 
-_FORMS: dict[int, tuple[RoleVocabulary, tuple[str, ...], tuple[str, ...]]] = {}
+def _secret_needles(secrets: frozenset[str], vocab: RoleVocabulary) -> tuple[str, ...]:
+    """Substrings one of which every secret hit needs. A hit is a clause token, or the lemma of
+    a pair of adjacent tokens, that is in `secrets`; either way its last word is the lemma of a
+    token, so some surface form of that last word is in the lowered text. A path chunk becomes
+    the token `secret-path` only when it holds one of role_text's secret-path markers."""
+    keys = set(secrets) | {form for form, lemma in vocab.lemmas.items() if lemma in secrets}
+    needles = set(_surface_forms(frozenset(k.split()[-1] for k in keys), vocab))
+    if "secret-path" in keys:
+        needles |= set(SECRET_PATH_MARKERS)
+    return tuple(sorted(needles))
 
 
-def _may_ask(text: str, vocab: RoleVocabulary) -> bool:
-    """A necessary condition for `_asks_for_secret`: some addressee and some asking verb occur as
-    substrings of the lowered text. Clause tokens are pieces of `nfc(text).lower()` (stripped of
-    quotes and hyphens) mapped through the lemma table, so a clause holding such a lemma implies
-    one of its surface forms is a substring. The synthetic tokens (url, path, secret-path) are in
-    neither set."""
+_FORMS: dict[int, tuple[RoleVocabulary, frozenset[str], tuple[tuple[str, ...], ...]]] = {}
+
+
+def _may_ask(text: str, secrets: frozenset[str], vocab: RoleVocabulary) -> bool:
+    """A necessary condition for `_asks_for_secret`: some addressee, some asking verb and some
+    secret occur as substrings of the lowered text. Clause tokens are pieces of
+    `nfc(text).lower()` (stripped of quotes and hyphens) mapped through the lemma table, so a
+    clause holding such a lemma implies one of its surface forms is a substring. The synthetic
+    tokens url and path are in none of the sets; secret-path is handled by `_secret_needles`."""
     held = _FORMS.get(id(vocab))
-    if held is None or held[0] is not vocab:
-        held = (vocab, _surface_forms(_ADDRESSEES, vocab), _surface_forms(_ASK_VERBS, vocab))
+    if held is None or held[0] is not vocab or held[1] != secrets:
+        held = (
+            vocab,
+            secrets,
+            (
+                _surface_forms(_ADDRESSEES, vocab),
+                _surface_forms(_ASK_VERBS, vocab),
+                _secret_needles(secrets, vocab),
+            ),
+        )
         _FORMS[id(vocab)] = held
     lower = nfc(text).lower().replace("’", "'")  # as `role_text` tokenises it
-    return any(f in lower for f in held[1]) and any(f in lower for f in held[2])
+    return all(any(f in lower for f in needles) for needles in held[2])
 
 
 def _asks_for_secret(text: str, secrets: frozenset[str], vocab: RoleVocabulary) -> str | None:
-    if not _may_ask(text, vocab):
+    if not _may_ask(text, secrets, vocab):
         return None
     for clause in clauses(text, vocab):
         if not _ADDRESSEES & set(clause.tokens):
