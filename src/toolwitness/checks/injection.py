@@ -33,7 +33,6 @@ from toolwitness.checks.secrets_scan import (
     Needles,
     find_secrets,
     may_hold_secret,
-    may_hold_token,
     redact,
     token_needles,
 )
@@ -101,7 +100,7 @@ def _text_gates(text: str, scan: trig.TextScan, lex: Lexicon) -> frozenset[Detec
         opened.append(inj_payloads.shell_commands)
     if "://" in text or inj_payloads.may_hold_ip_url(text):
         opened.append(inj_payloads.suspicious_urls)
-    if ":" in text or "=" in text or "-" in text or may_hold_token(text):
+    if may_hold_secret(text, token_needles(), lex):  # `find_secrets`' necessary condition
         opened.append(inj_payloads.credentials)
     return frozenset(opened)
 
