@@ -198,19 +198,44 @@ ADVERSARIAL = {
     "dashes": "-nop " * (N // 5),
     "underscores": "ghp_x " * (N // 6),
     "runs": "a_b.c-d/e " * (N // 10),
+    "assignments": "password: " * (N // 10),
+    "key-markers": "-----begin " * (N // 11),
+    "plain-words": "reads the record and returns it " * (N // 32),
 }
+
+
+def _timed(func: Any) -> float:
+    start = time.process_time()
+    func()
+    return time.process_time() - start
 
 
 @pytest.mark.parametrize("name", sorted(ADVERSARIAL))
 def test_shortcuts_cost_linear_time(name: str) -> None:
     text = ADVERSARIAL[name]
     small = text[: len(text) // 4]
-    start = time.process_time()
-    injection._closed_words(small, False)
-    quarter = time.process_time() - start
-    start = time.process_time()
-    injection._closed_words(text, False)
-    full = time.process_time() - start
+    quarter = _timed(lambda: injection._closed_words(small, False))
+    full = _timed(lambda: injection._closed_words(text, False))
+    assert full < 12 * quarter + 0.5
+
+
+@pytest.mark.parametrize("name", sorted(ADVERSARIAL))
+def test_whole_tool_walk_costs_linear_time(name: str) -> None:
+    """A huge description, and a schema of as many properties, through the whole-tool walk."""
+
+    def tool(size: int) -> Tool:
+        text = ADVERSARIAL[name][:size]
+        props = {
+            f"p{k}": {"type": "string", "description": f"{k} {text[:40]}"}
+            for k in range(size // 20)
+        }
+        schema = {"type": "object", "properties": props}
+        return Tool(name="t", description=text, inputSchema=schema)
+
+    small, large = tool(N // 4), tool(N)
+    siblings = frozenset({"t"})
+    quarter = _timed(lambda: injection._QuietTools(siblings, lexicon()).tool(small, "t"))
+    full = _timed(lambda: injection._QuietTools(siblings, lexicon()).tool(large, "t"))
     assert full < 12 * quarter + 0.5
 
 
