@@ -54,15 +54,16 @@ def _strong(roles: ToolRoles, role: str) -> bool:
 
 
 def best_hop(server: str, candidates: Sequence[ToolRoles], role: str) -> Hop | None:
-    """The tool that plays `role` on the strongest evidence (then the first by position)."""
-    best: tuple[bool, int] | None = None
-    chosen = None
+    """The tool that plays `role` on the strongest evidence, then the first by position.
+    `candidates` come in position order (as `surface_roles` gives them), so the first strong
+    player is the answer and, with none strong, the first player."""
+    first = None
     for r in candidates:
         if r.evidence(role):
-            key = (not _strong(r, role), r.index)
-            if best is None or key < best:
-                best, chosen = key, r
-    return None if chosen is None else Hop(server, chosen, role)
+            if _strong(r, role):
+                return Hop(server, r, role)
+            first = first or r
+    return None if first is None else Hop(server, first, role)
 
 
 def _grade(hops: Sequence[Hop]) -> tuple[Severity | None, Confidence | None]:
@@ -118,9 +119,10 @@ def _single_tool(
 
 
 def _across_tools(
-    all_roles: Sequence[ToolRoles], server: str, ctx: CheckContext
+    players: dict[str, list[ToolRoles]], server: str, ctx: CheckContext
 ) -> Iterator[Finding]:
-    hops = [best_hop(server, all_roles, role) for role in TRIFECTA]
+    """`players[role]`: the tools that play `role`, in position order."""
+    hops = [best_hop(server, players[role], role) for role in TRIFECTA]
     if all(h is not None for h in hops):
         chain = [h for h in hops if h is not None]
         severity, confidence = _grade(chain)
@@ -147,7 +149,7 @@ def _across_tools(
         )
     untrusted = hops[0]
     for action in ACTIONS:
-        target = best_hop(server, all_roles, action)
+        target = best_hop(server, players[action], action)
         if untrusted and target and target.roles.tool != untrusted.roles.tool:
             yield ctx.rules.finding(
                 "TW-FLOW-007",
@@ -171,16 +173,15 @@ def _names(hops: Sequence[Hop]) -> str:
     ["TW-FLOW-001", "TW-FLOW-002", "TW-FLOW-004", "TW-FLOW-005", "TW-FLOW-006", "TW-FLOW-007"],
 )
 def server_flows(surface: ServerSurface, ctx: CheckContext) -> Iterator[Finding]:
-    players = []
+    players: dict[str, list[ToolRoles]] = {role: [] for role in _HOP_ROLES}
     complete = False  # one tool completes the chain itself (TW-FLOW-001): no server-wide finding
     for roles in surface_roles(surface):
         present = frozenset(roles.roles)
         yield from _single_tool(roles, present, surface.id, ctx)
-        if not present.isdisjoint(_HOP_ROLES):
-            players.append(roles)
-            complete = complete or present >= _TRIFECTA_SET
+        for role in present & _HOP_ROLES:
+            players[role].append(roles)
+        complete = complete or present >= _TRIFECTA_SET
     if not complete:
-        # Only tools that play some flow role can be a hop (`best_hop` keeps tools with the role).
         yield from _across_tools(players, surface.id, ctx)
 
 
