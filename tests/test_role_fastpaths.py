@@ -100,3 +100,17 @@ _NAMEISH = st.text(
 @given(_NAMEISH)
 def test_name_tokens_match_split_then_camel(name: str) -> None:
     assert list(role_text._name_tokens(name)) == _split_then_match(name)
+
+
+def test_fast_constructors_build_the_same_records() -> None:
+    from toolwitness.checks import roles
+
+    assert not hasattr(roles.RoleSignal, "__post_init__")
+    assert not hasattr(roles.ToolRoles, "__post_init__")
+    fast = roles._signal("network", "name", "name token 'http'", "tools[0].name")
+    plain = roles.RoleSignal("network", "name", "name token 'http'", "tools[0].name")
+    assert fast == plain and hash(fast) == hash(plain) and vars(fast) == vars(plain)
+    assert list(vars(fast)) == list(vars(plain))
+    built = roles._tool_roles("t", 3, (plain,), ())
+    assert vars(built) == vars(roles.ToolRoles(tool="t", index=3, signals=(plain,), params=()))
+    assert built.roles == ("network",) and built.has("network")

@@ -72,6 +72,35 @@ class ToolRoles:
         return [p for p in self.params if shape in p.shapes]
 
 
+_new = object.__new__
+
+
+def _signal(role: str, source: str, term: str, location: str) -> RoleSignal:
+    """`RoleSignal(role, source, term, location)`, built without the frozen dataclass's four
+    `object.__setattr__` calls: the instance dict gets the same fields in the same order (the
+    class has no `__post_init__` to skip; a test holds both to this)."""
+    signal = _new(RoleSignal)
+    fields = signal.__dict__
+    fields["role"] = role
+    fields["source"] = source
+    fields["term"] = term
+    fields["location"] = location
+    return signal
+
+
+def _tool_roles(
+    tool: str, index: int, signals: tuple[RoleSignal, ...], params: tuple[ParamShape, ...]
+) -> ToolRoles:
+    """`ToolRoles(...)`, built the same way as `_signal`."""
+    roles = _new(ToolRoles)
+    fields = roles.__dict__
+    fields["tool"] = tool
+    fields["index"] = index
+    fields["signals"] = signals
+    fields["params"] = params
+    return roles
+
+
 def _schema_type_is_text(schema: dict[str, Any]) -> bool:
     kind = schema.get("type")
     if kind is None:
@@ -276,7 +305,7 @@ def _name_signals(
                 continue
             if first_verb is None or not rule.when_verb or first_verb in rule.when_verb:
                 done.add(rule.role)
-                out.append(RoleSignal(rule.role, "name", f"name token '{word}'", loc))
+                out.append(_signal(rule.role, "name", f"name token '{word}'", loc))
     for i in sorted(verb_at):
         for rule in by_verb.get(tokens[i], ()):
             if rule.role in done:
@@ -284,7 +313,7 @@ def _name_signals(
             obj = next((t for j, t in words if j != i and _is_object(t, rule, vocab)), None)
             if obj is not None:
                 done.add(rule.role)
-                out.append(RoleSignal(rule.role, "name", f"name '{tokens[i]} … {obj}'", loc))
+                out.append(_signal(rule.role, "name", f"name '{tokens[i]} … {obj}'", loc))
     return out
 
 
@@ -308,7 +337,7 @@ def derive_roles(tool: Tool, index: int, vocab: RoleVocabulary | None = None) ->
     for loc, prose in parts:
         for rule, term in prose.hits:
             if not (rule.readonly_exempt and read_only):
-                signals.append(RoleSignal(rule.role, "description", term, loc))
+                signals.append(_signal(rule.role, "description", term, loc))
     if params:
         words = set(name).union(*(p.words for _, p in parts))
         for rule in role_index.parameter_rules:
@@ -320,10 +349,10 @@ def derive_roles(tool: Tool, index: int, vocab: RoleVocabulary | None = None) ->
                 if rule.shapes & param.shapes and not (rule.readonly_exempt and read_only):
                     shape = sorted(rule.shapes & param.shapes)[0]
                     term = f"{shape} parameter '{param.name}'"
-                    signals.append(RoleSignal(rule.role, "parameter", term, param.location))
+                    signals.append(_signal(rule.role, "parameter", term, param.location))
     # Reading a credential is reading sensitive data: the wider role follows from the narrower.
     signals += [
-        RoleSignal("sensitive-source", s.source, s.term, s.location)
+        _signal("sensitive-source", s.source, s.term, s.location)
         for s in signals
         if s.role == "credential-access"
     ]
@@ -332,7 +361,7 @@ def derive_roles(tool: Tool, index: int, vocab: RoleVocabulary | None = None) ->
     if len(signals) > 1:
         keyed = {_signal_order(s): s for s in signals}
         signals = [keyed[key] for key in sorted(keyed)]
-    return ToolRoles(tool=tool.name, index=index, signals=tuple(signals), params=tuple(params))
+    return _tool_roles(tool.name, index, tuple(signals), tuple(params))
 
 
 _CACHE: dict[int, tuple[ServerSurface, tuple[ToolRoles, ...]]] = {}
