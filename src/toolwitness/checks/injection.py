@@ -484,9 +484,10 @@ class _QuietTools:
             return verdict
         return all(w == own for w in verdict)
 
-    def key(self, key: str) -> bool:
-        """The same test for an identifier (its quiet word set is always empty)."""
-        if _quiet_words(key, True) is None:
+    def key(self, key: Any) -> bool:
+        """The same test for an identifier (its quiet word set is always empty); a key that is
+        not a string (only possible for a surface built in Python) is left undecided."""
+        if not isinstance(key, str) or _quiet_words(key, True) is None:
             return False
         self.keys.add(key)
         return True
