@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
-from toolwitness.checks.role_text import Clause, clauses
+from toolwitness.checks.role_text import Clause, clauses_uncached
 from toolwitness.checks.role_vocab import RoleRule, RoleVocabulary, vocabulary
 
 _COORDINATION = frozenset({",", "or", "and", "nor", "/"})
@@ -195,7 +195,9 @@ def _states_read_only(clause: Clause, heads: frozenset[str], vocab: RoleVocabula
 
 def _analyse(text: str, vocab: RoleVocabulary) -> ProseAnalysis:
     index = _prose_index(vocab)
-    parts = clauses(text, vocab)
+    # Not through the clause cache: a text reaches here once per analysis-cache miss, so the
+    # clauses are almost never asked for again (elicitation asks for few texts, and recomputes).
+    parts = clauses_uncached(text, vocab)
     present: set[str] = set()
     for clause in parts:
         present.update(clause.tokens)

@@ -141,6 +141,11 @@ def _separators(vocab: RoleVocabulary) -> frozenset[str]:
     return hit[1]
 
 
+def clauses_uncached(text: str, vocab: RoleVocabulary) -> tuple[Clause, ...]:
+    """`clauses(text, vocab)`, computed afresh (for callers that cache their own results)."""
+    return _compute(text, vocab)
+
+
 def _compute(text: str, vocab: RoleVocabulary) -> tuple[Clause, ...]:
     out: list[Clause] = []
     lemma, separators = vocab.lemmas.get, _separators(vocab)
