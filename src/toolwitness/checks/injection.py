@@ -453,6 +453,7 @@ class _Purpose:
 
 
 _CONTAINERS = (dict, list)
+_SCALARS = frozenset({int, float, bool, type(None)})
 
 
 class _QuietTools:
@@ -541,6 +542,8 @@ class _QuietTools:
         return words.isdisjoint(self.siblings) or all(w == own for w in words & self.siblings)
 
     def schema(self, root: Any, own: str, *, ask: bool) -> bool:
+        """Every key (as a name) and string value of a schema, at any depth. JSON values are
+        exact built-in types: the class is compared first, `isinstance` only for others."""
         keys, texts, silent = self.keys, self.texts, self.silent
         stack: list[Any] = [root]
         while stack:
@@ -549,20 +552,26 @@ class _QuietTools:
                 for key, value in node.items():
                     if key not in keys and not self.key(key):
                         return False
-                    if isinstance(value, str):
+                    kind = value.__class__
+                    if kind is str or (kind not in _SCALARS and isinstance(value, str)):
                         if texts.get(value) is not True and not self.text(value, own):
                             return False
                         asks = ask and key == "description" and value not in silent
                         if asks and self.asks(value):
                             return False
-                    elif isinstance(value, _CONTAINERS):
+                    elif kind in _CONTAINERS or (
+                        kind not in _SCALARS and isinstance(value, _CONTAINERS)
+                    ):
                         stack.append(value)
             elif isinstance(node, list):
                 for value in node:
-                    if isinstance(value, str):
+                    kind = value.__class__
+                    if kind is str or (kind not in _SCALARS and isinstance(value, str)):
                         if texts.get(value) is not True and not self.text(value, own):
                             return False
-                    elif isinstance(value, _CONTAINERS):
+                    elif kind in _CONTAINERS or (
+                        kind not in _SCALARS and isinstance(value, _CONTAINERS)
+                    ):
                         stack.append(value)
             elif isinstance(node, str) and not self.text(node, own):
                 return False
