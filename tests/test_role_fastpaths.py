@@ -114,3 +114,62 @@ def test_fast_constructors_build_the_same_records() -> None:
     built = roles._tool_roles("t", 3, (plain,), ())
     assert vars(built) == vars(roles.ToolRoles(tool="t", index=3, signals=(plain,), params=()))
     assert built.roles == ("network",) and built.has("network")
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(["a", "b", "c", ".", "x", "y"]), max_size=30), st.data())
+def test_positions_of_lists_every_wanted_index(tokens: list[str], data: st.DataObject) -> None:
+    wanted = data.draw(st.frozensets(st.sampled_from(["a", "b", "c", ".", "x", "y", "z"])))
+    expected = [i for i, t in enumerate(tokens) if t in wanted]
+    assert role_text.positions_of(tuple(tokens), wanted) == expected
+
+
+class _Everything(frozenset[str]):
+    """A partner set that meets every clause: turns the partner gate off."""
+
+    def isdisjoint(self, other: object) -> bool:
+        return False
+
+
+_PROSE_WORDS = [
+    *_words()[:400],
+    "service",
+    "account",
+    "private",
+    "key",
+    "not",
+    "and",
+    ",",
+    "it",
+    "reads",
+    "returns",
+    "deletes",
+]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(_PROSE_WORDS), min_size=1, max_size=20))
+def test_partner_gate_never_hides_a_two_word_object(words: list[str]) -> None:
+    vocab = vocabulary()
+    text = " ".join(words)
+    gated = role_prose._analyse(text, vocab)
+    index = role_prose._prose_index(vocab)
+    ungated = {
+        verb: tuple(
+            entry._replace(partners={h: _Everything() for h in entry.partners}) for entry in entries
+        )
+        for verb, entries in index.by_verb.items()
+    }
+    key = id(vocab)
+    saved = role_prose._INDEX[key]
+    role_prose._INDEX[key] = (vocab, index._replace(by_verb=ungated))
+    try:
+        assert role_prose._analyse(text, vocab) == gated
+    finally:
+        role_prose._INDEX[key] = saved
+
+
+def test_prose_still_finds_two_word_objects() -> None:
+    hits = role_prose._analyse("Reads the private key, then returns it.", vocabulary()).hits
+    assert "'read … private key'" in {term for _, term in hits}
+    assert "'return … private key'" in {term for _, term in hits}

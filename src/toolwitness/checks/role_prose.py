@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
-from toolwitness.checks.role_text import Clause, clauses_uncached
+from toolwitness.checks.role_text import Clause, clauses_uncached, positions_of
 from toolwitness.checks.role_vocab import RoleRule, RoleVocabulary, vocabulary
 
 _COORDINATION = frozenset({",", "or", "and", "nor", "/"})
@@ -19,7 +19,9 @@ _COORDINATION = frozenset({",", "or", "and", "nor", "/"})
 
 class ProseAnalysis(NamedTuple):
     hits: tuple[tuple[RoleRule, str], ...]  # (rule, matched words in our own quoting)
-    words: frozenset[str]  # affirmed words (negated and attacker-described verbs left out)
+    # Affirmed words (negated and attacker-described verbs left out) that some rule's
+    # `corroborate` names: corroboration is their only use, so the rest need not be kept.
+    words: frozenset[str]
     read_only: bool  # the text states the tool is read-only
 
 
@@ -100,6 +102,7 @@ class _VerbRule(NamedTuple):
     rule: RoleRule
     pair_heads: frozenset[str]  # tokens that can start a two-word object of the rule
     starts: frozenset[str]  # objects | pair_heads: a search finds nothing without one of these
+    partners: dict[str, frozenset[str]]  # pair head -> the tokens that can follow it
 
 
 class _ProseIndex(NamedTuple):
@@ -111,28 +114,37 @@ class _ProseIndex(NamedTuple):
     marker_partners: dict[str, frozenset[str]]
     object_starts: frozenset[str]  # the union of every rule's `starts`
     negating: frozenset[str]  # negators | post_negators: `is_negated` needs one in the clause
+    corroborating: frozenset[str]  # every word any rule's `corroborate` names
 
 
 _INDEX: dict[int, tuple[RoleVocabulary, _ProseIndex]] = {}
-_PAIR_HEADS: dict[tuple[int, frozenset[str]], tuple[RoleVocabulary, frozenset[str]]] = {}
+_PAIRS: dict[tuple[int, frozenset[str]], tuple[RoleVocabulary, dict[str, frozenset[str]]]] = {}
+
+
+def _pair_partners(vocab: RoleVocabulary, objects: frozenset[str]) -> dict[str, frozenset[str]]:
+    """t -> every u such that `vocab.lemma(f"{t} {u}")` may be one of `objects`.
+
+    lemma(s) is lemmas[s] when s is a key, else s itself; so lemma(s) in objects needs s to be
+    a key mapping into objects, or an object itself. s = t + " " + u, so t and u are the two
+    sides of one of the spaces of such a string. A token that is no key here cannot start a
+    two-word object, nor can it when the next token is not among its partners."""
+    hit = _PAIRS.get((id(vocab), objects))
+    if hit is None or hit[0] is not vocab:
+        targets = {key for key, lemma in vocab.lemmas.items() if lemma in objects} | objects
+        partners: dict[str, set[str]] = {}
+        for text in targets:
+            for i, char in enumerate(text):
+                if char == " ":
+                    partners.setdefault(text[:i], set()).add(text[i + 1 :])
+        hit = (vocab, {head: frozenset(tails) for head, tails in partners.items()})
+        _PAIRS[(id(vocab), objects)] = hit  # the vocabulary held: its id is not reused
+    return hit[1]
 
 
 def _pair_heads(vocab: RoleVocabulary, objects: frozenset[str]) -> frozenset[str]:
-    """Every token t for which some u makes `vocab.lemma(f"{t} {u}")` one of `objects`.
-
-    lemma(s) is lemmas[s] when s is a key, else s itself; so lemma(s) in objects needs s to be
-    a key mapping into objects, or an object itself. s = t + " " + u, so t is a prefix of such a
-    string that ends right before one of its spaces. A token outside this set cannot start a
-    two-word object, and the pair need not be built or looked up."""
-    hit = _PAIR_HEADS.get((id(vocab), objects))
-    if hit is None or hit[0] is not vocab:
-        targets = {key for key, lemma in vocab.lemmas.items() if lemma in objects} | objects
-        heads = frozenset(
-            text[:i] for text in targets for i, char in enumerate(text) if char == " "
-        )
-        hit = (vocab, heads)
-        _PAIR_HEADS[(id(vocab), objects)] = hit  # the vocabulary held: its id is not reused
-    return hit[1]
+    """Every token t for which some u makes `vocab.lemma(f"{t} {u}")` one of `objects` (see
+    `_pair_partners`): a token outside this set cannot start a two-word object."""
+    return frozenset(_pair_partners(vocab, objects))
 
 
 def _prose_index(vocab: RoleVocabulary) -> _ProseIndex:
@@ -142,22 +154,24 @@ def _prose_index(vocab: RoleVocabulary) -> _ProseIndex:
         starts: set[str] = set()
         for rule in vocab.rules:
             if rule.source == "description":
-                heads = _pair_heads(vocab, rule.objects)
-                entry = _VerbRule(rule, heads, rule.objects | heads)
+                partners = _pair_partners(vocab, rule.objects)
+                heads = frozenset(partners)
+                entry = _VerbRule(rule, heads, rule.objects | heads, partners)
                 starts |= entry.starts
                 for verb in rule.verbs:
                     built.setdefault(verb, []).append(entry)
-        partners: dict[str, set[str]] = {}
+        completions: dict[str, set[str]] = {}
         for marker in vocab.readonly_markers:
             for i, char in enumerate(marker):
                 if char == " ":
-                    partners.setdefault(marker[:i], set()).add(marker[i + 1 :])
+                    completions.setdefault(marker[:i], set()).add(marker[i + 1 :])
         index = _ProseIndex(
             by_verb={k: tuple(v) for k, v in built.items()},
             marker_heads=frozenset(m.split()[0] for m in vocab.readonly_markers),
-            marker_partners={k: frozenset(v) for k, v in partners.items()},
+            marker_partners={k: frozenset(v) for k, v in completions.items()},
             object_starts=frozenset(starts),
             negating=vocab.negators | vocab.post_negators,
+            corroborating=frozenset().union(*(rule.corroborate for rule in vocab.rules)),
         )
         hit = (vocab, index)
         _INDEX[id(vocab)] = hit  # the vocabulary held: its id is not reused
@@ -209,7 +223,9 @@ def _analyse(text: str, vocab: RoleVocabulary) -> ProseAnalysis:
         and any(_states_read_only(clause, index.marker_heads, vocab) for clause in parts)
     )
     text_verbs = present.intersection(vocab.verbs)
-    words = present - text_verbs  # a token that is not a verb is always affirmed
+    # A token that is not a verb is always affirmed (kept if corroboration can ask for it).
+    words = present.intersection(index.corroborating)
+    words -= text_verbs
     if not text_verbs:
         return ProseAnalysis((), frozenset(words), read_only)
     hits: list[tuple[RoleRule, str]] = []
@@ -230,7 +246,7 @@ def _analyse(text: str, vocab: RoleVocabulary) -> ProseAnalysis:
         # `is_negated` is true only at a negator before the verb or a post-negator after it.
         may_negate = any_negator and not index.negating.isdisjoint(tokens)
         _clause_hits(clause, foreign, may_object, may_negate, text_verbs, words, hits, index, vocab)
-    return ProseAnalysis(tuple(hits), frozenset(words), read_only)
+    return ProseAnalysis(tuple(hits), frozenset(words.intersection(index.corroborating)), read_only)
 
 
 def _clause_hits(
@@ -249,7 +265,7 @@ def _clause_hits(
     tokens = clause.tokens
     leads, negators = vocab.verb_leads, vocab.negators
     reference: bool | None = None
-    for at in [i for i, t in enumerate(tokens) if t in verbs]:
+    for at in positions_of(tokens, verbs):
         if at > foreign or (may_negate and is_negated(clause, at, vocab)):
             continue
         token = tokens[at]
@@ -265,7 +281,7 @@ def _clause_hits(
         span: range | None = None
         seen: tuple[str, ...] = ()  # the span's tokens, in search order
         near: frozenset[str] = frozenset()
-        for rule, heads, starts in index.by_verb.get(token, ()):
+        for rule, heads, starts, partners in index.by_verb.get(token, ()):
             if not rule.objects:
                 hits.append((rule, f"'{token}'"))
                 continue
@@ -281,10 +297,14 @@ def _clause_hits(
             # No token of the span can start an object: the search would find none.
             if starts.isdisjoint(near):
                 continue
-            if heads.isdisjoint(near):
-                # No pair can start in the span, so the search returns its first token that
-                # is an object (a token's first index orders them: exact).
-                obj: str | None = min(rule.objects.intersection(near), key=seen.index)
+            # A pair needs a head in the span and one of its partners in the clause after it.
+            if heads.isdisjoint(near) or all(
+                partners[head].isdisjoint(tokens) for head in heads.intersection(near)
+            ):
+                # No pair can match, so the search returns the span's first token that is an
+                # object, if any (a token's first index orders them: exact).
+                found = rule.objects.intersection(near)
+                obj: str | None = min(found, key=seen.index) if found else None
             else:
                 obj = _object_in(tokens, span, rule.objects, heads, vocab)
             if obj is not None:

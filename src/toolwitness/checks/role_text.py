@@ -141,6 +141,24 @@ def _separators(vocab: RoleVocabulary) -> frozenset[str]:
     return hit[1]
 
 
+def positions_of(
+    tokens: tuple[str, ...] | list[str], wanted: frozenset[str] | set[str]
+) -> list[int]:
+    """Sorted indices of the tokens that are in `wanted`. A few distinct such tokens are found by
+    C-level count/index passes (each pass linear); many fall back to one Python-level pass."""
+    present = wanted.intersection(tokens)
+    if len(present) > 4:
+        return [i for i, token in enumerate(tokens) if token in present]
+    out: list[int] = []
+    for token in present:
+        at = -1
+        for _ in range(tokens.count(token)):
+            at = tokens.index(token, at + 1)
+            out.append(at)
+    out.sort()
+    return out
+
+
 def clauses_uncached(text: str, vocab: RoleVocabulary) -> tuple[Clause, ...]:
     """`clauses(text, vocab)`, computed afresh (for callers that cache their own results)."""
     return _compute(text, vocab)
@@ -162,7 +180,7 @@ def _compute(text: str, vocab: RoleVocabulary) -> tuple[Clause, ...]:
             continue
         # A clause is a run between separators; each line starts a sentence, and a clause
         # starts one when an ender (not a clause break) came before it.
-        cuts = [i for i, token in enumerate(tokens) if token in separators]
+        cuts = positions_of(tokens, separators)
         cuts.append(len(tokens))
         start, prev = True, 0
         for cut in cuts:
