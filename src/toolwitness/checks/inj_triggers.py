@@ -141,8 +141,9 @@ def gate_mask(words: frozenset[str], lex: Lexicon) -> int:
     return mask_of(words, triggers(lex))
 
 
-def mask_of(words: frozenset[str], table: Triggers) -> int:
-    """`gate_mask` given the lexicon's trigger table."""
+def mask_of(words: frozenset[str], table: Triggers, apostrophe: bool = True) -> int:
+    """`gate_mask` given the lexicon's trigger table; `apostrophe=False` says no word holds "'"
+    (true when the folded text holds none)."""
     bits, phrases = table.bits, table.phrases
     mask = 0
     for w in words & table.keys:  # only words that open something on their own or key a phrase
@@ -150,7 +151,7 @@ def mask_of(words: frozenset[str], table: Triggers) -> int:
         for bit, rest in phrases.get(w, ()):
             if not mask & bit and rest <= words:
                 mask |= bit
-    if not mask & SECRECY and "n't " in " ".join(words) + " ":  # some word ends in n't
+    if apostrophe and not mask & SECRECY and "n't " in " ".join(words) + " ":  # a word ends in n't
         mask |= SECRECY
     return mask
 

@@ -304,7 +304,7 @@ def _text_gates_closed(text: str, tables: _Tables) -> frozenset[str] | None:
     if may_hold_secret(text, tables.needles, tables.lex):
         return None  # credentials
     lower, words = trig.scan_words(text)
-    mask = trig.mask_of(words, tables.triggers)
+    mask = trig.mask_of(words, tables.triggers, "'" in lower)  # tokens are folded like `lower`
     if mask & _TEXT_BITS or mask & _SEQUENCE_BITS == _SEQUENCE_BITS:
         return None
     runs = inj_targets.word_runs(text, lower, words)

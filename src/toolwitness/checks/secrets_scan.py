@@ -13,6 +13,7 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 
 from toolwitness.checks.lexicon import Lexicon, lexicon
 from toolwitness.checks.secrets import SecretTable, secret_table
@@ -143,12 +144,24 @@ def may_hold_secret(text: str, needles: Needles, lex: Lexicon) -> bool:
     assignment name in the lower-cased text (the assignment's name is a substring of it)."""
     if holds_needle(text, needles):
         return True
-    low = text.lower()
-    if any(marker in low for marker in lex.secrets["private_key_markers"]):
-        return True
-    if ":" not in text and "=" not in text:
+    markers = lex.secrets["private_key_markers"]
+    shared = _shared_char(markers)  # in every marker: a text without it holds none
+    colon = ":" in text or "=" in text
+    if not colon and shared is not None and shared not in text:
         return False
-    return any(name in low for name in lex.secrets["assignment_names"])
+    low = text.lower()
+    if any(marker in low for marker in markers):
+        return True
+    return colon and any(name in low for name in lex.secrets["assignment_names"])
+
+
+@lru_cache(maxsize=8)
+def _shared_char(markers: tuple[str, ...]) -> str | None:
+    """An ASCII punctuation or digit character every marker holds, if any (lower-casing
+    neither produces nor removes one, so it is in the text exactly when in its lower case)."""
+    common = set.intersection(*(set(m) for m in markers)) if markers else set()
+    usable = (c for c in common if c.isascii() and not c.isalpha() and not c.isspace())
+    return min(usable, default=None)
 
 
 def find_secrets(text: str, lex: Lexicon | None = None) -> list[SecretHit]:
