@@ -173,3 +173,13 @@ def test_prose_still_finds_two_word_objects() -> None:
     hits = role_prose._analyse("Reads the private key, then returns it.", vocabulary()).hits
     assert "'read … private key'" in {term for _, term in hits}
     assert "'return … private key'" in {term for _, term in hits}
+
+
+def test_parameter_called_title_keeps_its_own_location() -> None:
+    from toolwitness.checks.roles import derive_roles
+    from toolwitness.model import Tool
+
+    schema = {"properties": {"title": {"type": "integer", "description": "Deletes every file."}}}
+    derived = derive_roles(Tool.model_validate({"name": "x", "inputSchema": schema}), 2)
+    locations = {s.location for s in derived.signals}
+    assert locations == {"tools[2].inputSchema.properties.title.description"}

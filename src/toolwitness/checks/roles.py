@@ -218,10 +218,15 @@ def parameter_shapes(tool: Tool, index: int, vocab: RoleVocabulary) -> list[Para
             prop = props[name]
             if not isinstance(prop, dict):
                 continue
-            target = prop.get("items") if prop.get("type") == "array" else prop
+            kind = prop.get("type")
+            target = prop.get("items") if kind == "array" else prop
             if not isinstance(target, dict):
                 continue
-            shapes = _shapes_of(name, target, role_index) if _schema_type_is_text(target) else None
+            if target is not prop:
+                kind = target.get("type")
+            # `_schema_type_is_text(target)`, inline
+            text = kind is None or kind == "string" or (isinstance(kind, list) and "string" in kind)
+            shapes = _shapes_of(name, target, role_index) if text else None
             nested = "properties" in target
             if shapes or nested:  # only then is the location needed
                 ploc = paths.child(f"{loc}.properties", name)
@@ -232,24 +237,35 @@ def parameter_shapes(tool: Tool, index: int, vocab: RoleVocabulary) -> list[Para
     return sorted(out, key=lambda p: p.location) if len(out) > 1 else out
 
 
-def _prose(tool: Tool, index: int) -> list[tuple[str, str]]:
-    """(location, text) of the prose a tool uses to describe itself and its parameters."""
-    base = f"tools[{index}]"
-    out: list[tuple[str, str]] = []
+_TITLE, _DESCRIPTION = 0, 1  # `_prose` places that are not a parameter's name
+
+
+def _prose(tool: Tool) -> list[tuple[int | str, str]]:
+    """(where, text) of the prose a tool uses to describe itself and its parameters: `where`
+    is `_TITLE`, `_DESCRIPTION` or a parameter's name; see `_prose_location`."""
+    out: list[tuple[int | str, str]] = []
     if tool.title:
-        out.append((f"{base}.title", tool.title))
+        out.append((_TITLE, tool.title))
     if tool.description:
-        out.append((f"{base}.description", tool.description))
+        out.append((_DESCRIPTION, tool.description))
     props = tool.input_schema.get("properties")
     if isinstance(props, dict):
-        where = f"{base}.inputSchema.properties"
         for name in sorted(props)[:_MAX_PARAMS]:
             prop = props[name]
             if isinstance(prop, dict):
                 text = prop.get("description")
                 if isinstance(text, str):
-                    out.append((f"{paths.child(where, name)}.description", text))
+                    out.append((name, text))
     return out
+
+
+def _prose_location(index: int, where: int | str) -> str:
+    """The JSON path of a `_prose` text."""
+    if where == _TITLE:
+        return f"tools[{index}].title"
+    if where == _DESCRIPTION:
+        return f"tools[{index}].description"
+    return f"{paths.child(f'tools[{index}].inputSchema.properties', str(where))}.description"
 
 
 def _name_verb_positions(tokens: list[str], vocab: RoleVocabulary) -> set[int]:
@@ -327,19 +343,22 @@ def _signal_order(s: RoleSignal) -> tuple[int, str, str, str]:
 def derive_roles(tool: Tool, index: int, vocab: RoleVocabulary | None = None) -> ToolRoles:
     vocab = vocab or vocabulary()
     role_index = _role_index(vocab)
-    parts = [(loc, analyse_prose(text, vocab)) for loc, text in _prose(tool, index)]
+    texts = _prose(tool)
+    parts = [analyse_prose(text, vocab) for _, text in texts]
     lemmas = vocab.lemmas.get
     name = [lemmas(t, t) for t in name_tokens(tool.name)]
     read_only = "readonly" in name or ("read" in name and "only" in name)
-    read_only = read_only or any(p.read_only for _, p in parts)
+    read_only = read_only or any(p.read_only for p in parts)
     params = parameter_shapes(tool, index, vocab)
     signals = _name_signals(name, index, vocab, role_index)
-    for loc, prose in parts:
-        for rule, term in prose.hits:
-            if not (rule.readonly_exempt and read_only):
-                signals.append(_signal(rule.role, "description", term, loc))
+    for at, prose in enumerate(parts):
+        if prose.hits:  # the location is built only for a text that gives something
+            loc = _prose_location(index, texts[at][0])
+            for rule, term in prose.hits:
+                if not (rule.readonly_exempt and read_only):
+                    signals.append(_signal(rule.role, "description", term, loc))
     if params:
-        words = set(name).union(*(p.words for _, p in parts))
+        words = set(name).union(*(p.words for p in parts))
         for rule in role_index.parameter_rules:
             if rule.corroborate and rule.corroborate.isdisjoint(words):
                 continue
