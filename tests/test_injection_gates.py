@@ -175,17 +175,21 @@ _JSON = st.recursive(
 
 
 @settings(max_examples=300, deadline=None)
-@given(_TEXT, _TEXT, st.dictionaries(_TEXT, _JSON, max_size=4), _JSON)
+@given(_TEXT, _TEXT, st.dictionaries(_TEXT, _JSON, max_size=4), _JSON, _TEXT)
 def test_whole_tool_walk_on_generated_tools(
-    name: str, description: str, props: dict[str, Any], output: Any
+    name: str, description: str, props: dict[str, Any], output: Any, other: str
 ) -> None:
+    """Every part of a tool carries text (also `_meta`, icons and annotation hints, which
+    `tool_text_fields` does not yield today): should it start yielding them, this fails."""
     schema = {"type": "object", "properties": props}
     tool = Tool(
         name=name or "t",
         description=description,
         inputSchema=schema,
         outputSchema=output if isinstance(output, dict) else None,
-        annotations={"title": description[::-1]},
+        annotations={"title": description[::-1], "note": other},
+        _meta={"note": other, "nested": [other]},
+        icons=[{"src": other}],
     )
     siblings = frozenset({tool.name.lower(), "read_file", "send"})
     if injection._QuietTools(siblings, lexicon()).tool(tool, tool.name.lower()):
