@@ -123,7 +123,7 @@ def _ascii_words(line: str) -> list[str]:
 
 
 def _chunks_tokens(line: str) -> list[str]:
-    if "/" not in line and "\\" not in line and not _has_dot_word(line):
+    if "/" not in line and "\\" not in line and ("." not in line or not _has_dot_word(line)):
         # the common case: plain prose, C-level passes
         return _ascii_words(line) if line.isascii() else _WORD.findall(line)
     return [token for chunk in line.split() for token in _chunk_tokens(chunk)]
