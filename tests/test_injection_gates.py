@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolwitness.checks import inj_targets, injection
+from toolwitness.checks import inj_detect, inj_quiet, inj_targets
 from toolwitness.checks import inj_triggers as trig
 from toolwitness.checks.inj_params import exfil_params
 from toolwitness.checks.language import TOKEN, lower_ascii_tokens, split_identifier
@@ -87,7 +87,7 @@ def test_token_prefix_test_is_exact(text: str) -> None:
 @settings(max_examples=400, deadline=None)
 @given(_TEXT)
 def test_nothing_hidden_only_when_nothing_is_revealed(text: str) -> None:
-    if injection._nothing_hidden(text):
+    if inj_quiet.nothing_hidden(text):
         assert reveal_hidden(text) == []
 
 
@@ -95,7 +95,7 @@ def test_nothing_hidden_only_when_nothing_is_revealed(text: str) -> None:
 @given(_TEXT)
 def test_encoding_gate_is_unchanged(text: str) -> None:
     old = any(c in text for c in "%\\&") or any(len(t) >= 24 for t in text.split())
-    assert injection._may_encode(text) == old
+    assert inj_detect.may_encode(text) == old
 
 
 @settings(max_examples=600, deadline=None)
@@ -105,14 +105,14 @@ def test_closed_gates_agree_with_the_gated_path(raw: str, identifier: bool) -> N
     text = nfc(raw)
     if identifier:
         text = " ".join(split_identifier(text))
-        chosen = injection.NAME_DETECTORS
-    elif injection._WORDLIKE.fullmatch(text):
+        chosen = inj_detect.NAME_DETECTORS
+    elif inj_detect.WORDLIKE.fullmatch(text):
         return
     else:
-        chosen = injection.DETECTORS
-    fast = injection._closed_words(text, identifier)
+        chosen = inj_detect.DETECTORS
+    fast = inj_quiet.closed_words(text, identifier)
     if fast is not None:
-        assert fast == injection._gated_words(text, chosen)
+        assert fast == inj_quiet.gated_words(text, chosen)
 
 
 def _catalog_tools() -> list[Tool]:
@@ -141,10 +141,10 @@ def _legacy_tool_quiet(tool: Tool, index: int, siblings: frozenset[str]) -> bool
         return False
     own = tool.name.lower()
     for field in tool_text_fields(tool, index):
-        identifier = field.kind in injection._IDENTIFIER_KINDS
-        if not identifier and injection._INERT.fullmatch(field.text):
+        identifier = field.kind in inj_detect.IDENTIFIER_KINDS
+        if not identifier and inj_detect.INERT.fullmatch(field.text):
             continue
-        words = injection._quiet_words(field.text, identifier)
+        words = inj_quiet.quiet_words(field.text, identifier)
         if words is None or any(w != own for w in words & siblings):
             return False
     return True
@@ -156,7 +156,7 @@ def test_whole_tool_walk_only_skips_quiet_tools() -> None:
     siblings = frozenset(t.name.lower() for t in tools)
     lex = lexicon()
     skipped = 0
-    quiet = injection._QuietTools(siblings, lex)  # one per server: its memos span the tools
+    quiet = inj_quiet.QuietTools(siblings, lex)  # one per server: its memos span the tools
     for index, tool in enumerate(tools):
         if quiet.tool(tool, tool.name.lower()):
             skipped += 1
@@ -192,7 +192,7 @@ def test_whole_tool_walk_on_generated_tools(
         icons=[{"src": other}],
     )
     siblings = frozenset({tool.name.lower(), "read_file", "send"})
-    if injection._QuietTools(siblings, lexicon()).tool(tool, tool.name.lower()):
+    if inj_quiet.QuietTools(siblings, lexicon()).tool(tool, tool.name.lower()):
         assert _legacy_tool_quiet(tool, 0, siblings)
 
 
@@ -218,8 +218,8 @@ def _timed(func: Any) -> float:
 def test_shortcuts_cost_linear_time(name: str) -> None:
     text = ADVERSARIAL[name]
     small = text[: len(text) // 4]
-    quarter = _timed(lambda: injection._closed_words(small, False))
-    full = _timed(lambda: injection._closed_words(text, False))
+    quarter = _timed(lambda: inj_quiet.closed_words(small, False))
+    full = _timed(lambda: inj_quiet.closed_words(text, False))
     assert full < 12 * quarter + 0.5
 
 
@@ -238,8 +238,8 @@ def test_whole_tool_walk_costs_linear_time(name: str) -> None:
 
     small, large = tool(N // 4), tool(N)
     siblings = frozenset({"t"})
-    quarter = _timed(lambda: injection._QuietTools(siblings, lexicon()).tool(small, "t"))
-    full = _timed(lambda: injection._QuietTools(siblings, lexicon()).tool(large, "t"))
+    quarter = _timed(lambda: inj_quiet.QuietTools(siblings, lexicon()).tool(small, "t"))
+    full = _timed(lambda: inj_quiet.QuietTools(siblings, lexicon()).tool(large, "t"))
     assert full < 12 * quarter + 0.5
 
 
@@ -273,7 +273,7 @@ def test_text_hidden_in_a_name_is_never_skipped(name: str) -> None:
     tool = Tool(name=name, description="Sends a notification.", inputSchema={"type": "object"})
     siblings = frozenset({name.lower()})
     assert reveal_hidden(name)
-    assert not injection._QuietTools(siblings, lexicon()).tool(tool, name.lower())
+    assert not inj_quiet.QuietTools(siblings, lexicon()).tool(tool, name.lower())
 
 
 def _secret_pieces() -> list[str]:
@@ -317,5 +317,5 @@ def test_schema_strings_of_str_subclasses_are_read() -> None:
     schema = {"type": "object", "properties": {"q": {"type": "string", "description": told}}}
     tool = Tool(name="t", description="Reads a record.", inputSchema=schema)
     assert isinstance(tool.input_schema["properties"]["q"]["description"], _Text)
-    assert not injection._QuietTools(frozenset({"t"}), lexicon()).tool(tool, "t")
+    assert not inj_quiet.QuietTools(frozenset({"t"}), lexicon()).tool(tool, "t")
     assert _legacy_tool_quiet(tool, 0, frozenset({"t"})) is False

@@ -1,0 +1,235 @@
+"""TW-INJ detection: gate each text, analyse its sentences only when some detector may fire, run
+the family detectors, and decode encoded or hidden text one level and re-check it.
+
+`detect(text, fctx, lex)` is every signal in one piece of text; `hidden_signals` re-checks what
+invisible characters hide. Gates are necessary conditions (see inj_triggers): a closed gate
+changes no result, it only skips work.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from functools import lru_cache
+from typing import TypeVar
+
+from toolwitness.checks import inj_directives, inj_payloads, inj_targets
+from toolwitness.checks import inj_triggers as trig
+from toolwitness.checks.inj_model import ENCODED, HIDDEN, FieldContext, Signal
+from toolwitness.checks.language import Analysis, analyse
+from toolwitness.checks.lexicon import Lexicon, lexicon
+from toolwitness.checks.secrets_scan import may_hold_secret, redact, token_needles
+from toolwitness.checks.unicode_decode import reveal_hidden
+from toolwitness.findings import Severity
+from toolwitness.textnorm import excerpt
+
+Detector = Callable[[Analysis, FieldContext, Lexicon], Iterable[Signal]]
+_T = TypeVar("_T")
+
+DETECTORS: tuple[Detector, ...] = (
+    inj_directives.authority,
+    inj_directives.secrecy,
+    inj_directives.sequencing,
+    inj_directives.ranking,
+    inj_targets.sensitive_targets,
+    inj_targets.shadowing,
+    inj_targets.harmful_intent,
+    inj_payloads.shell_commands,
+    inj_payloads.suspicious_urls,
+    inj_payloads.credentials,
+)
+IDENTIFIER_KINDS = frozenset({"name", "schema-key"})
+
+
+WORDLIKE = re.compile(r"[A-Za-z0-9_\-]{1,64}")
+INERT = WORDLIKE  # ASCII word characters only: nothing to analyse, nothing hidden
+NAME_DETECTORS: tuple[Detector, ...] = (inj_directives.authority, inj_targets.harmful_intent)
+
+
+def detectors_for(text: str, fctx: FieldContext) -> tuple[Detector, ...]:
+    """A single identifier-like word (a type, an enum value, a key) cannot carry a sentence:
+    names are read for stated intent and override words, other words need no analysis."""
+    if fctx.kind in IDENTIFIER_KINDS:
+        return NAME_DETECTORS
+    return () if WORDLIKE.fullmatch(text) else DETECTORS
+
+
+def _text_gates(text: str, scan: trig.TextScan, lex: Lexicon) -> frozenset[Detector]:
+    """Detectors whose necessary condition (see inj_triggers) holds on the text alone; for
+    shadowing, the text half of its gate (the other half reads the tool's siblings)."""
+    mask = scan.mask
+    opened = _word_gates(text, mask)
+    if mask & trig.SECRECY:
+        opened.append(inj_directives.secrecy)
+    if mask & trig.SEQ_MARKER and mask & trig.SEQ_SCOPE:
+        opened.append(inj_directives.sequencing)
+    if mask & trig.RANKING:
+        opened.append(inj_directives.ranking)
+    if inj_targets.mentions_any_target(scan.lower, lex):
+        opened.append(inj_targets.sensitive_targets)
+    if mask & trig.OTHER_TOOL or "@" in text or "://" in text:
+        opened.append(inj_targets.shadowing)
+    if trig.shell_possible(text, scan.lower, lex):
+        opened.append(inj_payloads.shell_commands)
+    if "://" in text or inj_payloads.may_hold_ip_url(text):
+        opened.append(inj_payloads.suspicious_urls)
+    if may_hold_secret(text, token_needles(), lex):  # `find_secrets`' necessary condition
+        opened.append(inj_payloads.credentials)
+    return frozenset(opened)
+
+
+def _word_gates(text: str, mask: int) -> list[Detector]:
+    """The gates of the name detectors (authority, harmful intent): word mask and markup only."""
+    opened: list[Detector] = []
+    if mask & trig.AUTHORITY or "<" in text or "[" in text or "#" in text:
+        opened.append(inj_directives.authority)
+    if mask & trig.INTENT:
+        opened.append(inj_targets.harmful_intent)
+    return opened
+
+
+def short_cache(func: Callable[[str, bool], _T]) -> Callable[[str, bool], _T]:
+    """An LRU cache per (text, flag) for texts up to `CACHE_MAX_CHARS`: catalogs repeat short
+    strings; long hostile ones are computed each time rather than pinned in memory."""
+    cached = lru_cache(maxsize=16384)(func)
+
+    def call(text: str, flag: bool) -> _T:
+        return cached(text, flag) if len(text) <= trig.CACHE_MAX_CHARS else func(text, flag)
+
+    return call
+
+
+@short_cache
+def shared_text_gates(text: str, names_only: bool) -> frozenset[Detector]:
+    """Names only need the two name gates; other texts get every text gate."""
+    scan = trig.scan(text)
+    if names_only:
+        return frozenset(_word_gates(text, scan.mask))
+    return _text_gates(text, scan, lexicon())
+
+
+def _gate(
+    detector: Detector,
+    opened: frozenset[Detector],
+    scan: trig.TextScan,
+    fctx: FieldContext,
+) -> bool:
+    """A necessary condition for `detector` to emit anything (see inj_triggers)."""
+    if detector in opened:
+        return True
+    if detector is inj_targets.shadowing:
+        own = (fctx.tool or "").lower()
+        return any(w != own for w in scan.words & fctx.siblings)
+    return False
+
+
+# Detectors whose result depends on the text alone (not on the tool's purpose or siblings):
+# computed once per distinct text, since catalogs repeat descriptions ("Repository owner").
+CONTEXT_FREE = frozenset(
+    {
+        inj_directives.authority,
+        inj_directives.secrecy,
+        inj_directives.sequencing,
+        inj_directives.ranking,
+        inj_targets.harmful_intent,
+        inj_payloads.credentials,
+    }
+)
+_BLANK = FieldContext("text", "", None, frozenset(), frozenset(), None)
+
+
+def _gates(text: str, lex: Lexicon, names_only: bool) -> tuple[trig.TextScan, frozenset[Detector]]:
+    if lex is lexicon():
+        return trig.scan(text), shared_text_gates(text, names_only)
+    lower, words = trig.scan_words(text)
+    scan = trig.TextScan(lower, words, trig.gate_mask(words, lex))
+    return scan, _text_gates(text, scan, lex)
+
+
+def _run(
+    detectors: Iterable[Detector], text: str, fctx: FieldContext, lex: Lexicon
+) -> list[Signal]:
+    """Gate first: the sentence analysis is only built when some detector may fire."""
+    chosen = tuple(detectors)
+    scan, opened = _gates(text, lex, set(chosen) <= set(NAME_DETECTORS))
+    open_ = [d for d in chosen if _gate(d, opened, scan, fctx)]
+    if not open_:
+        return []
+    analysis = analyse(text, lex)
+    return [s for detector in open_ for s in detector(analysis, fctx, lex)]
+
+
+@short_cache
+def context_free(text: str, names_only: bool) -> tuple[Signal, ...]:
+    chosen = NAME_DETECTORS if names_only else DETECTORS
+    free = [d for d in chosen if d in CONTEXT_FREE]
+    return tuple(_run(free, text, _BLANK, lexicon()))
+
+
+def may_encode(text: str) -> bool:
+    """Encoded runs need %, backslash, & or a whitespace-free run of 24+ characters."""
+    if "%" in text or "\\" in text or "&" in text:
+        return True
+    return len(text) >= 24 and max(map(len, text.split()), default=0) >= 24
+
+
+def detect(text: str, fctx: FieldContext, lex: Lexicon, *, decode: bool = True) -> list[Signal]:
+    """Every signal in one piece of text (and, one level deep, in what it encodes)."""
+    chosen = detectors_for(text, fctx)
+    if not chosen:
+        return []
+    shared = lex is lexicon()
+    signals = list(context_free(text, chosen is NAME_DETECTORS)) if shared else []
+    rest = [d for d in chosen if not (shared and d in CONTEXT_FREE)]
+    signals += _run(rest, text, fctx, lex)
+    if decode and may_encode(text):
+        for payload in inj_payloads.decode_payloads(text):
+            inner = detect(payload.text, fctx, lex, decode=False)
+            shown = f"{payload.encoding} decodes to: {excerpt(redact(payload.text), 200)}"
+            if any(s.severity.at_least(Severity.MEDIUM) for s in inner):
+                families = ", ".join(sorted({s.family for s in inner}))
+                signals.append(
+                    Signal(
+                        ENCODED,
+                        Severity.HIGH,
+                        payload.start,
+                        payload.end,
+                        f"hides instructions in {payload.encoding} encoding ({families})",
+                        evidence=shown,
+                    )
+                )
+            elif len(payload.text.split()) >= 4:
+                signals.append(
+                    Signal(
+                        ENCODED,
+                        Severity.LOW,
+                        payload.start,
+                        payload.end,
+                        f"carries {payload.encoding}-encoded text",
+                        evidence=shown,
+                    )
+                )
+    return signals
+
+
+def hidden_signals(text: str, fctx: FieldContext, lex: Lexicon) -> list[Signal]:
+    """Re-check text hidden in Tags / variation selectors (decoded by the unicode checks)."""
+    out = []
+    for revealed in reveal_hidden(text):
+        hidden_text = revealed.text
+        if not hidden_text:
+            continue
+        inner = detect(hidden_text, fctx, lex, decode=True)
+        if any(s.severity.at_least(Severity.MEDIUM) for s in inner):
+            families = ", ".join(sorted({s.family for s in inner}))
+            out.append(
+                Signal(
+                    HIDDEN,
+                    Severity.CRITICAL,
+                    0,
+                    len(text),
+                    f"invisible characters hide instructions ({families})",
+                    evidence=f"hidden text: {excerpt(redact(hidden_text), 200)}",
+                )
+            )
+    return out

@@ -1,0 +1,269 @@
+"""TW-INJ fast paths: prove that a text, or a whole tool, cannot yield a finding.
+
+Every test here is a detector gate's own necessary condition or a proved superset of it, so a
+skipped text or tool is one the per-field pass would have found silent; anything undecided goes
+through that pass unchanged (tests/test_injection_gates.py checks each shortcut against the
+exact computation).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from toolwitness.checks import inj_payloads, inj_targets
+from toolwitness.checks import inj_triggers as trig
+from toolwitness.checks.inj_detect import (
+    CONTEXT_FREE,
+    DETECTORS,
+    INERT,
+    NAME_DETECTORS,
+    WORDLIKE,
+    Detector,
+    context_free,
+    may_encode,
+    shared_text_gates,
+    short_cache,
+)
+from toolwitness.checks.inj_params import may_ask
+from toolwitness.checks.language import split_identifier
+from toolwitness.checks.lexicon import Lexicon, lexicon
+from toolwitness.checks.secrets_scan import Needles, may_hold_secret, token_needles
+from toolwitness.checks.unicode_decode import reveal_hidden
+from toolwitness.checks.unicode_terminal import has_terminal_controls
+from toolwitness.model import Tool
+from toolwitness.textnorm import nfc
+
+
+def nothing_hidden(text: str) -> bool:
+    """True only when `reveal_hidden(text)` is empty: for ASCII text it reports the terminal
+    channel alone, which needs terminal controls (control characters, absent from printable
+    ASCII)."""
+    return text.isascii() and (text.isprintable() or not has_terminal_controls(text))
+
+
+_NAME_BITS = trig.AUTHORITY | trig.INTENT
+_TEXT_BITS = trig.AUTHORITY | trig.SECRECY | trig.RANKING | trig.OTHER_TOOL | trig.INTENT
+_SEQUENCE_BITS = trig.SEQ_MARKER | trig.SEQ_SCOPE
+
+
+@dataclass(frozen=True)
+class GateTables:
+    """What the closed-gate tests read, fetched once per lexicon."""
+
+    lex: Lexicon
+    triggers: trig.Triggers
+    anchors: dict[str, tuple[tuple[str, frozenset[str]], ...]]
+    needles: Needles
+
+
+_TABLES: list[GateTables] = []
+
+
+def gate_tables() -> GateTables:
+    lex = lexicon()
+    if not _TABLES or _TABLES[0].lex is not lex:
+        _TABLES[:] = [
+            GateTables(lex, trig.triggers(lex), inj_targets.target_anchors(lex), token_needles())
+        ]
+    return _TABLES[0]
+
+
+def text_gates_closed(text: str, tables: GateTables) -> frozenset[str] | None:
+    """The text's word set when every gate in `_text_gates` is closed, else None (undecided).
+    Each test below is the gate's own test or a superset of it (see the functions called)."""
+    if "<" in text or "[" in text or "#" in text or "@" in text or "://" in text:
+        return None  # authority markup, shadowing addresses, URLs
+    if may_hold_secret(text, tables.needles, tables.lex):
+        return None  # credentials
+    lower, words = trig.scan_words(text)
+    mask = trig.mask_of(words, tables.triggers, "'" in lower)  # tokens are folded like `lower`
+    if mask & _TEXT_BITS or mask & _SEQUENCE_BITS == _SEQUENCE_BITS:
+        return None
+    runs = inj_targets.word_runs(text, lower, words)
+    if inj_targets.mentions_in_index(runs, tables.anchors):
+        return None
+    if trig.shell_may_open_in(text, lower, runs, tables.triggers):
+        return None
+    if "/" in text and inj_payloads.may_hold_ip_url(text):  # the IP-URL pattern holds a "/"
+        return None
+    return words
+
+
+def closed_words(text: str, identifier: bool) -> frozenset[str] | None:
+    """`quiet_words` of an already-joined identifier or a non-word text whose gates are all
+    closed (so the context-free detectors are silent), or None when undecided."""
+    tables = gate_tables()
+    if identifier:
+        # The joined words of `split_identifier` are [a-z0-9]+ with single spaces: its tokens,
+        # word set and fold are the words and the text itself, and no markup character occurs.
+        words = frozenset(text.split())
+        if trig.mask_of(words, tables.triggers) & _NAME_BITS:
+            return None
+        quiet: frozenset[str] | None = frozenset()
+    else:
+        quiet = text_gates_closed(text, tables)
+        if quiet is None:
+            return None
+    if may_encode(text) and next(iter(inj_payloads.decode_payloads(text)), None) is not None:
+        return None
+    return quiet
+
+
+@short_cache
+def quiet_words(raw: str, identifier: bool) -> frozenset[str] | None:
+    """Words of a field whose every signal source is closed by its text alone, except the
+    shadowing gate's sibling-name test (the one gate that reads the tool's context); None when
+    the field needs the full per-field pass. Cached: catalogs repeat strings."""
+    text = raw if raw.isascii() else nfc(raw)  # ASCII text is already in NFC
+    if not nothing_hidden(text) and any(revealed.text for revealed in reveal_hidden(text)):
+        return None
+    if identifier:
+        text = " ".join(split_identifier(text))
+        chosen = NAME_DETECTORS
+    else:
+        chosen = () if WORDLIKE.fullmatch(text) else DETECTORS
+    if not chosen:
+        return frozenset()
+    fast = closed_words(text, identifier)
+    return fast if fast is not None else gated_words(text, chosen)
+
+
+def gated_words(text: str, chosen: tuple[Detector, ...]) -> frozenset[str] | None:
+    """`quiet_words` through the gates themselves (and the context-free detectors)."""
+    names_only = chosen is NAME_DETECTORS
+    opened = shared_text_gates(text, names_only)
+    # With every gate closed the context-free detectors are silent: skip computing them.
+    if not opened.isdisjoint(chosen) and context_free(text, names_only):
+        return None
+    if may_encode(text) and next(iter(inj_payloads.decode_payloads(text)), None) is not None:
+        return None
+    if not opened.isdisjoint(d for d in chosen if d not in CONTEXT_FREE):
+        return None
+    return trig.scan(text).words if inj_targets.shadowing in chosen else frozenset()
+
+
+_CONTAINERS = (dict, list)
+_SCALARS = frozenset({int, float, bool, type(None)})
+
+
+class QuietTools:
+    """Decides whether a tool's per-field pass would yield nothing, remembering each distinct
+    string's verdict for one server (the memos hold the surface's own string objects)."""
+
+    def __init__(self, siblings: frozenset[str], lex: Lexicon) -> None:
+        self.siblings = siblings
+        self.lex = lex
+        self.keys: set[str] = set()  # identifiers whose gates are all closed
+        # True: skippable in any tool; False: never; else the sibling names the text holds
+        self.texts: dict[str, bool | frozenset[str]] = {}
+        self.silent: set[str] = set()  # property descriptions that cannot ask for data
+
+    def _verdict(self, text: str) -> bool | frozenset[str]:
+        if INERT.fullmatch(text):
+            return True
+        quiet = quiet_words(text, False)
+        if quiet is None:
+            return False
+        return frozenset(quiet & self.siblings) or True
+
+    def text(self, text: str, own: str) -> bool:
+        """The per-field skip test of `tool_poisoning` for a non-identifier text."""
+        verdict = self.texts.get(text)
+        if verdict is None:
+            verdict = self.texts[text] = self._verdict(text)
+        if isinstance(verdict, bool):
+            return verdict
+        return all(w == own for w in verdict)
+
+    def key(self, key: Any) -> bool:
+        """The same test for an identifier (its quiet word set is always empty); a key that is
+        not a string (only possible for a surface built in Python) is left undecided."""
+        if not isinstance(key, str) or quiet_words(key, True) is None:
+            return False
+        self.keys.add(key)
+        return True
+
+    def asks(self, description: str) -> bool:
+        if may_ask(description, self.lex):
+            return True
+        self.silent.add(description)
+        return False
+
+    def tool(self, tool: Tool, own: str) -> bool:
+        """True when the per-tool pass would yield nothing: a superset of its fields is quiet.
+
+        `tool_text_fields` yields the name (an identifier), the title, description, annotation
+        title, and from the schemas their string values and the keys of property maps (as
+        identifiers). Here every key of every schema object is read as an identifier and every
+        string value as text, so each field it yields is tested with its own kind. Parameter
+        signals need a property description that `may_ask`; every such description is a
+        string under a "description" key of the input schema, tested here too."""
+        shown = tool.annotations.get("title") if tool.annotations else None
+        header = [t for t in (tool.title, tool.description, shown) if isinstance(t, str)]
+        if not self.header(tool.name, header, own):
+            texts = self.texts
+            if tool.name not in self.keys and not self.key(tool.name):
+                return False
+            for text in header:
+                if texts.get(text) is not True and not self.text(text, own):
+                    return False
+        if not self.schema(tool.input_schema, own, ask=True):
+            return False
+        return tool.output_schema is None or self.schema(tool.output_schema, own, ask=False)
+
+    def header(self, name: str, texts: list[str], own: str) -> bool:
+        """True when the name and the texts are all quiet, read as one text (else undecided).
+
+        The texts and the name's words are joined with newlines. Every closed-gate test is
+        monotone under such a join: substrings and the IP-URL match survive (a newline is a
+        non-word boundary), the tokens, words and letter/digit runs of the join are the union
+        of each part's (no token or run crosses a newline), and each gate mask is monotone in
+        the word set (a name's gates are a subset of a text's). An encoded run of a part is a
+        whitespace-free run of the join, and its words hold each part's words, so the sibling
+        test is conservative. Hidden text is ruled out part by part."""
+        if not nothing_hidden(name) or not all(nothing_hidden(t) for t in texts):
+            return False  # (ASCII only, so every part is its own NFC form)
+        joined = "\n".join([" ".join(split_identifier(name)), *texts])
+        if may_encode(joined):
+            return False
+        words = text_gates_closed(joined, gate_tables())
+        if words is None:
+            return False
+        return words.isdisjoint(self.siblings) or all(w == own for w in words & self.siblings)
+
+    def schema(self, root: Any, own: str, *, ask: bool) -> bool:
+        """Every key (as a name) and string value of a schema, at any depth. JSON values are
+        exact built-in types: the class is compared first, `isinstance` only for others."""
+        keys, texts, silent = self.keys, self.texts, self.silent
+        stack: list[Any] = [root]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, dict):
+                for key, value in node.items():
+                    if key not in keys and not self.key(key):
+                        return False
+                    kind = value.__class__
+                    if kind is str or (kind not in _SCALARS and isinstance(value, str)):
+                        if texts.get(value) is not True and not self.text(value, own):
+                            return False
+                        asks = ask and key == "description" and value not in silent
+                        if asks and self.asks(value):
+                            return False
+                    elif kind in _CONTAINERS or (
+                        kind not in _SCALARS and isinstance(value, _CONTAINERS)
+                    ):
+                        stack.append(value)
+            elif isinstance(node, list):
+                for value in node:
+                    kind = value.__class__
+                    if kind is str or (kind not in _SCALARS and isinstance(value, str)):
+                        if texts.get(value) is not True and not self.text(value, own):
+                            return False
+                    elif kind in _CONTAINERS or (
+                        kind not in _SCALARS and isinstance(value, _CONTAINERS)
+                    ):
+                        stack.append(value)
+            elif isinstance(node, str) and not self.text(node, own):
+                return False
+        return True
