@@ -43,13 +43,6 @@ def is_negated(clause: Clause, at: int, vocab: RoleVocabulary) -> bool:
     return False
 
 
-def _verb_position(clause: Clause, at: int, vocab: RoleVocabulary) -> bool:
-    if at == 0:
-        return True
-    prev = clause.tokens[at - 1]
-    return prev in vocab.verb_leads or prev in vocab.negators or prev.endswith("ly")
-
-
 def _object_span(tokens: tuple[str, ...], at: int, window: int, back: frozenset[str]) -> range:
     """Where an object of the verb at `at` is looked for: the window after it; a pronoun right
     after it ("executes it") sends the search back over the words before the verb."""
@@ -274,7 +267,7 @@ def _clause_hits(
             reference = _is_reference(clause, vocab)
         if reference:
             continue
-        if at:  # `_verb_position`, inline
+        if at:  # verb position: a clause start, or after a lead word, a negator or an -ly word
             prev = tokens[at - 1]
             if not (prev in leads or prev in negators or prev.endswith("ly")):
                 continue

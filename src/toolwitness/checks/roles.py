@@ -101,14 +101,6 @@ def _tool_roles(
     return roles
 
 
-def _schema_type_is_text(schema: dict[str, Any]) -> bool:
-    kind = schema.get("type")
-    if kind is None:
-        return True
-    kinds = kind if isinstance(kind, list) else [kind]
-    return "string" in kinds
-
-
 def _constrained(schema: dict[str, Any], shapes: frozenset[str], vocab: RoleVocabulary) -> bool:
     if any(schema.get(k) not in (None, [], "") for k in _CONSTRAINT_KEYS):
         return True
@@ -224,7 +216,7 @@ def parameter_shapes(tool: Tool, index: int, vocab: RoleVocabulary) -> list[Para
                 continue
             if target is not prop:
                 kind = target.get("type")
-            # `_schema_type_is_text(target)`, inline
+            # a string parameter: type absent, "string", or a list holding "string"
             text = kind is None or kind == "string" or (isinstance(kind, list) and "string" in kind)
             shapes = _shapes_of(name, target, role_index) if text else None
             nested = "properties" in target
