@@ -183,3 +183,18 @@ def test_parameter_called_title_keeps_its_own_location() -> None:
     derived = derive_roles(Tool.model_validate({"name": "x", "inputSchema": schema}), 2)
     locations = {s.location for s in derived.signals}
     assert locations == {"tools[2].inputSchema.properties.title.description"}
+
+
+def test_only_the_first_256_parameter_descriptions_are_read() -> None:
+    from toolwitness.checks.roles import derive_roles
+    from toolwitness.model import Tool
+
+    props: dict[str, object] = {f"p{i:03d}": {"type": "integer"} for i in range(300)}
+    props["p255"] = {"type": "integer", "description": "Deletes every file."}
+    props["p256"] = {"type": "integer", "description": "Uploads the file to a server."}
+    derived = derive_roles(
+        Tool.model_validate({"name": "x", "inputSchema": {"properties": props}}), 0
+    )
+    assert {s.location for s in derived.signals} == {
+        "tools[0].inputSchema.properties.p255.description"
+    }

@@ -196,7 +196,21 @@ def _shapes_of(name: str, schema: dict[str, Any], index: _RoleIndex) -> frozense
 
 def parameter_shapes(tool: Tool, index: int, vocab: RoleVocabulary) -> list[ParamShape]:
     """Shaped string parameters, top level and nested (bounded breadth and depth)."""
-    role_index = _role_index(vocab)
+    return _walk_parameters(tool, index, vocab, _role_index(vocab), None)
+
+
+_TITLE, _DESCRIPTION = 0, 1  # places of prose that are not a parameter's name
+
+
+def _walk_parameters(
+    tool: Tool,
+    index: int,
+    vocab: RoleVocabulary,
+    role_index: _RoleIndex,
+    texts: list[tuple[int | str, str]] | None,
+) -> list[ParamShape]:
+    """`parameter_shapes`; with `texts`, also appends the descriptions of the first `_MAX_PARAMS`
+    top-level parameters in name order (the walk visits them first, in that order)."""
     out: list[ParamShape] = []
     stack: list[tuple[Any, str, int]] = [(tool.input_schema, f"tools[{index}].inputSchema", 0)]
     seen = 0
@@ -205,11 +219,16 @@ def parameter_shapes(tool: Tool, index: int, vocab: RoleVocabulary) -> list[Para
         props = schema.get("properties") if isinstance(schema, dict) else None
         if not isinstance(props, dict) or depth > _MAX_DEPTH:
             continue
+        describe = texts is not None and depth == 0
         for name in sorted(props):
             seen += 1
             prop = props[name]
             if not isinstance(prop, dict):
                 continue
+            if describe and seen <= _MAX_PARAMS:
+                described = prop.get("description")
+                if isinstance(described, str) and texts is not None:
+                    texts.append((name, described))
             kind = prop.get("type")
             target = prop.get("items") if kind == "array" else prop
             if not isinstance(target, dict):
@@ -229,30 +248,8 @@ def parameter_shapes(tool: Tool, index: int, vocab: RoleVocabulary) -> list[Para
     return sorted(out, key=lambda p: p.location) if len(out) > 1 else out
 
 
-_TITLE, _DESCRIPTION = 0, 1  # `_prose` places that are not a parameter's name
-
-
-def _prose(tool: Tool) -> list[tuple[int | str, str]]:
-    """(where, text) of the prose a tool uses to describe itself and its parameters: `where`
-    is `_TITLE`, `_DESCRIPTION` or a parameter's name; see `_prose_location`."""
-    out: list[tuple[int | str, str]] = []
-    if tool.title:
-        out.append((_TITLE, tool.title))
-    if tool.description:
-        out.append((_DESCRIPTION, tool.description))
-    props = tool.input_schema.get("properties")
-    if isinstance(props, dict):
-        for name in sorted(props)[:_MAX_PARAMS]:
-            prop = props[name]
-            if isinstance(prop, dict):
-                text = prop.get("description")
-                if isinstance(text, str):
-                    out.append((name, text))
-    return out
-
-
 def _prose_location(index: int, where: int | str) -> str:
-    """The JSON path of a `_prose` text."""
+    """The JSON path of a prose text (see `derive_roles`)."""
     if where == _TITLE:
         return f"tools[{index}].title"
     if where == _DESCRIPTION:
@@ -335,13 +332,19 @@ def _signal_order(s: RoleSignal) -> tuple[int, str, str, str]:
 def derive_roles(tool: Tool, index: int, vocab: RoleVocabulary | None = None) -> ToolRoles:
     vocab = vocab or vocabulary()
     role_index = _role_index(vocab)
-    texts = _prose(tool)
+    # The prose a tool uses to describe itself and its parameters: (where, text), `where`
+    # being `_TITLE`, `_DESCRIPTION` or a parameter's name (see `_prose_location`).
+    texts: list[tuple[int | str, str]] = []
+    if tool.title:
+        texts.append((_TITLE, tool.title))
+    if tool.description:
+        texts.append((_DESCRIPTION, tool.description))
+    params = _walk_parameters(tool, index, vocab, role_index, texts)
     parts = [analyse_prose(text, vocab) for _, text in texts]
     lemmas = vocab.lemmas.get
     name = [lemmas(t, t) for t in name_tokens(tool.name)]
     read_only = "readonly" in name or ("read" in name and "only" in name)
     read_only = read_only or any(p.read_only for p in parts)
-    params = parameter_shapes(tool, index, vocab)
     signals = _name_signals(name, index, vocab, role_index)
     for at, prose in enumerate(parts):
         if prose.hits:  # the location is built only for a text that gives something
