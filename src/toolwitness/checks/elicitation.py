@@ -9,7 +9,7 @@ does not count.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from toolwitness.checks.interface import CheckContext, server_check
@@ -18,6 +18,7 @@ from toolwitness.checks.role_text import _SECRET_PATH_MARKERS as SECRET_PATH_MAR
 from toolwitness.checks.role_text import clauses, name_tokens
 from toolwitness.checks.role_vocab import RoleVocabulary, vocabulary
 from toolwitness.findings import Confidence, Finding, Severity, Witness
+from toolwitness.literals import contains_any
 from toolwitness.model import ServerSurface
 from toolwitness.textnorm import nfc
 
@@ -75,7 +76,7 @@ def _secret_needles(secrets: frozenset[str], vocab: RoleVocabulary) -> tuple[str
     return tuple(sorted(needles))
 
 
-_FORMS: dict[int, tuple[RoleVocabulary, frozenset[str], tuple[tuple[str, ...], ...]]] = {}
+_FORMS: dict[int, tuple[RoleVocabulary, frozenset[str], tuple[Callable[[str], bool], ...]]] = {}
 
 
 def _may_ask(text: str, secrets: frozenset[str], vocab: RoleVocabulary) -> bool:
@@ -86,18 +87,15 @@ def _may_ask(text: str, secrets: frozenset[str], vocab: RoleVocabulary) -> bool:
     tokens url and path are in none of the sets; secret-path is handled by `_secret_needles`."""
     held = _FORMS.get(id(vocab))
     if held is None or held[0] is not vocab or held[1] != secrets:
-        held = (
-            vocab,
-            secrets,
-            (
-                _surface_forms(_ADDRESSEES, vocab),
-                _surface_forms(_ASK_VERBS, vocab),
-                _secret_needles(secrets, vocab),
-            ),
+        tests = (
+            contains_any(_surface_forms(_ADDRESSEES, vocab)),
+            contains_any(_surface_forms(_ASK_VERBS, vocab)),
+            contains_any(_secret_needles(secrets, vocab)),
         )
-        _FORMS[id(vocab)] = held
+        held = _FORMS[id(vocab)] = (vocab, secrets, tests)
     lower = nfc(text).lower().replace("’", "'")  # as `role_text` tokenises it
-    return all(any(f in lower for f in needles) for needles in held[2])
+    addressee, ask, secret = held[2]
+    return addressee(lower) and ask(lower) and secret(lower)
 
 
 def _asks_for_secret(text: str, secrets: frozenset[str], vocab: RoleVocabulary) -> str | None:
