@@ -198,3 +198,39 @@ def test_only_the_first_256_parameter_descriptions_are_read() -> None:
     assert {s.location for s in derived.signals} == {
         "tools[0].inputSchema.properties.p255.description"
     }
+
+
+_VOCAB_WORDS = sorted({*vocabulary().verbs, *list(vocabulary().lemmas)[:400], "Tool", "5"})
+_PROSE = st.lists(
+    st.one_of(
+        st.sampled_from(_VOCAB_WORDS),
+        st.sampled_from(["DELETES", "Reads’", "~/.ssh/id_rsa", "https://x.y", "read-only", "’s"]),
+        _MIXED,
+    ),
+    max_size=12,
+).map(" ".join)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(_PROSE)
+def test_prose_prefilter_gives_the_unfiltered_analysis(text: str) -> None:
+    """A text without any surface form of a verb, kept word or marker head analyses to nothing;
+    with the prefilter forced open, every analysis is the same."""
+    vocab = vocabulary()
+    index = role_prose._prose_index(vocab)
+    filtered = role_prose._analyse(text, vocab)
+    role_prose._INDEX[id(vocab)] = (vocab, index._replace(may_matter=lambda lower: True))
+    try:
+        assert role_prose._analyse(text, vocab) == filtered
+    finally:
+        role_prose._INDEX[id(vocab)] = (vocab, index)
+
+
+def test_prose_prefilter_skips_plain_titles_and_keeps_inflected_verbs() -> None:
+    vocab = vocabulary()
+    index = role_prose._prose_index(vocab)
+    assert not index.may_matter("tool 5")
+    assert index.may_matter("reads record 5")
+    # "analysing" does not contain its lemma "analyse": only the inflected form can let it in
+    for text in ("Analysing the api key.", "ANALYSING the bearer token."):
+        assert role_prose._analyse(text, vocab).hits, text

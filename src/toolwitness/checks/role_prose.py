@@ -8,11 +8,14 @@ malicious tool tells the model to read ~/.ssh/id_rsa" gives nothing (documentati
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from typing import NamedTuple
 
 from toolwitness.checks.role_text import Clause, clauses_uncached, positions_of
 from toolwitness.checks.role_vocab import RoleRule, RoleVocabulary, vocabulary
+from toolwitness.literals import contains_any
+from toolwitness.textnorm import nfc
 
 _COORDINATION = frozenset({",", "or", "and", "nor", "/"})
 
@@ -108,6 +111,9 @@ class _ProseIndex(NamedTuple):
     object_starts: frozenset[str]  # the union of every rule's `starts`
     negating: frozenset[str]  # negators | post_negators: `is_negated` needs one in the clause
     corroborating: frozenset[str]  # every word any rule's `corroborate` names
+    # True when the lowered text holds a surface form of a verb, a corroborating word or a
+    # marker head: without one, the analysis is empty (see `_analyse`)
+    may_matter: Callable[[str], bool]
 
 
 _INDEX: dict[int, tuple[RoleVocabulary, _ProseIndex]] = {}
@@ -153,6 +159,8 @@ def _prose_index(vocab: RoleVocabulary) -> _ProseIndex:
                 starts |= entry.starts
                 for verb in rule.verbs:
                     built.setdefault(verb, []).append(entry)
+        corroborating = frozenset().union(*(rule.corroborate for rule in vocab.rules))
+        heads = frozenset(m.split()[0] for m in vocab.readonly_markers)
         completions: dict[str, set[str]] = {}
         for marker in vocab.readonly_markers:
             for i, char in enumerate(marker):
@@ -160,11 +168,12 @@ def _prose_index(vocab: RoleVocabulary) -> _ProseIndex:
                     completions.setdefault(marker[:i], set()).add(marker[i + 1 :])
         index = _ProseIndex(
             by_verb={k: tuple(v) for k, v in built.items()},
-            marker_heads=frozenset(m.split()[0] for m in vocab.readonly_markers),
+            marker_heads=heads,
             marker_partners={k: frozenset(v) for k, v in completions.items()},
             object_starts=frozenset(starts),
             negating=vocab.negators | vocab.post_negators,
-            corroborating=frozenset().union(*(rule.corroborate for rule in vocab.rules)),
+            corroborating=corroborating,
+            may_matter=_may_matter(vocab.verbs | corroborating | heads, vocab),
         )
         hit = (vocab, index)
         _INDEX[id(vocab)] = hit  # the vocabulary held: its id is not reused
@@ -200,8 +209,32 @@ def _states_read_only(clause: Clause, heads: frozenset[str], vocab: RoleVocabula
     )
 
 
+def _surface_forms(words: frozenset[str], vocab: RoleVocabulary) -> frozenset[str]:
+    """Every word whose lemma is in `words`: a superset of the words a token of `words` can
+    come from (`role_text` maps each word through `lemmas.get(word, word)`)."""
+    return words | frozenset(form for form, lemma in vocab.lemmas.items() if lemma in words)
+
+
+_SYNTHETIC = frozenset({"url", "path", "secret-path"})  # tokens role_text makes from chunks
+
+
+def _may_matter(words: frozenset[str], vocab: RoleVocabulary) -> Callable[[str], bool]:
+    if not _SYNTHETIC.isdisjoint(words):  # such a token has no surface form: never prefilter
+        return lambda lower: True
+    return contains_any(_surface_forms(words, vocab))
+
+
+_NOTHING = ProseAnalysis((), frozenset(), False)
+
+
 def _analyse(text: str, vocab: RoleVocabulary) -> ProseAnalysis:
     index = _prose_index(vocab)
+    # Tokens are pieces of this lowered text (path and URL chunks become `path`, `secret-path`
+    # and `url`, none of them a verb, corroborating word or marker head). With no surface form
+    # of those in it, no clause has a verb, a kept word or a marker: the analysis is empty.
+    lower = (text if text.isascii() else nfc(text)).lower().replace("\u2019", "'")
+    if not index.may_matter(lower):
+        return _NOTHING
     # Not through the clause cache: a text reaches here once per analysis-cache miss, so the
     # clauses are almost never asked for again (elicitation asks for few texts, and recomputes).
     parts = clauses_uncached(text, vocab)
