@@ -66,6 +66,14 @@ def test_negated_verbs_do_not_give_roles() -> None:
     assert "destructive" in roles("list_notebooks", "Lists notebooks and deletes stale ones.")
 
 
+def test_a_means_clause_names_what_the_tool_does() -> None:
+    """"by <verb>ing" says how the tool does its job: that verb is the tool's own action."""
+    assert "destructive" in roles("tidy", "Tidy the Downloads folder by deleting old files.")
+    assert "code-exec" in roles("export", "Export notes by running a shell command.")
+    assert "destructive" not in roles("tidy", "Tidy the folder without deleting any files.")
+    assert "code-exec" not in roles("report", "A report written by the operations team.")
+
+
 def test_never_reads_ssh_key_is_not_a_credential_reader() -> None:
     assert "credential-access" not in roles("summarize", "This tool never reads ~/.ssh/id_rsa.")
     assert "credential-access" in roles("summarize", "This tool reads ~/.ssh/id_rsa first.")
