@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from toolwitness.checks.inj_detect import detect
 from toolwitness.checks.inj_model import FieldContext
 from toolwitness.checks.inj_params import exfil_params
-from toolwitness.checks.inj_detect import detect
 from toolwitness.checks.language import analyse
 from toolwitness.checks.lexicon import lexicon
 from toolwitness.checks.secrets_scan import find_secrets, redact
