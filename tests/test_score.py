@@ -217,7 +217,9 @@ def test_incomplete_server_is_named_when_min_grade_is_asked(
         raise RuntimeError("boom")
 
     monkeypatch.setattr(capability, "_annotation_findings", explode)
-    path = _catalog(tmp_path, [{"name": "add", "inputSchema": {"type": "object"}}])
+    # A tool the annotation check must look at (a deleter that claims read-only).
+    tool = {"name": "delete_all", "inputSchema": {"type": "object"}}
+    path = _catalog(tmp_path, [{**tool, "annotations": {"readOnlyHint": True}}])
     assert main(["scan", path, "--min-grade", "F", "-f", "json"]) == 3
     captured = capsys.readouterr()
     assert "has no grade (incomplete scan)" in captured.err

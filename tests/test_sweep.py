@@ -182,9 +182,15 @@ def test_time_and_memory_limits(swept: tuple[Path, dict[str, str], Path]) -> Non
     slow = directory / "timeout.jsonl"
     assert main(["sweep", str(listing), "-o", str(slow), "--timeout", "0.01"]) == 0
     assert _records(slow)["notes-1.0.0.tgz"]["outcome"] == "TIMEOUT"
+    # A package whose code needs far more than 64 MiB to parse (four 3 MB modules), so the
+    # outcome does not depend on how much the analyser itself happens to need.
+    body = "".join(f"export function f{i}(a) {{ return a + {i}; }}\n" for i in range(75_000))
+    modules = {f"m{i}.js": body for i in range(4)}
+    npm_tarball(directory / "heavy-1.0.0.tgz", {"index.js": EVIL_JS, **modules})
+    heavy = write_list(directory, ["heavy-1.0.0.tgz"], "heavy.txt")
     small = directory / "memory.jsonl"
-    assert main(["sweep", str(listing), "-o", str(small), "--memory-mib", "64"]) == 0
-    record = _records(small)["notes-1.0.0.tgz"]
+    assert main(["sweep", str(heavy), "-o", str(small), "--memory-mib", "64"]) == 0
+    record = _records(small)["heavy-1.0.0.tgz"]
     assert record["outcome"] == "UNANALYZABLE"
     assert "64 MiB" in record["reason"]
 

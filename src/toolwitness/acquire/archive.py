@@ -170,6 +170,22 @@ def _format(archive: Path) -> str:
     raise _refuse(archive, None, "not a gzip/tar or zip archive (unknown or unsupported format)")
 
 
+def _out_of_memory(exc: BaseException) -> bool:
+    """tarfile reports a decompressor's failed allocation as a ReadError ("zlib error: Error -4
+    … insufficient memory"); zlib may raise MemoryError underneath. Either is the memory limit,
+    not a broken archive."""
+    seen: BaseException | None = exc
+    for _ in range(8):  # a bounded walk of the cause/context chain
+        if seen is None:
+            return False
+        if isinstance(seen, MemoryError) or "insufficient memory" in str(seen).lower():
+            return True
+        if "error -4" in str(seen).lower():  # Z_MEM_ERROR
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
 @contextmanager
 def _readable(archive: Path) -> Iterator[None]:
     """Turn every way a reader can choke on a broken archive into one clear refusal."""
@@ -178,6 +194,8 @@ def _readable(archive: Path) -> Iterator[None]:
     except ArchiveRefused:
         raise
     except (tarfile.TarError, zipfile.BadZipFile, gzip.BadGzipFile, zlib.error, EOFError) as exc:
+        if _out_of_memory(exc):  # the decompressor could not allocate: the archive may be fine
+            raise MemoryError(f"out of memory while reading {archive.name}") from None
         raise _refuse(
             archive, None, f"malformed or truncated archive ({type(exc).__name__})"
         ) from None
