@@ -224,8 +224,10 @@ def _server_result(
         roles = tool_roles(surface)
     except Exception:  # the role checks already failed closed on this input (TW-META-005)
         roles = {}
+    # Our own values, already of the declared types: built without re-validating every row
+    # (tests/test_pipeline_results.py checks each equals its validated copy).
     tools = tuple(
-        ToolResult(
+        ToolResult.model_construct(
             name=t.name, digest=t.digest, field_digests=t.fields, roles=roles.get(t.name, ())
         )
         for t in digests.tools

@@ -56,8 +56,8 @@ class ToolRoles:
             out.setdefault(signal.role, []).append(signal)
         return out
 
-    @property
-    def roles(self) -> tuple[str, ...]:
+    @cached_property
+    def roles(self) -> tuple[str, ...]:  # asked for by capability, flow and the report
         return tuple(r for r in ROLE_NAMES if r in self._by_role)
 
     def has(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +31,36 @@ _ENCODER = json.JSONEncoder(
     ensure_ascii=False, separators=(",", ":"), sort_keys=True, allow_nan=False
 )
 _encode_string = json.encoder.encode_basestring
+
+
+def _direct_encoder() -> Callable[[Any], str]:
+    """`_ENCODER.encode` without its per-call set-up: the stdlib's C encoder built once, with no
+    circular-reference markers (a surface is validated JSON data: it holds no cycles). Used only
+    if it is present and gives the same text on a probe value; else the plain encoder."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    probe = {"b": [1, "\u00e9\n", None, True], "a": {"z": False, "y": -3}}
+
+    def plain(value: Any) -> str:
+        return _ENCODER.encode(value)
+
+    if make is None:
+        return plain
+    try:
+        encode = make(None, _ENCODER.default, _encode_string, None, ":", ",", True, False, False)
+        if "".join(encode(probe, 0)) != _ENCODER.encode(probe):
+            return plain
+    except TypeError:  # another Python's signature
+        return plain
+
+    def direct(value: Any) -> str:
+        if type(value) is not dict:
+            return plain(value)  # the C encoder's entry point expects a container
+        return "".join(encode(value, 0))
+
+    return direct
+
+
+_encode = _direct_encoder()
 _sha256 = hashlib.sha256
 _NUMBER_START = re.compile(r"[:,\[]-?[0-9]")
 _FLOAT_OR_BIG = re.compile(r"[:,\[]-?[0-9]+[.eE]|[0-9]{16}")
@@ -43,7 +74,7 @@ def canonical_bytes(value: Any) -> bytes:
     if value is None:
         return b"null"
     try:
-        text = _ENCODER.encode(value)
+        text = _encode(value)
     except (TypeError, ValueError):
         return rfc8785.dumps(value)
     if not text.isascii() and _HIGH_CHAR.search(text):
