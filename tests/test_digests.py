@@ -198,3 +198,13 @@ def test_tool_and_surface_digests_equal_plain_rfc8785(tools: list[tuple[str, Any
         assert found.digest == sha(fields)
         expected_pairs.append([tool.name, found.digest])
     assert got.surface == sha(sorted(expected_pairs))
+
+
+def test_digests_are_kept_per_surface_object() -> None:
+    doc = parse_json_text(json.dumps({"tools": [BASE]}), "x", InputLimits())
+    surface = surface_from_document(doc, server_id="s", source="x")
+    assert digest_surface(surface) is digest_surface(surface)
+    changed = surface.model_copy(
+        update={"tools": (surface.tools[0].model_copy(update={"title": "U"}),)}
+    )
+    assert digest_surface(changed).surface != digest_surface(surface).surface

@@ -505,12 +505,19 @@ _schema_strings = st.text(max_size=12)
 def test_tool_fast_path_never_skips_a_reportable_field(
     name: str, description: str, key: str, enum: list[str]
 ) -> None:
-    from toolwitness.checks.unicode import _plain_tool
+    from toolwitness.integrity.canonical import tool_digest
     from toolwitness.model import Tool, tool_text_fields
 
     schema = {"type": "object", "properties": {key: {"type": "string", "enum": enum}}}
-    tool = Tool.model_validate({"name": name, "description": description, "inputSchema": schema})
-    if _plain_tool(tool):
+    tool = Tool.model_validate(
+        {
+            "name": name,
+            "description": description,
+            "inputSchema": schema,
+            "annotations": {"title": description[::-1]},
+        }
+    )
+    if tool_digest(tool).plain:  # the flag the check skips a tool on
         for field in tool_text_fields(tool, 0):
             assert list(check_field(field, name, CTX)) == []
 

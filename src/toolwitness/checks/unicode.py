@@ -14,7 +14,6 @@ style ASCII skeleton used to compare names.
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -36,10 +35,10 @@ from toolwitness.checks.unicode_hit import Hit
 from toolwitness.checks.unicode_script import describe_char, skeleton
 from toolwitness.checks.unicode_terminal import TerminalEffect, terminal_effect
 from toolwitness.findings import Confidence, Finding, Severity
+from toolwitness.integrity.canonical import digest_surface
 from toolwitness.model import (
     ServerSurface,
     TextField,
-    Tool,
     surface_text_fields,
     tool_text_fields,
 )
@@ -77,7 +76,10 @@ def _suspect() -> re.Pattern[str]:
 
 @server_check("unicode.hidden", RULE_IDS)
 def hidden_unicode(surface: ServerSurface, ctx: CheckContext) -> Iterator[Finding]:
-    plain = _plain_tools(surface.tools)
+    # A tool whose hashed fields' canonical JSON is plain holds no character any TW-UNI rule
+    # reports in any text field (`tool_text_fields` yields only strings inside those fields);
+    # the digests are computed once per surface and reused by the result rows and the lock.
+    plain = [t.plain for t in digest_surface(surface).tools]
     for index, tool in enumerate(surface.tools):
         if plain[index]:
             continue
@@ -85,44 +87,6 @@ def hidden_unicode(surface: ServerSurface, ctx: CheckContext) -> Iterator[Findin
             yield from check_field(field, tool.name, ctx)
     for field in surface_text_fields(surface):
         yield from check_field(field, None, ctx)
-
-
-_BATCH = 64  # tools serialised together: one encoder call instead of 64 when all are plain
-
-
-def _plain_tools(tools: tuple[Tool, ...]) -> list[bool]:
-    """`_plain_tool` of each tool, testing a batch at once first. Every test below is a sum or
-    an OR over the tools' own JSON texts (separators add no backslash or DEL), so a batch passes
-    exactly when each of its tools does; a batch that fails is tested tool by tool."""
-    out: list[bool] = []
-    for start in range(0, len(tools), _BATCH):
-        batch = tools[start : start + _BATCH]
-        if _plain_value([t.wire() for t in batch]):
-            out.extend([True] * len(batch))
-        else:
-            out.extend(_plain_tool(t) for t in batch)
-    return out
-
-
-def _plain_tool(tool: Tool) -> bool:
-    """True when every string anywhere in the tool is ASCII without control characters.
-
-    The whole tool is serialised once with the stdlib's C encoder (ASCII output) instead of
-    walking its text fields. The JSON is a superset of what `tool_text_fields` yields, and every
-    non-ASCII or control character shows up in it as an escape (\\uXXXX, \\b, \\f, a \\r
-    without \\n) or a raw DEL, so a tool that passes has nothing any TW-UNI rule reports.
-    Anything unusual (including a literal backslash-u) falls back to the full walk."""
-    return _plain_value(tool.wire())
-
-
-def _plain_value(value: object) -> bool:
-    try:
-        blob = json.dumps(value)
-    except (TypeError, ValueError):
-        return False
-    if "\\u" in blob or "\\b" in blob or "\\f" in blob or "\x7f" in blob:
-        return False
-    return blob.count("\\r") == blob.count("\\r\\n")  # substring scans: C speed
 
 
 def check_field(field: TextField, tool: str | None, ctx: CheckContext) -> Iterator[Finding]:

@@ -93,6 +93,9 @@ class ToolDigest:
     name: str
     digest: str
     fields: dict[str, str]
+    # Every hashed field's canonical JSON is printable ASCII (no escape for a control or a
+    # non-ASCII character): the hidden-Unicode check skips such a tool (see `plain_json`).
+    plain: bool = False
 
 
 def tool_field_values(tool: Tool) -> dict[str, Any]:
@@ -110,23 +113,44 @@ _NULL_DIGEST = digest(None)
 _SORTED_FIELDS = tuple(sorted(HASHED_FIELDS))
 
 
-def _field_digest(value: Any) -> str:
-    if value is None:  # most tools have no outputSchema: one constant
-        return _NULL_DIGEST
+_NULL_BYTES = b"null"
+
+
+def _field_bytes(value: Any) -> bytes:
+    if value is None:
+        return _NULL_BYTES
     if type(value) is str:  # name, title, description: a string encodes the same in JCS
-        return "sha256:" + _sha256(_encode_string(value).encode("utf-8")).hexdigest()
-    return digest(value)
+        return _encode_string(value).encode("utf-8")
+    return canonical_bytes(value)
+
+
+def plain_json(data: bytes) -> bool:
+    """True when JSON text (canonical or `json.dumps`) shows no control or non-ASCII character
+    in any string: JCS and the stdlib escape every control character (\\uXXXX, \\b, \\f, \\n,
+    \\r, \\t) and leave other characters raw, so printable-ASCII strings (with tab, newline and
+    CR-LF, which no hidden-Unicode rule reports) are exactly those that pass. A literal
+    backslash-u in a string is a false alarm, never a miss."""
+    if not data.isascii() or b"\\u" in data or b"\\b" in data or b"\\f" in data:
+        return False
+    return b"\x7f" not in data and data.count(b"\\r") == data.count(b"\\r\\n")
 
 
 def tool_digest(tool: Tool) -> ToolDigest:
-    fields = {name: _field_digest(value) for name, value in tool_field_values(tool).items()}
+    encoded = {name: _field_bytes(value) for name, value in tool_field_values(tool).items()}
+    fields = {
+        name: _NULL_DIGEST if data is _NULL_BYTES else "sha256:" + _sha256(data).hexdigest()
+        for name, data in encoded.items()
+    }
     # Keys and values here are our own ASCII strings with nothing to escape: compact JSON with
     # the keys in sorted order is already JCS (what json.dumps(sort_keys=True) would give).
     canonical = "{" + ",".join(f'"{k}":"{fields[k]}"' for k in _SORTED_FIELDS) + "}"
+    # Joined with spaces: no field's JSON ends in a backslash, so no escape spans two fields.
+    plain = plain_json(b" ".join(encoded.values()))
     return ToolDigest(
         name=tool.name,
         digest="sha256:" + _sha256(canonical.encode("ascii")).hexdigest(),
         fields=fields,
+        plain=plain,
     )
 
 
@@ -149,6 +173,19 @@ class SurfaceDigests:
         return None
 
 
+_CACHE: dict[int, tuple[ServerSurface, SurfaceDigests]] = {}
+_CACHE_SIZE = 64
+
+
 def digest_surface(surface: ServerSurface) -> SurfaceDigests:
+    """Digests of a surface. A scan asks for them more than once (the hidden-Unicode check, the
+    result rows, the lock), so recent answers are kept by identity, the frozen surface held."""
+    hit = _CACHE.get(id(surface))
+    if hit is not None and hit[0] is surface:
+        return hit[1]
     tools = tuple(tool_digest(t) for t in surface.tools)
-    return SurfaceDigests(surface=surface_digest(list(tools)), tools=tools)
+    result = SurfaceDigests(surface=surface_digest(list(tools)), tools=tools)
+    if len(_CACHE) >= _CACHE_SIZE:
+        del _CACHE[next(iter(_CACHE))]
+    _CACHE[id(surface)] = (surface, result)
+    return result
