@@ -17,8 +17,9 @@ import sys
 import tarfile
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
+
+from timing import best
 
 from toolwitness.acquire.archive import ArchiveRefused, unpack_archive
 from toolwitness.code import sinks as sinks_module
@@ -28,15 +29,6 @@ sys.path.insert(0, str(ROOT / "tests"))
 from archive_builders import many_empty_files_tar, zeros_tgz  # noqa: E402
 
 DEFAULT_TREE = ROOT / ".cache" / "test-servers" / "npm" / "node_modules"
-
-
-def best(fn: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - started)
-    return min(times)
 
 
 def pack(tree: Path, out: Path) -> tuple[int, int]:

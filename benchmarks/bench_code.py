@@ -21,22 +21,14 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from timing import best
+
 from toolwitness.code.analyse import analyse_directory
 from toolwitness.code.sinks import load_sink_catalog
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT = ROOT / ".cache/test-servers/npm/node_modules/@modelcontextprotocol/server-filesystem/dist"
 _TOOL = re.compile(rb'(registerTool\(\s*")([^"]+)(")')
-
-
-def best(fn: Callable[[], object], repeat: int) -> float:
-    """Best CPU time of `repeat` runs: the machine may be shared, so wall time is noisy."""
-    times = []
-    for _ in range(repeat):
-        started = time.process_time()
-        fn()
-        times.append(time.process_time() - started)
-    return min(times)
 
 
 def wall(fn: Callable[[], object]) -> float:
@@ -71,7 +63,7 @@ def main() -> None:
 
     files = len(list(args.package.glob("*.js")))
     analysis = analyse_directory(args.package)
-    base = best(lambda: analyse_directory(args.package), args.repeat)
+    base = best(lambda: analyse_directory(args.package), args.repeat, time.process_time)
     walls = sorted(wall(lambda: analyse_directory(args.package)) for _ in range(args.repeat))
     print(
         f"server-filesystem: {files} files, {len(analysis.tools)} tools: "
@@ -83,7 +75,9 @@ def main() -> None:
             tree = Path(work) / f"x{factor}"
             count = replicate(args.package, factor, tree)
             tools = len(analyse_directory(tree).tools)
-            elapsed = best(lambda t=tree: analyse_directory(t), max(1, args.repeat // 2))
+            elapsed = best(
+                lambda t=tree: analyse_directory(t), max(1, args.repeat // 2), time.process_time
+            )
             print(
                 f"{factor:>3}x generated server: {count} files, {tools} tools: "
                 f"{elapsed * 1000:.0f} ms, {count / elapsed:.0f} files/s, "

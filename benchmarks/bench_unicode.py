@@ -14,8 +14,8 @@ Usage: python benchmarks/bench_unicode.py [--tools 10000] [--repeat 3]
 from __future__ import annotations
 
 import argparse
-import time
-from collections.abc import Callable
+
+from timing import best
 
 from toolwitness.checks.interface import CheckContext
 from toolwitness.checks.unicode import hidden_unicode, text_hits
@@ -54,15 +54,6 @@ def surface(kind: str, n: int, distinct: bool) -> ServerSurface:
             )
         )
     return ServerSurface(id=kind, tools=tuple(tools))
-
-
-def best(fn: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - started)
-    return min(times)
 
 
 def main() -> None:

@@ -58,19 +58,13 @@ def _structure_secrets(node: Any, secrets: frozenset[str], vocab: RoleVocabulary
     return sorted(found)
 
 
-def _surface_forms(words: frozenset[str], vocab: RoleVocabulary) -> tuple[str, ...]:
-    """Every token whose lemma is one of `words` (the words themselves and their inflections)."""
-    forms = set(words) | {form for form, lemma in vocab.lemmas.items() if lemma in words}
-    return tuple(sorted(forms))
-
-
 def _secret_needles(secrets: frozenset[str], vocab: RoleVocabulary) -> tuple[str, ...]:
     """Substrings one of which every secret hit needs. A hit is a clause token, or the lemma of
     a pair of adjacent tokens, that is in `secrets`; either way its last word is the lemma of a
     token, so some surface form of that last word is in the lowered text. A path chunk becomes
     the token `secret-path` only when it holds one of role_text's secret-path markers."""
-    keys = set(secrets) | {form for form, lemma in vocab.lemmas.items() if lemma in secrets}
-    needles = set(_surface_forms(frozenset(k.split()[-1] for k in keys), vocab))
+    keys = vocab.surface_forms(secrets)
+    needles = set(vocab.surface_forms(frozenset(k.split()[-1] for k in keys)))
     if "secret-path" in keys:
         needles |= set(SECRET_PATH_MARKERS)
     return tuple(sorted(needles))
@@ -88,8 +82,8 @@ def _may_ask(text: str, secrets: frozenset[str], vocab: RoleVocabulary) -> bool:
     held = _FORMS.get(id(vocab))
     if held is None or held[0] is not vocab or held[1] != secrets:
         tests = (
-            contains_any(_surface_forms(_ADDRESSEES, vocab)),
-            contains_any(_surface_forms(_ASK_VERBS, vocab)),
+            contains_any(vocab.surface_forms(_ADDRESSEES)),
+            contains_any(vocab.surface_forms(_ASK_VERBS)),
             contains_any(_secret_needles(secrets, vocab)),
         )
         held = _FORMS[id(vocab)] = (vocab, secrets, tests)

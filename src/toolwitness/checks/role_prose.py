@@ -12,7 +12,12 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import NamedTuple
 
-from toolwitness.checks.role_text import Clause, clauses_uncached, positions_of
+from toolwitness.checks.role_text import (
+    SYNTHETIC_TOKENS,
+    Clause,
+    clauses_uncached,
+    positions_of,
+)
 from toolwitness.checks.role_vocab import RoleRule, RoleVocabulary, vocabulary
 from toolwitness.literals import contains_any
 from toolwitness.textnorm import nfc
@@ -209,19 +214,11 @@ def _states_read_only(clause: Clause, heads: frozenset[str], vocab: RoleVocabula
     )
 
 
-def _surface_forms(words: frozenset[str], vocab: RoleVocabulary) -> frozenset[str]:
-    """Every word whose lemma is in `words`: a superset of the words a token of `words` can
-    come from (`role_text` maps each word through `lemmas.get(word, word)`)."""
-    return words | frozenset(form for form, lemma in vocab.lemmas.items() if lemma in words)
-
-
-_SYNTHETIC = frozenset({"url", "path", "secret-path"})  # tokens role_text makes from chunks
-
 
 def _may_matter(words: frozenset[str], vocab: RoleVocabulary) -> Callable[[str], bool]:
-    if not _SYNTHETIC.isdisjoint(words):  # such a token has no surface form: never prefilter
+    if not SYNTHETIC_TOKENS.isdisjoint(words):  # such a token has no surface form: no prefilter
         return lambda lower: True
-    return contains_any(_surface_forms(words, vocab))
+    return contains_any(vocab.surface_forms(words))
 
 
 _NOTHING = ProseAnalysis((), frozenset(), False)

@@ -31,6 +31,8 @@ _ASCII_SEPARATE = {
     for code in range(128)
 }
 # Substrings of a path chunk that make it a secret location (matched on the lower-cased chunk).
+# Tokens made from whole chunks rather than words: they are no substring of the text.
+SYNTHETIC_TOKENS = frozenset({"url", "path", "secret-path"})
 _SECRET_PATH_MARKERS = (
     ".ssh",
     "id_rsa",

@@ -87,6 +87,11 @@ class RoleVocabulary:
     def lemma(self, token: str) -> str:
         return self.lemmas.get(token, token)
 
+    def surface_forms(self, words: frozenset[str]) -> frozenset[str]:
+        """Every word whose lemma is in `words` (the words and their inflections): a superset
+        of the words a token of `words` can come from (tokens are `lemmas.get(word, word)`)."""
+        return words | frozenset(form for form, lemma in self.lemmas.items() if lemma in words)
+
 
 def _flat(value: Any, where: str) -> list[str]:
     """A list of words; YAML aliases may nest one list inside another (flattened here)."""

@@ -19,6 +19,7 @@ from toolwitness import paths
 from toolwitness.checks.role_prose import _pair_heads, analyse_prose
 from toolwitness.checks.role_text import name_tokens
 from toolwitness.checks.role_vocab import ROLE_NAMES, RoleRule, RoleVocabulary, vocabulary
+from toolwitness.memo import IdentityMemo
 from toolwitness.model import ServerSurface, Tool
 
 _MAX_PARAMS = 256
@@ -378,22 +379,14 @@ def derive_roles(tool: Tool, index: int, vocab: RoleVocabulary | None = None) ->
     return _tool_roles(tool.name, index, tuple(signals), tuple(params))
 
 
-_CACHE: dict[int, tuple[ServerSurface, tuple[ToolRoles, ...]]] = {}
-_CACHE_SIZE = 64
-
-
-def surface_roles(surface: ServerSurface) -> tuple[ToolRoles, ...]:
-    """Roles of every tool. Capability, flow, the fleet checks and the pipeline all ask for the
-    same frozen surfaces, so recent answers are kept (by identity, the surface held alive)."""
-    hit = _CACHE.get(id(surface))
-    if hit is not None and hit[0] is surface:
-        return hit[1]
+def _surface_roles(surface: ServerSurface) -> tuple[ToolRoles, ...]:
     vocab = vocabulary()
-    result = tuple(derive_roles(tool, i, vocab) for i, tool in enumerate(surface.tools))
-    if len(_CACHE) >= _CACHE_SIZE:
-        del _CACHE[next(iter(_CACHE))]
-    _CACHE[id(surface)] = (surface, result)
-    return result
+    return tuple(derive_roles(tool, i, vocab) for i, tool in enumerate(surface.tools))
+
+
+# Roles of every tool. Capability, flow, the fleet checks and the pipeline all ask for the same
+# frozen surfaces, so recent answers are kept (by identity, the surface held alive).
+surface_roles: IdentityMemo[ServerSurface, tuple[ToolRoles, ...]] = IdentityMemo(_surface_roles)
 
 
 def tool_roles(surface: ServerSurface) -> dict[str, tuple[str, ...]]:

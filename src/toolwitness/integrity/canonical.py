@@ -17,6 +17,7 @@ from typing import Any
 
 import rfc8785
 
+from toolwitness.memo import IdentityMemo
 from toolwitness.model import ServerSurface, Tool
 
 HASHED_FIELDS = ("name", "title", "description", "inputSchema", "outputSchema", "annotations")
@@ -173,19 +174,11 @@ class SurfaceDigests:
         return None
 
 
-_CACHE: dict[int, tuple[ServerSurface, SurfaceDigests]] = {}
-_CACHE_SIZE = 64
-
-
-def digest_surface(surface: ServerSurface) -> SurfaceDigests:
-    """Digests of a surface. A scan asks for them more than once (the hidden-Unicode check, the
-    result rows, the lock), so recent answers are kept by identity, the frozen surface held."""
-    hit = _CACHE.get(id(surface))
-    if hit is not None and hit[0] is surface:
-        return hit[1]
+def _digest_surface(surface: ServerSurface) -> SurfaceDigests:
     tools = tuple(tool_digest(t) for t in surface.tools)
-    result = SurfaceDigests(surface=surface_digest(list(tools)), tools=tools)
-    if len(_CACHE) >= _CACHE_SIZE:
-        del _CACHE[next(iter(_CACHE))]
-    _CACHE[id(surface)] = (surface, result)
-    return result
+    return SurfaceDigests(surface=surface_digest(list(tools)), tools=tools)
+
+
+# Digests of a surface. A scan asks for them more than once (the hidden-Unicode check, the result
+# rows, the lock), so recent answers are kept by identity, the frozen surface held.
+digest_surface: IdentityMemo[ServerSurface, SurfaceDigests] = IdentityMemo(_digest_surface)
