@@ -196,3 +196,17 @@ def test_holdout_acceptance_gate(capsys: pytest.CaptureFixture[str]) -> None:
     assert overall["tp"] + overall["fn"] >= 30 and overall["fp"] + overall["tn"] >= 50
     assert overall["recall"]["value"] >= 0.90, doc["false_negatives"]
     assert overall["false_positive_rate"]["value"] <= 0.05, doc["false_positives"]
+
+
+def test_a_duplicate_label_is_refused_not_silently_replaced(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _catalog(tmp_path)
+    manifest = _manifest(tmp_path, {"srv::a": {"label": "benign", "split": "dev"}})
+    text = manifest.read_text(encoding="utf-8")
+    entry = '"srv::a": {"label": "benign", "split": "dev"}'
+    assert entry in text
+    doubled = entry + ', "srv::a": {"label": "malicious", "family": "x", "split": "dev"}'
+    manifest.write_text(text.replace(entry, doubled), encoding="utf-8")
+    assert main(["evaluate", str(manifest)]) == 2
+    assert "duplicate key" in capsys.readouterr().err

@@ -13,7 +13,6 @@ severity >= medium names it). The library never prints.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from toolwitness.acquire.catalog import load_catalog_file
+from toolwitness.acquire.hostile_json import parse_json_bytes
 from toolwitness.acquire.limits import InputLimits
 from toolwitness.errors import InputError
 from toolwitness.pipeline import ScanOptions, scan_surfaces
@@ -126,15 +126,16 @@ class Evaluation:
 
 
 def _read_json(path: Path) -> Any:
+    """The project's strict JSON reader: a duplicate key (a label silently replaced), NaN, an
+    overlong string or too deep a nesting is refused with its path, like any catalog."""
     try:
         size = path.stat().st_size
         if size > _MAX_MANIFEST_BYTES:
             raise InputError("manifest over 16 MiB", source=str(path))
-        return json.loads(path.read_text("utf-8"))
+        data = path.read_bytes()
     except OSError as exc:
         raise InputError(f"cannot read manifest: {exc.strerror}", source=str(path)) from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InputError(f"manifest is not valid JSON: {exc}", source=str(path)) from None
+    return parse_json_bytes(data, str(path), InputLimits(max_file_bytes=_MAX_MANIFEST_BYTES))
 
 
 def _split_key(key: str, source: str) -> tuple[str, str]:
