@@ -13,10 +13,10 @@ import argparse
 import random
 import time
 
-from toolwitness.checks.injection import tool_poisoning
+from toolwitness.checks.injection.check import tool_poisoning
 from toolwitness.checks.interface import CheckContext
-from toolwitness.checks.language import _analyse_cached
-from toolwitness.checks.lexicon import lexicon
+from toolwitness.checks.text.language import _analyse_cached
+from toolwitness.checks.text.lexicon import lexicon
 from toolwitness.model import ServerSurface, Tool, surface_text_fields, tool_text_fields
 from toolwitness.pipeline import ScanOptions, scan_surfaces
 from toolwitness.rules import load_registry

@@ -19,8 +19,12 @@ from timing import best
 
 from toolwitness.acquire.catalog import surface_from_document
 from toolwitness.acquire.limits import InputLimits
-from toolwitness.checks import capability, flow, role_prose, role_text, roles
+from toolwitness.checks.capability import annotations as capability
+from toolwitness.checks.flow import toxic as flow
 from toolwitness.checks.interface import CheckContext
+from toolwitness.checks.roles import derive as roles
+from toolwitness.checks.roles import prose as role_prose
+from toolwitness.checks.roles import text as role_text
 from toolwitness.integrity.canonical import digest_surface
 from toolwitness.model import ServerSurface
 from toolwitness.rules import builtin_registry

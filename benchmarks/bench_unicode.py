@@ -18,7 +18,7 @@ import argparse
 from timing import best
 
 from toolwitness.checks.interface import CheckContext
-from toolwitness.checks.unicode import hidden_unicode, text_hits
+from toolwitness.checks.unicode.check import hidden_unicode, text_hits
 from toolwitness.model import ServerSurface, Tool, tool_text_fields
 from toolwitness.rules import builtin_registry
 

@@ -195,8 +195,8 @@ def test_server_instructions_asking_for_a_token_are_server_level() -> None:
 def test_elicitation_prefilter_never_hides_a_hit(monkeypatch: pytest.MonkeyPatch) -> None:
     """The substring prefilter is a necessary condition: inflected, capitalised and curly-quoted
     forms give the same answer as the clause analysis without it."""
-    from toolwitness.checks import elicitation
-    from toolwitness.checks.role_vocab import vocabulary
+    from toolwitness.checks.capability import elicitation
+    from toolwitness.checks.roles.vocab import vocabulary
 
     vocab = vocabulary()
     secrets = elicitation._secret_words(vocab)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from toolwitness.acquire.catalog import surface_from_document
-from toolwitness.checks.collisions import NamedTool, near_pairs
+from toolwitness.checks.flow.collisions import NamedTool, near_pairs
 from toolwitness.findings import Confidence, Finding, Severity
 from toolwitness.model import ServerSurface
 from toolwitness.pipeline import ScanOptions, scan, scan_surfaces

@@ -14,12 +14,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolwitness.checks.inj_detect import detect
-from toolwitness.checks.inj_model import FieldContext
-from toolwitness.checks.inj_params import exfil_params
-from toolwitness.checks.language import analyse
-from toolwitness.checks.lexicon import lexicon
-from toolwitness.checks.secrets_scan import find_secrets, redact
+from toolwitness.checks.injection.detect import detect
+from toolwitness.checks.injection.model import FieldContext
+from toolwitness.checks.injection.params import exfil_params
+from toolwitness.checks.text.language import analyse
+from toolwitness.checks.text.lexicon import lexicon
+from toolwitness.checks.text.secrets_scan import find_secrets, redact
 from toolwitness.cli import main
 from toolwitness.findings import Finding
 from toolwitness.model import ServerSurface, Tool

@@ -17,19 +17,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolwitness.checks import inj_detect, inj_quiet, inj_targets
-from toolwitness.checks import inj_triggers as trig
-from toolwitness.checks.inj_params import exfil_params
-from toolwitness.checks.language import TOKEN, lower_ascii_tokens, split_identifier
-from toolwitness.checks.lexicon import lexicon
-from toolwitness.checks.secrets import secret_table
-from toolwitness.checks.secrets_scan import (
+from toolwitness.checks.injection import detect as inj_detect
+from toolwitness.checks.injection import quiet as inj_quiet
+from toolwitness.checks.injection import targets as inj_targets
+from toolwitness.checks.injection import triggers as trig
+from toolwitness.checks.injection.params import exfil_params
+from toolwitness.checks.text.language import TOKEN, lower_ascii_tokens, split_identifier
+from toolwitness.checks.text.lexicon import lexicon
+from toolwitness.checks.text.secrets import secret_table
+from toolwitness.checks.text.secrets_scan import (
     find_secrets,
     may_hold_secret,
     may_hold_token,
     token_needles,
 )
-from toolwitness.checks.unicode_decode import reveal_hidden
+from toolwitness.checks.unicode.decode import reveal_hidden
 from toolwitness.model import Tool, tool_text_fields
 from toolwitness.textnorm import nfc
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from toolwitness.acquire.package_spec import package_from_command
-from toolwitness.checks.secrets import literal_secret
+from toolwitness.checks.text.secrets import literal_secret
 from toolwitness.cli import main
 from toolwitness.findings import Finding, Severity
 from toolwitness.model import Coverage, ServerSurface, Transport

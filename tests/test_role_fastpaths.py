@@ -7,9 +7,10 @@ import string
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolwitness.checks import role_prose, role_text
-from toolwitness.checks.role_text import Clause
-from toolwitness.checks.role_vocab import RoleVocabulary, vocabulary
+from toolwitness.checks.roles import prose as role_prose
+from toolwitness.checks.roles import text as role_text
+from toolwitness.checks.roles.text import Clause
+from toolwitness.checks.roles.vocab import RoleVocabulary, vocabulary
 
 _ASCII = st.text(alphabet=st.characters(max_codepoint=127), max_size=40)
 _MIXED = st.text(
@@ -103,7 +104,7 @@ def test_name_tokens_match_split_then_camel(name: str) -> None:
 
 
 def test_fast_constructors_build_the_same_records() -> None:
-    from toolwitness.checks import roles
+    from toolwitness.checks.roles import derive as roles
 
     assert not hasattr(roles.RoleSignal, "__post_init__")
     assert not hasattr(roles.ToolRoles, "__post_init__")
@@ -176,7 +177,7 @@ def test_prose_still_finds_two_word_objects() -> None:
 
 
 def test_parameter_called_title_keeps_its_own_location() -> None:
-    from toolwitness.checks.roles import derive_roles
+    from toolwitness.checks.roles.derive import derive_roles
     from toolwitness.model import Tool
 
     schema = {"properties": {"title": {"type": "integer", "description": "Deletes every file."}}}
@@ -186,7 +187,7 @@ def test_parameter_called_title_keeps_its_own_location() -> None:
 
 
 def test_only_the_first_256_parameter_descriptions_are_read() -> None:
-    from toolwitness.checks.roles import derive_roles
+    from toolwitness.checks.roles.derive import derive_roles
     from toolwitness.model import Tool
 
     props: dict[str, object] = {f"p{i:03d}": {"type": "integer"} for i in range(300)}

@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolwitness.acquire.catalog import surface_from_document
-from toolwitness.checks.role_text import name_tokens
-from toolwitness.checks.role_vocab import parse_vocabulary, vocabulary
-from toolwitness.checks.roles import derive_roles, surface_roles, tool_roles
+from toolwitness.checks.roles.derive import derive_roles, surface_roles, tool_roles
+from toolwitness.checks.roles.text import name_tokens
+from toolwitness.checks.roles.vocab import parse_vocabulary, vocabulary
 from toolwitness.errors import InternalError
 from toolwitness.model import Tool
 from toolwitness.pipeline import ScanOptions, scan, scan_surfaces

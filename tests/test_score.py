@@ -211,7 +211,7 @@ def test_a_server_without_a_grade_never_passes_min_grade() -> None:
 def test_incomplete_server_is_named_when_min_grade_is_asked(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from toolwitness.checks import capability
+    from toolwitness.checks.capability import annotations as capability
 
     def explode(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("boom")

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolwitness.checks.interface import CheckContext
-from toolwitness.checks.unicode import RULE_IDS, check_field, reveal_hidden, skeleton
-from toolwitness.checks.unicode_data import parse_tables, tables
+from toolwitness.checks.unicode.check import RULE_IDS, check_field, reveal_hidden, skeleton
+from toolwitness.checks.unicode.data import parse_tables, tables
 from toolwitness.cli import main
 from toolwitness.errors import InternalError
 from toolwitness.findings import Confidence, Finding, Severity

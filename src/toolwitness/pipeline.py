@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from toolwitness.acquire.limits import InputLimits
 from toolwitness.acquire.targets import resolve_targets, static_surfaces
 from toolwitness.checks.interface import CheckContext, ServerCheck, loaded_checks
-from toolwitness.checks.roles import tool_roles
+from toolwitness.checks.roles.derive import tool_roles
 from toolwitness.errors import EXIT_INTERNAL, EXIT_OK, EXIT_THRESHOLD, InputError
 from toolwitness.findings import Finding, Severity, sort_findings
 from toolwitness.gcpause import gc_paused

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 from toolwitness.acquire.package_spec import executable_name
 from toolwitness.checks.interface import CheckContext, server_check
-from toolwitness.checks.secrets import arg_secret, literal_secret
+from toolwitness.checks.text.secrets import arg_secret, literal_secret
 from toolwitness.findings import Finding, Severity, Witness
 from toolwitness.model import ServerSurface, Transport
 from toolwitness.supply.advisories import matching_advisories

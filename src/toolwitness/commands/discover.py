@@ -17,7 +17,12 @@ import typer
 
 from toolwitness.acquire.configs import DiscoveryEnv, discover_specs, find_configs
 from toolwitness.acquire.limits import InputLimits
-from toolwitness.checks.secrets import arg_secret, is_reference, literal_secret, strip_references
+from toolwitness.checks.text.secrets import (
+    arg_secret,
+    is_reference,
+    literal_secret,
+    strip_references,
+)
 from toolwitness.errors import UsageError
 from toolwitness.model import ServerSpec
 from toolwitness.textnorm import escape_display

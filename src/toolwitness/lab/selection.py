@@ -7,7 +7,7 @@ runs or sends. `--all-tools` calls everything (the lab is disposable). Every ski
 
 from __future__ import annotations
 
-from toolwitness.checks.roles import tool_roles
+from toolwitness.checks.roles.derive import tool_roles
 from toolwitness.lab.vocab import vocabulary, words
 from toolwitness.model import ServerSurface
 

@@ -1,7 +1,7 @@
 """TW-CAP: annotations against derived roles, unconstrained dangerous parameters, and the
 sampling / elicitation capabilities.
 
-Roles come from `checks/roles.py` (name, description, parameters -- never annotations), so an
+Roles come from `checks/roles/derive.py` (name, description, parameters -- never annotations), so an
 annotation can contradict them. A role given by the tool's name or by a parameter's shape is
 strong evidence; one given only by its description is weaker and the finding says so.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from toolwitness.checks.interface import CheckContext, server_check
-from toolwitness.checks.roles import ParamShape, RoleSignal, ToolRoles, surface_roles
+from toolwitness.checks.roles.derive import ParamShape, RoleSignal, ToolRoles, surface_roles
 from toolwitness.findings import Confidence, Finding, Severity, Witness
 from toolwitness.model import ServerSurface, Tool
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterator
 
-from toolwitness.checks.inj_model import (
+from toolwitness.checks.injection.model import (
     AUTHORITY,
     RANKING,
     SECRECY,
@@ -18,7 +18,7 @@ from toolwitness.checks.inj_model import (
     FieldContext,
     Signal,
 )
-from toolwitness.checks.language import (
+from toolwitness.checks.text.language import (
     Analysis,
     Sentence,
     Token,
@@ -26,7 +26,7 @@ from toolwitness.checks.language import (
     find_phrases,
     match_at,
 )
-from toolwitness.checks.lexicon import Lexicon
+from toolwitness.checks.text.lexicon import Lexicon
 from toolwitness.findings import Severity
 
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import re
 
-from toolwitness.checks.inj_targets import mentions_any_target, target_hits
-from toolwitness.checks.language import split_identifier, token_texts, tokens
-from toolwitness.checks.lexicon import Lexicon
+from toolwitness.checks.injection.targets import mentions_any_target, target_hits
+from toolwitness.checks.text.language import split_identifier, token_texts, tokens
+from toolwitness.checks.text.lexicon import Lexicon
 from toolwitness.model import ServerSurface, Tool
 from toolwitness.textnorm import nfc
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from toolwitness.checks import inj_payloads, inj_targets
-from toolwitness.checks import inj_triggers as trig
-from toolwitness.checks.inj_detect import (
+from toolwitness.checks.injection import payloads as inj_payloads
+from toolwitness.checks.injection import targets as inj_targets
+from toolwitness.checks.injection import triggers as trig
+from toolwitness.checks.injection.detect import (
     CONTEXT_FREE,
     DETECTORS,
     INERT,
@@ -25,12 +26,12 @@ from toolwitness.checks.inj_detect import (
     shared_text_gates,
     short_cache,
 )
-from toolwitness.checks.inj_params import may_ask
-from toolwitness.checks.language import split_identifier
-from toolwitness.checks.lexicon import Lexicon, lexicon
-from toolwitness.checks.secrets_scan import Needles, may_hold_secret, token_needles
-from toolwitness.checks.unicode_decode import reveal_hidden
-from toolwitness.checks.unicode_terminal import has_terminal_controls
+from toolwitness.checks.injection.params import may_ask
+from toolwitness.checks.text.language import split_identifier
+from toolwitness.checks.text.lexicon import Lexicon, lexicon
+from toolwitness.checks.text.secrets_scan import Needles, may_hold_secret, token_needles
+from toolwitness.checks.unicode.decode import reveal_hidden
+from toolwitness.checks.unicode.terminal import has_terminal_controls
 from toolwitness.model import Tool
 from toolwitness.textnorm import nfc
 

@@ -1,7 +1,7 @@
 """TW-FLOW-010..012: tool names that collide across scanned servers.
 
 Exact collisions group by name. Homoglyph disguises group by confusable skeleton (UTS #39 data
-from the confusable-homoglyphs package, via `unicode_script.skeleton`). Near misses use a
+from the confusable-homoglyphs package, via `unicode.script.skeleton`). Near misses use a
 symmetric-deletion index (every name with up to two characters deleted) so candidate pairs are
 found without comparing every pair; each candidate is confirmed with rapidfuzz's
 Damerau-Levenshtein distance.
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from rapidfuzz.distance import DamerauLevenshtein
 
 from toolwitness.checks.interface import CheckContext, register_fleet_check
-from toolwitness.checks.unicode_script import skeleton
+from toolwitness.checks.unicode.script import skeleton
 from toolwitness.findings import Finding, Witness
 from toolwitness.model import ServerSurface
 from toolwitness.textnorm import nfc

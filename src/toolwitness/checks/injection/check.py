@@ -2,9 +2,9 @@
 
 For each field: analyse its sentence structure once, run the family detectors, decode encoded
 runs one level and re-run them on the decoded text, and escalate a field where two or more
-families co-occur to a critical compound finding (inj_detect). Parameters are compared with the
+families co-occur to a critical compound finding (`detect`). Parameters are compared with the
 tool's purpose separately (exfiltration-shaped parameters). Tools and texts that provably cannot
-fire are skipped first (inj_quiet).
+fire are skipped first (`quiet`).
 """
 
 from __future__ import annotations
@@ -12,15 +12,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from toolwitness.checks.inj_detect import IDENTIFIER_KINDS, INERT, detect, hidden_signals
-from toolwitness.checks.inj_model import COMPOUND_RULE, RULE_OF, FieldContext, Signal
-from toolwitness.checks.inj_params import exfil_params
-from toolwitness.checks.inj_purpose import purpose_words, server_purpose
-from toolwitness.checks.inj_quiet import QuietTools, quiet_words
+from toolwitness.checks.injection.detect import IDENTIFIER_KINDS, INERT, detect, hidden_signals
+from toolwitness.checks.injection.model import COMPOUND_RULE, RULE_OF, FieldContext, Signal
+from toolwitness.checks.injection.params import exfil_params
+from toolwitness.checks.injection.purpose import purpose_words, server_purpose
+from toolwitness.checks.injection.quiet import QuietTools, quiet_words
 from toolwitness.checks.interface import CheckContext, server_check
-from toolwitness.checks.language import split_identifier, tokens
-from toolwitness.checks.lexicon import Lexicon, lexicon
-from toolwitness.checks.secrets_scan import find_secrets, redact
+from toolwitness.checks.text.language import split_identifier, tokens
+from toolwitness.checks.text.lexicon import Lexicon, lexicon
+from toolwitness.checks.text.secrets_scan import find_secrets, redact
 from toolwitness.findings import Finding, Severity
 from toolwitness.model import ServerSurface, TextField, Tool, surface_text_fields, tool_text_fields
 from toolwitness.textnorm import excerpt, nfc, window

@@ -13,13 +13,15 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import TypeVar
 
-from toolwitness.checks import inj_directives, inj_payloads, inj_targets
-from toolwitness.checks import inj_triggers as trig
-from toolwitness.checks.inj_model import ENCODED, HIDDEN, FieldContext, Signal
-from toolwitness.checks.language import Analysis, analyse
-from toolwitness.checks.lexicon import Lexicon, lexicon
-from toolwitness.checks.secrets_scan import may_hold_secret, redact, token_needles
-from toolwitness.checks.unicode_decode import reveal_hidden
+from toolwitness.checks.injection import directives as inj_directives
+from toolwitness.checks.injection import payloads as inj_payloads
+from toolwitness.checks.injection import targets as inj_targets
+from toolwitness.checks.injection import triggers as trig
+from toolwitness.checks.injection.model import ENCODED, HIDDEN, FieldContext, Signal
+from toolwitness.checks.text.language import Analysis, analyse
+from toolwitness.checks.text.lexicon import Lexicon, lexicon
+from toolwitness.checks.text.secrets_scan import may_hold_secret, redact, token_needles
+from toolwitness.checks.unicode.decode import reveal_hidden
 from toolwitness.findings import Severity
 from toolwitness.textnorm import excerpt
 

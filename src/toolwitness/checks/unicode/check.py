@@ -1,13 +1,13 @@
 """Hidden-Unicode checks (TW-UNI-001 … TW-UNI-011) over every text field of a server.
 
 Decode, don't strip: hidden text is decoded and shown as evidence. Tables of ranges and their
-meaning live in `data/unicode.yaml`; the decoders are in `unicode_decode` (tags, variation
-selectors, zero-width binary), `unicode_terminal` (ANSI/CSI/OSC), `unicode_bidi` (TR #9) and
-`unicode_script` (UTS #39 confusables). Pure ASCII text without control characters costs one
+meaning live in `data/unicode.yaml`; the decoders are in `unicode.decode` (tags, variation
+selectors, zero-width binary), `unicode.terminal` (ANSI/CSI/OSC), `unicode.bidi` (TR #9) and
+`unicode.script` (UTS #39 confusables). Pure ASCII text without control characters costs one
 `str.isascii()` and one regex search per field.
 
 For other checks: `reveal_hidden(text) -> list[HiddenPayload]` (re-exported here from
-`unicode_decode`, whose docstring states the contract) returns every decoded hidden payload with
+`unicode.decode`, whose docstring states the contract) returns every decoded hidden payload with
 its span, so hidden instructions can be re-checked as text; `skeleton(text)` gives the UTS #39
 style ASCII skeleton used to compare names.
 """
@@ -19,11 +19,11 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
-from toolwitness.checks import unicode_homoglyph
 from toolwitness.checks.interface import CheckContext, server_check
-from toolwitness.checks.unicode_bidi import analyse_bidi, logical_and_displayed
-from toolwitness.checks.unicode_data import tables
-from toolwitness.checks.unicode_decode import (
+from toolwitness.checks.unicode import homoglyph as unicode_homoglyph
+from toolwitness.checks.unicode.bidi import analyse_bidi, logical_and_displayed
+from toolwitness.checks.unicode.data import tables
+from toolwitness.checks.unicode.decode import (
     HiddenPayload,
     reveal_hidden,
     selector_payload,
@@ -31,9 +31,9 @@ from toolwitness.checks.unicode_decode import (
     zero_width_payloads,
     zero_width_runs,
 )
-from toolwitness.checks.unicode_hit import Hit
-from toolwitness.checks.unicode_script import describe_char, skeleton
-from toolwitness.checks.unicode_terminal import TerminalEffect, terminal_effect
+from toolwitness.checks.unicode.hit import Hit
+from toolwitness.checks.unicode.script import describe_char, skeleton
+from toolwitness.checks.unicode.terminal import TerminalEffect, terminal_effect
 from toolwitness.findings import Confidence, Finding, Severity
 from toolwitness.integrity.canonical import digest_surface
 from toolwitness.model import (

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from toolwitness.checks.lexicon import Lexicon, Phrase, lexicon
+from toolwitness.checks.text.lexicon import Lexicon, Phrase, lexicon
 
 TOKEN = re.compile(r"[\w~$@]+(?:['’.\-/][\w~$@]+)*")
 # TOKEN on lower-cased ASCII text, where \w is [a-z0-9_] and ’ cannot occur. Possessive

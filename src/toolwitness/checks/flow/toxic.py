@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from toolwitness.checks.interface import CheckContext, register_fleet_check, server_check
-from toolwitness.checks.roles import ToolRoles, surface_roles
+from toolwitness.checks.roles.derive import ToolRoles, surface_roles
 from toolwitness.findings import Confidence, Finding, Severity, Witness
 from toolwitness.model import ServerSurface
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import lru_cache
 
-from toolwitness.checks.unicode_data import tables
-from toolwitness.checks.unicode_hit import Hit
-from toolwitness.checks.unicode_script import (
+from toolwitness.checks.unicode.data import tables
+from toolwitness.checks.unicode.hit import Hit
+from toolwitness.checks.unicode.script import (
     ScriptToken,
     describe_char,
     is_allowed_mix,

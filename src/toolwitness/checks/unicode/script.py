@@ -15,7 +15,7 @@ from functools import lru_cache
 import regex
 from confusable_homoglyphs import categories, confusables  # type: ignore[import-untyped]
 
-from toolwitness.checks.unicode_data import tables
+from toolwitness.checks.unicode.data import tables
 
 # A token: a run of letters, marks and digits (underscores, hyphens and dots split tokens).
 _TOKEN = regex.compile(r"[\p{L}\p{M}\p{N}]+")

@@ -11,10 +11,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
-from toolwitness.checks.inj_model import CREDENTIAL, SHELL, URL, FieldContext, Signal
-from toolwitness.checks.language import Analysis, phrase_index
-from toolwitness.checks.lexicon import Lexicon
-from toolwitness.checks.secrets_scan import find_secrets
+from toolwitness.checks.injection.model import CREDENTIAL, SHELL, URL, FieldContext, Signal
+from toolwitness.checks.text.language import Analysis, phrase_index
+from toolwitness.checks.text.lexicon import Lexicon
+from toolwitness.checks.text.secrets_scan import find_secrets
 from toolwitness.findings import Severity
 
 _B64 = re.compile(r"[A-Za-z0-9+/_\-]{24,8000}={0,2}")

@@ -15,7 +15,7 @@ from functools import lru_cache
 import regex
 from bidi import get_display  # type: ignore[import-untyped]
 
-from toolwitness.checks.unicode_data import tables
+from toolwitness.checks.unicode.data import tables
 
 _EXCERPT = 160
 

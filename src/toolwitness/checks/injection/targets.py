@@ -11,9 +11,9 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
-from toolwitness.checks.inj_model import INTENT, SENSITIVE, SHADOWING, FieldContext, Signal
-from toolwitness.checks.language import Analysis, Sentence, base_form, find_phrases
-from toolwitness.checks.lexicon import Lexicon, TargetCategory
+from toolwitness.checks.injection.model import INTENT, SENSITIVE, SHADOWING, FieldContext, Signal
+from toolwitness.checks.text.language import Analysis, Sentence, base_form, find_phrases
+from toolwitness.checks.text.lexicon import Lexicon, TargetCategory
 from toolwitness.findings import Severity
 
 _EMAIL = re.compile(r"[A-Za-z0-9._%+\-]{1,64}@[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63}){1,8}")

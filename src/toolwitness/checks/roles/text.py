@@ -12,7 +12,7 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
-from toolwitness.checks.role_vocab import RoleVocabulary, vocabulary
+from toolwitness.checks.roles.vocab import RoleVocabulary, vocabulary
 from toolwitness.textnorm import nfc
 
 _NAME_SPLIT = re.compile(r"[^A-Za-z0-9]+")

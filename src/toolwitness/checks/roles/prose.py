@@ -12,13 +12,13 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import NamedTuple
 
-from toolwitness.checks.role_text import (
+from toolwitness.checks.roles.text import (
     SYNTHETIC_TOKENS,
     Clause,
     clauses_uncached,
     positions_of,
 )
-from toolwitness.checks.role_vocab import RoleRule, RoleVocabulary, vocabulary
+from toolwitness.checks.roles.vocab import RoleRule, RoleVocabulary, vocabulary
 from toolwitness.literals import contains_any
 from toolwitness.textnorm import nfc
 

@@ -13,10 +13,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from toolwitness.checks.interface import CheckContext, server_check
-from toolwitness.checks.role_prose import is_negated
-from toolwitness.checks.role_text import _SECRET_PATH_MARKERS as SECRET_PATH_MARKERS
-from toolwitness.checks.role_text import clauses, name_tokens
-from toolwitness.checks.role_vocab import RoleVocabulary, vocabulary
+from toolwitness.checks.roles.prose import is_negated
+from toolwitness.checks.roles.text import _SECRET_PATH_MARKERS as SECRET_PATH_MARKERS
+from toolwitness.checks.roles.text import clauses, name_tokens
+from toolwitness.checks.roles.vocab import RoleVocabulary, vocabulary
 from toolwitness.findings import Confidence, Finding, Severity, Witness
 from toolwitness.literals import contains_any
 from toolwitness.model import ServerSurface
@@ -87,7 +87,7 @@ def _may_ask(text: str, secrets: frozenset[str], vocab: RoleVocabulary) -> bool:
             contains_any(_secret_needles(secrets, vocab)),
         )
         held = _FORMS[id(vocab)] = (vocab, secrets, tests)
-    lower = nfc(text).lower().replace("’", "'")  # as `role_text` tokenises it
+    lower = nfc(text).lower().replace("’", "'")  # as `roles.text` tokenises it
     addressee, ask, secret = held[2]
     return addressee(lower) and ask(lower) and secret(lower)
 

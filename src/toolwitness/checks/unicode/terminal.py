@@ -15,7 +15,7 @@ import binascii
 import re
 from dataclasses import dataclass, field
 
-from toolwitness.checks.unicode_data import tables
+from toolwitness.checks.unicode.data import tables
 
 _TRIGGER = re.compile(r"[\x1b\x08\x90\x98\x9b\x9d\x9e\x9f]|\r(?!\n)")
 _OSC_END = re.compile(r"\x07|\x1b\\|\x9c")

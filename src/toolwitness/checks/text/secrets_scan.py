@@ -15,12 +15,12 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
-from toolwitness.checks.lexicon import Lexicon, lexicon
-from toolwitness.checks.secrets import SecretTable, secret_table
+from toolwitness.checks.text.lexicon import Lexicon, lexicon
+from toolwitness.checks.text.secrets import SecretTable, secret_table
 from toolwitness.textnorm import REDACTED
 
 _ALNUM = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-# Character classes of the shared token table (data/secrets.yaml, owned by checks/secrets.py).
+# Character classes of the shared token table (data/secrets.yaml, owned by checks/text/secrets.py).
 _CHARSETS = {
     "alnum": frozenset(_ALNUM),
     "upper-alnum": frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"),

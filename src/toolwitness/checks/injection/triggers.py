@@ -14,8 +14,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from toolwitness.checks.language import Analysis, fold, lower_ascii_tokens, token_texts
-from toolwitness.checks.lexicon import Lexicon, Phrase, lexicon
+from toolwitness.checks.text.language import Analysis, fold, lower_ascii_tokens, token_texts
+from toolwitness.checks.text.lexicon import Lexicon, Phrase, lexicon
 
 AUTHORITY = 1
 SECRECY = 2

@@ -3,8 +3,8 @@
 Roles (`data/roles.yaml`): untrusted-input, sensitive-source, credential-access, external-sink,
 network, code-exec, file-write, state-write, destructive. Each role carries the signals that gave
 it (name token, description clause, parameter shape) so findings can name their witness.
-Annotations are what the roles are checked against (`checks/capability.py`), so they must not
-feed the derivation.
+Annotations are what the roles are checked against (`checks/capability/annotations.py`), so they
+must not feed the derivation.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from itertools import pairwise
 from typing import Any, NamedTuple
 
 from toolwitness import paths
-from toolwitness.checks.role_prose import _pair_heads, analyse_prose
-from toolwitness.checks.role_text import name_tokens
-from toolwitness.checks.role_vocab import ROLE_NAMES, RoleRule, RoleVocabulary, vocabulary
+from toolwitness.checks.roles.prose import _pair_heads, analyse_prose
+from toolwitness.checks.roles.text import name_tokens
+from toolwitness.checks.roles.vocab import ROLE_NAMES, RoleRule, RoleVocabulary, vocabulary
 from toolwitness.memo import IdentityMemo
 from toolwitness.model import ServerSurface, Tool
 

@@ -14,12 +14,12 @@ from functools import lru_cache
 from typing import Any
 
 from toolwitness import paths
-from toolwitness.checks.inj_model import EXFIL_PARAM, Signal
-from toolwitness.checks.inj_targets import mentions_any_target, target_hits
-from toolwitness.checks.inj_triggers import CACHE_MAX_CHARS
-from toolwitness.checks.inj_triggers import scan as scan_text
-from toolwitness.checks.language import analyse, find_phrases, split_identifier
-from toolwitness.checks.lexicon import Lexicon, lexicon
+from toolwitness.checks.injection.model import EXFIL_PARAM, Signal
+from toolwitness.checks.injection.targets import mentions_any_target, target_hits
+from toolwitness.checks.injection.triggers import CACHE_MAX_CHARS
+from toolwitness.checks.injection.triggers import scan as scan_text
+from toolwitness.checks.text.language import analyse, find_phrases, split_identifier
+from toolwitness.checks.text.lexicon import Lexicon, lexicon
 from toolwitness.findings import Severity
 
 _MAX_PARAMS = 2000

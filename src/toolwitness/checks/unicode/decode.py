@@ -25,9 +25,9 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
-from toolwitness.checks.unicode_data import tables
-from toolwitness.checks.unicode_script import script_of
-from toolwitness.checks.unicode_terminal import terminal_effect
+from toolwitness.checks.unicode.data import tables
+from toolwitness.checks.unicode.script import script_of
+from toolwitness.checks.unicode.terminal import terminal_effect
 
 _TAG_RUN = re.compile("[\U000e0000-\U000e007f]+")
 _SELECTOR_RUN = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]+")

@@ -1,0 +1,2 @@
+"""TW-CAP: annotations checked against derived roles (`annotations`), and the sampling and
+elicitation capabilities (`elicitation`)."""
