@@ -23,6 +23,7 @@ from toolwitness.acquire.catalog import load_catalog_file
 from toolwitness.acquire.hostile_json import parse_json_bytes
 from toolwitness.acquire.limits import InputLimits
 from toolwitness.errors import InputError
+from toolwitness.files import read_regular
 from toolwitness.pipeline import ScanOptions, scan_surfaces
 
 CORPUS_SCHEMA = "toolwitness.corpus/1"
@@ -128,13 +129,7 @@ class Evaluation:
 def _read_json(path: Path) -> Any:
     """The project's strict JSON reader: a duplicate key (a label silently replaced), NaN, an
     overlong string or too deep a nesting is refused with its path, like any catalog."""
-    try:
-        size = path.stat().st_size
-        if size > _MAX_MANIFEST_BYTES:
-            raise InputError("manifest over 16 MiB", source=str(path))
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read manifest: {exc.strerror}", source=str(path)) from None
+    data = read_regular(path, _MAX_MANIFEST_BYTES, what="manifest")
     return parse_json_bytes(data, str(path), InputLimits(max_file_bytes=_MAX_MANIFEST_BYTES))
 
 

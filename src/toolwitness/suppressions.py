@@ -21,13 +21,12 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path
 
-import yaml
-
 from toolwitness.errors import InputError
+from toolwitness.files import read_regular_text
 from toolwitness.findings import Finding
 from toolwitness.result import SuppressedFinding
 from toolwitness.rules import RuleRegistry
-from toolwitness.yamlload import load_yaml
+from toolwitness.yamlload import load_untrusted_yaml
 
 _MAX_BYTES = 1024 * 1024
 _MAX_ENTRIES = 5000
@@ -71,10 +70,7 @@ def _text(entry: dict[str, object], key: str, where: str, source: str, limit: in
 def parse_suppressions(text: str, source: str) -> tuple[Suppression, ...]:
     if len(text.encode("utf-8")) > _MAX_BYTES:
         raise InputError("suppressions file over 1 MiB", source=source)
-    try:
-        doc = load_yaml(text)
-    except yaml.YAMLError as exc:
-        raise InputError(f"not valid YAML: {exc}", source=source) from None
+    doc = load_untrusted_yaml(text, source, what="suppressions file")
     if (
         not isinstance(doc, dict)
         or set(doc) != {"suppressions"}
@@ -124,10 +120,7 @@ def parse_suppressions(text: str, source: str) -> tuple[Suppression, ...]:
 
 
 def load_suppressions(path: Path) -> tuple[Suppression, ...]:
-    try:
-        text = path.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read suppressions: {exc}", source=str(path)) from None
+    text = read_regular_text(path, _MAX_BYTES, what="suppressions file")
     return parse_suppressions(text, str(path))
 
 

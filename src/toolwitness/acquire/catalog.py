@@ -15,6 +15,7 @@ from toolwitness import paths
 from toolwitness.acquire.hostile_json import parse_json_bytes
 from toolwitness.acquire.limits import InputLimits
 from toolwitness.errors import InputError
+from toolwitness.files import read_regular
 from toolwitness.gcpause import gc_paused
 from toolwitness.model import (
     POLICY_HINTS,
@@ -414,15 +415,7 @@ def load_catalog_file(
 ) -> ServerSurface:
     limits = limits or InputLimits()
     source = str(path)
-    try:
-        size = path.stat().st_size
-        if size > limits.max_file_bytes:
-            raise InputError(
-                f"file is {size} bytes, over the {limits.max_file_bytes}-byte limit", source=source
-            )
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", source=source) from None
+    data = read_regular(path, limits.max_file_bytes, source=source)
     doc = parse_json_bytes(data, source, limits)
     return surface_from_document(
         doc, server_id=server_id or path.stem, source=source, limits=limits

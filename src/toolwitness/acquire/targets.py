@@ -17,6 +17,7 @@ from toolwitness.acquire.configs import specs_from_config_document
 from toolwitness.acquire.hostile_json import parse_json_bytes
 from toolwitness.acquire.limits import InputLimits
 from toolwitness.errors import InputError
+from toolwitness.files import check_regular
 from toolwitness.model import Coverage, ServerSpec, ServerSurface
 
 STATIC_NOTE = (
@@ -56,8 +57,8 @@ def resolve_targets(targets: Sequence[Path], limits: InputLimits | None = None) 
                 catalogs.append(found)
             else:
                 specs.extend(found)
-        else:
-            raise InputError("no such file or directory", source=str(target))
+        else:  # missing, or a FIFO, device or socket: the reader names which
+            check_regular(target)
     return ResolvedTargets(tuple(catalogs), tuple(specs))
 
 

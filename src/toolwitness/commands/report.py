@@ -17,6 +17,7 @@ import typer
 from toolwitness.acquire.hostile_json import parse_json_bytes
 from toolwitness.acquire.limits import MIB, InputLimits
 from toolwitness.errors import InputError
+from toolwitness.files import read_regular
 from toolwitness.report.html import render
 
 _MAX_REPORT_MIB = 64
@@ -24,10 +25,7 @@ _MAX_REPORT_MIB = 64
 
 def load_report(path: Path) -> dict[str, Any]:
     limits = InputLimits(max_file_bytes=_MAX_REPORT_MIB * MIB, max_depth=32)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", source=str(path)) from None
+    data = read_regular(path, limits.max_file_bytes, what="report")
     doc = parse_json_bytes(data, str(path), limits)
     schema = json.loads(
         resources.files("toolwitness.data").joinpath("report.schema.json").read_text("utf-8")

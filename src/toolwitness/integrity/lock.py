@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 import tempfile
 from pathlib import Path
 from typing import Annotated, Any
@@ -25,6 +24,7 @@ from toolwitness import paths
 from toolwitness.acquire.hostile_json import parse_json_bytes
 from toolwitness.acquire.limits import InputLimits
 from toolwitness.errors import InputError, UsageError
+from toolwitness.files import read_regular
 from toolwitness.integrity.canonical import HASHED_FIELDS, digest, digest_surface
 from toolwitness.model import POLICY_HINTS, ServerSurface, Transport
 
@@ -158,25 +158,9 @@ def read_lock(
 ) -> Lockfile:
     """Read and validate a lockfile; a missing file is an empty lock when `missing_ok`."""
     limits = limits or InputLimits()
-    try:
-        info = path.stat()
-    except FileNotFoundError:
-        if missing_ok:
-            return Lockfile()
-        raise InputError("no such lockfile", source=str(path)) from None
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", source=str(path)) from None
-    if not stat.S_ISREG(info.st_mode):  # a FIFO or /dev/zero would never end
-        raise InputError("not a regular file", source=str(path))
-    try:
-        with path.open("rb") as handle:
-            data = handle.read(limits.max_file_bytes + 1)
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", source=str(path)) from None
-    if len(data) > limits.max_file_bytes:
-        raise InputError(
-            f"lockfile is over the {limits.max_file_bytes}-byte limit", source=str(path)
-        )
+    if missing_ok and not os.path.lexists(path):
+        return Lockfile()
+    data = read_regular(path, limits.max_file_bytes, what="lockfile")
     return parse_lock(data, str(path), limits)
 
 
