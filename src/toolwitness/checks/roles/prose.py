@@ -39,6 +39,8 @@ def is_negated(clause: Clause, at: int, vocab: RoleVocabulary) -> bool:
     tokens = clause.tokens
     if at + 1 < len(tokens) and tokens[at + 1] in vocab.post_negators:
         return True  # "deletes nothing"
+    if _refused_after(tokens, at, vocab):
+        return True  # "dropping tables is not supported"
     budget = vocab.negation_window
     j = at - 1
     while j >= 0 and budget > 0:
@@ -48,6 +50,23 @@ def is_negated(clause: Clause, at: int, vocab: RoleVocabulary) -> bool:
         if token not in _COORDINATION and token not in vocab.verbs:
             budget -= 1
         j -= 1
+    return False
+
+
+def _refused_after(tokens: tuple[str, ...], at: int, vocab: RoleVocabulary) -> bool:
+    """A refusal word shortly after the verb, or a negator then (within two words) a permission
+    word ("is not allowed", "cannot be performed"); coordinated words cost nothing, as before."""
+    budget = vocab.negation_window
+    j, end = at + 1, len(tokens)
+    while j < end and budget > 0:
+        token = tokens[j]
+        if token in vocab.refusals_after:
+            return True
+        if token in vocab.negators and not vocab.permissions.isdisjoint(tokens[j + 1 : j + 3]):
+            return True
+        if token not in _COORDINATION and token not in vocab.verbs:
+            budget -= 1
+        j += 1
     return False
 
 
@@ -114,7 +133,8 @@ class _ProseIndex(NamedTuple):
     # head -> the tokens that complete a two-word marker after it (see `_may_mark`)
     marker_partners: dict[str, frozenset[str]]
     object_starts: frozenset[str]  # the union of every rule's `starts`
-    negating: frozenset[str]  # negators | post_negators: `is_negated` needs one in the clause
+    # negators | post_negators | refusals_after: `is_negated` needs one in the clause
+    negating: frozenset[str]
     corroborating: frozenset[str]  # every word any rule's `corroborate` names
     # True when the lowered text holds a surface form of a verb, a corroborating word or a
     # marker head: without one, the analysis is empty (see `_analyse`)
@@ -176,7 +196,7 @@ def _prose_index(vocab: RoleVocabulary) -> _ProseIndex:
             marker_heads=heads,
             marker_partners={k: frozenset(v) for k, v in completions.items()},
             object_starts=frozenset(starts),
-            negating=vocab.negators | vocab.post_negators,
+            negating=vocab.negators | vocab.post_negators | vocab.refusals_after,
             corroborating=corroborating,
             may_matter=_may_matter(vocab.verbs | corroborating | heads, vocab),
         )
@@ -212,7 +232,6 @@ def _states_read_only(clause: Clause, heads: frozenset[str], vocab: RoleVocabula
         and not is_negated(clause, at, vocab)
         for at, token in enumerate(clause.tokens)
     )
-
 
 
 def _may_matter(words: frozenset[str], vocab: RoleVocabulary) -> Callable[[str], bool]:
