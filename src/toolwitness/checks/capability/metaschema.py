@@ -52,6 +52,9 @@ class KeywordRule:
     validator: Validator  # the keyword's schema, self-references reduced to the root's type
     places: tuple[str, ...]  # "self" and/or "each": where subschemas sit in the value
     type_only: bool  # validity depends on the value's JSON type alone
+    # not None: validity depends only on the value's type, its members' types and its length
+    # up to this cap ("properties": an object of schemas; "allOf": a non-empty array of them)
+    member_cap: int | None = None
 
 
 @dataclass(frozen=True)
@@ -59,6 +62,7 @@ class Dialect:
     uri: str
     name: str
     root: Validator  # the root constraints (type, draft-04 dependencies)
+    root_trivial: bool  # the root constrains only the type, which every object node passes
     keywords: dict[str, KeywordRule]
     booleans: bool  # true and false are schemas (draft 6 on)
 
@@ -154,6 +158,24 @@ def _type_only(node: Any) -> bool:
     return isinstance(node, dict) and set(node) <= _TYPE_ONLY
 
 
+_COUNTS = ("minItems", "minProperties")
+_MEMBER_KEYS = _TYPE_ONLY | {"items", "additionalProperties", *_COUNTS}
+
+
+def _member_cap(node: Any) -> int | None:
+    """The length cap of a keyword schema that reads only a container's type, its members'
+    types and whether its length reaches a minimum; None for any other schema."""
+    if not isinstance(node, dict) or not set(node) <= _MEMBER_KEYS:
+        return None
+    for key in ("items", "additionalProperties"):
+        if key in node and node[key] is not True and not _type_only(node[key]):
+            return None
+    counts = [node.get(key, 0) for key in _COUNTS]
+    if not all(isinstance(c, int) for c in counts):
+        return None
+    return int(max(counts)) + 1
+
+
 def _dialect(cls: type[Validator]) -> Dialect:
     meta: dict[str, Any] = dict(cls.META_SCHEMA)
     uri = str(meta.get("$schema") or meta.get("id"))
@@ -169,6 +191,7 @@ def _dialect(cls: type[Validator]) -> Dialect:
             validator=cls(reduced, format_checker=cls.FORMAT_CHECKER),
             places=tuple(sorted(_places(resolved))),
             type_only=_type_only(reduced),
+            member_cap=_member_cap(reduced),
         )
     root = {k: _resolve(v, doc) for k, v in doc.items() if k not in _ROOT_SKIP}
     if _holds_self(root):
@@ -178,6 +201,7 @@ def _dialect(cls: type[Validator]) -> Dialect:
         uri=uri,
         name=_short_name(uri),
         root=cls(root, format_checker=cls.FORMAT_CHECKER),
+        root_trivial=set(root) <= {"type"},
         keywords=keywords,
         booleans=booleans,
     )

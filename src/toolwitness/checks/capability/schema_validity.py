@@ -9,8 +9,9 @@ so the repeated `{"type": "string"}` of a catalog is checked once. Work is linea
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from typing import Any
 
 from jsonschema.exceptions import ValidationError, best_match
@@ -30,13 +31,20 @@ class SchemaProblem:
     message: str
 
 
-@dataclass
+@dataclass(frozen=True)
 class SchemaReport:
     dialect: str | None  # None: the `$schema` names a dialect not known here (not validated)
-    problems: list[SchemaProblem] = field(default_factory=list)
+    problems: tuple[SchemaProblem, ...] = ()
     nodes: int = 0  # schema nodes visited
     checks: int = 0  # keyword values handed to jsonschema (cache misses)
     truncated: bool = False  # more than MAX_NODES nodes: the rest was not validated
+
+
+@dataclass
+class _Counts:
+    nodes: int = 0
+    checks: int = 0
+    truncated: bool = False
 
 
 # (message, path inside the value) of the first error, or None when the value passes
@@ -44,12 +52,11 @@ _Answer = tuple[str, tuple[str | int, ...]] | None
 _ANSWERS: dict[tuple[Any, ...], _Answer] = {}
 
 
-def _json_type(value: Any) -> str:
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, float):
-        return "integral" if value.is_integer() else "float"
-    return type(value).__name__
+def _json_type(value: Any) -> Any:
+    """The value's JSON type as the metaschema sees it (a float that is a whole number can be
+    an "integer"; `true` is no number)."""
+    kind = value.__class__
+    return (kind, value.is_integer()) if kind is float else kind
 
 
 def _frozen(value: Any, budget: list[int]) -> Any:
@@ -64,40 +71,25 @@ def _frozen(value: Any, budget: list[int]) -> Any:
     return (_json_type(value), value)
 
 
-def _answer(
-    dialect: Dialect, keyword: str, rule: KeywordRule, value: Any, report: SchemaReport
-) -> _Answer:
-    """None when `value` passes the keyword's schema, else jsonschema's first error."""
-    key: tuple[Any, ...] | None
+def _key(dialect: Dialect, keyword: str, rule: KeywordRule, value: Any) -> tuple[Any, ...] | None:
     if rule.type_only:
-        key = (dialect.uri, keyword, _json_type(value))
-    else:
-        try:
-            key = (dialect.uri, keyword, _frozen(value, [_MAX_KEY_ITEMS]))
-        except OverflowError:
-            key = None
-    if key is not None and key in _ANSWERS:
-        return _ANSWERS[key]
-    report.checks += 1
-    message = _first_error(rule.validator.iter_errors(value))
+        return (dialect.uri, keyword, _json_type(value))
+    cap = rule.member_cap
+    if cap is not None and isinstance(value, dict | list):
+        members = value.values() if isinstance(value, dict) else value
+        kinds = frozenset(map(_json_type, members))
+        return (dialect.uri, keyword, value.__class__, kinds, min(len(value), cap))
+    try:
+        return (dialect.uri, keyword, _frozen(value, [_MAX_KEY_ITEMS]))
+    except OverflowError:
+        return None
+
+
+def _remember(key: tuple[Any, ...] | None, answer: _Answer) -> None:
     if key is not None:
         if len(_ANSWERS) >= _CACHE_MAX:
             _ANSWERS.clear()
-        _ANSWERS[key] = message
-    return message
-
-
-def _root_answer(dialect: Dialect, node: dict[str, Any], report: SchemaReport) -> _Answer:
-    # The root constraints are a type and, in draft 4, keyword dependencies: the keys decide.
-    key = (dialect.uri, "", frozenset(node))
-    if key in _ANSWERS:
-        return _ANSWERS[key]
-    report.checks += 1
-    message = _first_error(dialect.root.iter_errors(node))
-    if len(_ANSWERS) >= _CACHE_MAX:
-        _ANSWERS.clear()
-    _ANSWERS[key] = message
-    return message
+        _ANSWERS[key] = answer
 
 
 def _first_error(errors: Iterator[ValidationError]) -> _Answer:
@@ -117,15 +109,62 @@ def _at(location: str, inner: tuple[str | int, ...]) -> str:
     return location
 
 
+def _location(parts: tuple[str | int, ...]) -> str:
+    location = ""
+    for part in parts:
+        if isinstance(part, int):
+            location = paths.item(location, part)
+        else:
+            location = paths.child(location, part) if location else part
+    return location
+
+
+@dataclass(frozen=True)
+class _Walked:
+    problems: tuple[tuple[tuple[str | int, ...], str], ...]  # (path below the root, message)
+    report: SchemaReport  # without problems: what every location gets when there are none
+
+
+_WALKED: dict[str, _Walked] = {}
+_WALKED_MAX = 4096
+_DUMP_MAX = 65_536  # longer schemas are walked each time rather than kept as keys
+
+
 def validate_schema(schema: Any, location: str) -> SchemaReport:
-    """Every way `schema` breaks its metaschema, each at its JSON path under `location`."""
+    """Every way `schema` breaks its metaschema, each at its JSON path under `location`.
+    Equal schemas repeat across a catalog's tools (and its generated copies): a schema's
+    answer is kept under its JSON text, written by the C encoder in one linear pass."""
+    try:
+        key: str | None = json.dumps(schema)
+    except (TypeError, ValueError, RecursionError):
+        key = None
+    if key is not None and len(key) > _DUMP_MAX:
+        key = None
+    walked = _WALKED.get(key) if key is not None else None
+    if walked is None:
+        walked = _walk(schema)
+        if key is not None:
+            if len(_WALKED) >= _WALKED_MAX:
+                _WALKED.clear()
+            _WALKED[key] = walked
+    if not walked.problems:
+        return walked.report
+    problems = tuple(SchemaProblem(_location((location, *at)), m) for at, m in walked.problems)
+    return replace(walked.report, problems=problems)
+
+
+def _walk(schema: Any) -> _Walked:
     dialect = dialect_for(schema)
     if dialect is None:
-        return SchemaReport(dialect=None)
-    report = SchemaReport(dialect=dialect.name)
-    stack: list[tuple[Any, str]] = [(schema, location)]
+        return _Walked((), SchemaReport(dialect=None))
+    report = _Counts()
+    found: list[tuple[tuple[str | int, ...], str]] = []
+    kinds: tuple[type, ...] = (dict, bool) if dialect.booleans else (dict,)
+    keywords, answers = dialect.keywords, _ANSWERS
+    # Locations are kept as key tuples and written out only for a problem.
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(schema, ())]
     while stack:
-        node, loc = stack.pop()
+        node, at = stack.pop()
         if report.nodes >= MAX_NODES:
             report.truncated = True
             break
@@ -134,33 +173,44 @@ def validate_schema(schema: Any, location: str) -> SchemaReport:
             continue
         if not isinstance(node, dict):
             wanted = "an object or a boolean" if dialect.booleans else "an object"
-            report.problems.append(SchemaProblem(loc, f"a schema must be {wanted}"))
+            found.append((at, f"a schema must be {wanted}"))
             continue
-        answer = _root_answer(dialect, node, report) if dialect.root.schema else None
-        if answer:
-            report.problems.append(SchemaProblem(_at(loc, answer[1]), answer[0]))
-        kinds: tuple[type, ...] = (dict, bool) if dialect.booleans else (dict,)
-        children: list[tuple[Any, str]] = []
+        if not dialect.root_trivial:
+            # the root constraints: a type and draft 4's keyword dependencies (the keys decide)
+            key: tuple[Any, ...] | None = (dialect.uri, "", frozenset(node))
+            if key in answers:
+                answer = answers[key]
+            else:
+                report.checks += 1
+                answer = _first_error(dialect.root.iter_errors(node))
+                _remember(key, answer)
+            if answer:
+                found.append((at + answer[1], answer[0]))
+        children: list[tuple[Any, tuple[str | int, ...]]] = []
         for keyword, value in node.items():
-            rule = dialect.keywords.get(keyword)
+            rule = keywords.get(keyword)
             if rule is None:
                 continue  # unknown keywords are allowed by every metaschema
-            here = paths.child(loc, keyword)
-            answer = _answer(dialect, keyword, rule, value, report)
+            key = _key(dialect, keyword, rule, value)
+            if key is not None and key in answers:
+                answer = answers[key]
+            else:
+                report.checks += 1
+                answer = _first_error(rule.validator.iter_errors(value))
+                _remember(key, answer)
             if answer:
-                report.problems.append(SchemaProblem(_at(here, answer[1]), answer[0]))
+                found.append(((*at, keyword, *answer[1]), answer[0]))
             for place in rule.places:
                 if place == "self" and isinstance(value, kinds):
-                    children.append((value, here))
+                    children.append((value, (*at, keyword)))
                 elif place == "each" and isinstance(value, dict):
                     children += [
-                        (v, paths.child(here, k)) for k, v in value.items() if isinstance(v, kinds)
+                        (v, (*at, keyword, k)) for k, v in value.items() if isinstance(v, kinds)
                     ]
                 elif place == "each" and isinstance(value, list):
                     children += [
-                        (v, paths.item(here, i))
-                        for i, v in enumerate(value)
-                        if isinstance(v, kinds)
+                        (v, (*at, keyword, i)) for i, v in enumerate(value) if isinstance(v, kinds)
                     ]
         stack.extend(reversed(children))  # depth-first, in document order
-    return report
+    counts = SchemaReport(dialect.name, (), report.nodes, report.checks, report.truncated)
+    return _Walked(tuple(found), counts)
