@@ -18,7 +18,7 @@ from toolwitness.model import ServerSurface
 
 TRIFECTA = ("untrusted-input", "sensitive-source", "external-sink")
 ACTIONS = ("code-exec", "destructive")
-_STRONG = ("name", "parameter")
+_STRONG = ("name", "parameter", "builtin")  # a built-in's role is documented
 _TRIFECTA_SET = frozenset(TRIFECTA)
 _HOP_ROLES = frozenset((*TRIFECTA, *ACTIONS))
 # TW-FLOW-001/004 need sensitive-source, 006 needs untrusted-input.
