@@ -422,9 +422,14 @@ def derive_roles(tool: Tool, index: int, vocab: RoleVocabulary | None = None) ->
                     signals.append(_signal(rule.role, "description", term, loc))
     if params:
         words = set(name).union(*(p.words for p in parts))
+        led: set[str] | None = None
         for rule in role_index.parameter_rules:
             if rule.corroborate and rule.corroborate.isdisjoint(words):
                 continue
+            if rule.corroborate_led:
+                led = set(name).union(*(p.led for p in parts)) if led is None else led
+                if rule.corroborate.isdisjoint(led):
+                    continue
             for param in params:
                 if rule.unconstrained_only and param.constrained:
                     continue

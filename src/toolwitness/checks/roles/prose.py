@@ -31,6 +31,9 @@ class ProseAnalysis(NamedTuple):
     # `corroborate` names: corroboration is their only use, so the rest need not be kept.
     words: frozenset[str]
     read_only: bool  # the text states the tool is read-only
+    # corroborating verbs in verb position ("Sends the report", not "an email address"): what a
+    # rule with `corroborate_led` asks for
+    led: frozenset[str] = frozenset()
 
 
 def is_negated(clause: Clause, at: int, vocab: RoleVocabulary) -> bool:
@@ -271,6 +274,7 @@ def _analyse(text: str, vocab: RoleVocabulary) -> ProseAnalysis:
     if not text_verbs:
         return ProseAnalysis((), frozenset(words), read_only)
     hits: list[tuple[RoleRule, str]] = []
+    led: set[str] = set()
     foreign_actors = vocab.foreign_actors
     any_foreign = not foreign_actors.isdisjoint(present)
     any_negator = not index.negating.isdisjoint(present)
@@ -287,8 +291,15 @@ def _analyse(text: str, vocab: RoleVocabulary) -> ProseAnalysis:
         may_object = any_object and not index.object_starts.isdisjoint(tokens)
         # `is_negated` is true only at a negator before the verb or a post-negator after it.
         may_negate = any_negator and not index.negating.isdisjoint(tokens)
-        _clause_hits(clause, foreign, may_object, may_negate, text_verbs, words, hits, index, vocab)
-    return ProseAnalysis(tuple(hits), frozenset(words.intersection(index.corroborating)), read_only)
+        _clause_hits(
+            clause, foreign, may_object, may_negate, text_verbs, words, led, hits, index, vocab
+        )
+    return ProseAnalysis(
+        tuple(hits),
+        frozenset(words.intersection(index.corroborating)),
+        read_only,
+        frozenset(led.intersection(index.corroborating)),
+    )
 
 
 def _clause_hits(
@@ -298,6 +309,7 @@ def _clause_hits(
     may_negate: bool,
     verbs: set[str],
     words: set[str],
+    led: set[str],
     hits: list[tuple[RoleRule, str]],
     index: _ProseIndex,
     vocab: RoleVocabulary,
@@ -320,6 +332,7 @@ def _clause_hits(
             prev = tokens[at - 1]
             if not (prev in leads or prev in negators or prev.endswith("ly")):
                 continue
+        led.add(token)
         span: range | None = None
         seen: tuple[str, ...] = ()  # the span's tokens, in search order
         near: frozenset[str] = frozenset()

@@ -37,9 +37,10 @@ _RULE_KEYS = frozenset(
         "readonly_exempt",
         "unconstrained_only",
         "when_verb",
+        "corroborate_led",
     }
 )
-_FLAGS = ("from", "readonly_exempt", "unconstrained_only")
+_FLAGS = ("from", "readonly_exempt", "unconstrained_only", "corroborate_led")
 _CAPABILITY_KEYS = frozenset(
     {"does", "explained_by", "last_token", "needs_verb", "said_by", "except_names"}
 )
@@ -61,6 +62,9 @@ class RoleRule:
     when_verb: frozenset[str] = frozenset()  # name `any`: only if the name's verb is one of these
     readonly_exempt: bool = False
     unconstrained_only: bool = False  # parameter rules: a narrowed parameter does not count
+    # corroborated only by a name token or a verb in verb position, not by a noun reading
+    # ("Sends mail to the recipient", not "checks an email address")
+    corroborate_led: bool = False
 
 
 @dataclass(frozen=True)
@@ -170,6 +174,7 @@ def _rule(role: str, raw: Any, where: str) -> RoleRule:
         source=raw["from"],
         readonly_exempt=bool(raw.get("readonly_exempt")),
         unconstrained_only=bool(raw.get("unconstrained_only")),
+        corroborate_led=bool(raw.get("corroborate_led")),
         **fields,
     )
     if not (rule.any or rule.verbs or rule.shapes):
