@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from toolwitness.checks.capability.schema_validity import MAX_NODES, validate_schema
+from toolwitness.checks.capability.schema_validity import MAX_NODES, SchemaReport, validate_schema
 from toolwitness.checks.interface import CheckContext, server_check
 from toolwitness.findings import Finding, Severity, Witness
 from toolwitness.model import ServerSurface
@@ -19,9 +19,8 @@ _SHOWN = 4  # problems named per schema; the message counts the rest
 
 
 def _schema_findings(
-    tool: str, schema: object, location: str, ctx: CheckContext
+    tool: str, report: SchemaReport, schema: object, location: str, ctx: CheckContext
 ) -> Iterator[Finding]:
-    report = validate_schema(schema, location)
     if report.dialect is None:
         declared = schema.get("$schema") if isinstance(schema, dict) else None
         yield ctx.rules.finding(
@@ -64,11 +63,14 @@ def _schema_findings(
 def invalid_schemas(surface: ServerSurface, ctx: CheckContext) -> Iterator[Finding]:
     for i, tool in enumerate(surface.tools):
         # A schema of the wrong JSON type is the catalog check's (META) finding, not this one's.
-        if isinstance(tool.input_schema, dict):
-            yield from _schema_findings(
-                tool.name, tool.input_schema, f"tools[{i}].inputSchema", ctx
-            )
-        if isinstance(tool.output_schema, dict):
-            yield from _schema_findings(
-                tool.name, tool.output_schema, f"tools[{i}].outputSchema", ctx
-            )
+        for field, schema in (
+            ("inputSchema", tool.input_schema),
+            ("outputSchema", tool.output_schema),
+        ):
+            if not isinstance(schema, dict):
+                continue
+            report = validate_schema(schema, field)  # locations written out only for a problem
+            if report.problems or report.truncated or report.dialect is None:
+                location = f"tools[{i}].{field}"
+                report = validate_schema(schema, location)
+                yield from _schema_findings(tool.name, report, schema, location, ctx)
