@@ -16,7 +16,7 @@ from toolwitness.errors import EXIT_INTERNAL, EXIT_OK, EXIT_THRESHOLD, InputErro
 from toolwitness.findings import Finding, Severity, sort_findings
 from toolwitness.gcpause import gc_paused
 from toolwitness.integrity.canonical import digest_surface
-from toolwitness.integrity.verify import verify_lock
+from toolwitness.integrity.verify import LockSettings, verify_lock
 from toolwitness.model import ServerSpec, ServerSurface
 from toolwitness.result import ScanResult, ServerResult, ToolResult
 from toolwitness.rules import RuleRegistry, load_registry
@@ -39,6 +39,7 @@ class ScanOptions:
     rule_packs: tuple[Path, ...] = ()
     check_options: dict[str, object] = field(default_factory=dict)
     lock: Path | None = None  # verify every server against this lockfile (integrity/verify.py)
+    lock_settings: LockSettings = field(default_factory=LockSettings)  # key, pin policy
     live: LiveOptions | None = None  # connect to config/command-line servers (acquire/live.py)
     live_observer: LiveObserver | None = None  # progress of live connections (the CLI's display)
     suppressions: tuple[Suppression, ...] = ()  # accepted findings, each with a justification
@@ -153,7 +154,7 @@ def _scan_surfaces(
             for surface in surfaces:
                 per_server[surface.id].append(_crash(rules, fleet.name, exc))
                 errors[surface.id].append(f"check {fleet.name} failed: {type(exc).__name__}")
-    pins = verify_lock(surfaces, options.lock, options.limits, rules) if options.lock else {}
+    pins = verify_lock(surfaces, options.lock, options.limits, rules, options.lock_settings)
     for server_id, (_, pin_findings) in pins.items():
         per_server[server_id].extend(pin_findings)
     results = [
