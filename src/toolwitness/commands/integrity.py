@@ -286,11 +286,20 @@ def gateway_command(
     command: Annotated[list[str], typer.Argument(help="The server command, after --.")],
     lock: Annotated[Path, typer.Option("--lock", help="The lockfile to enforce.")],
     server_id: Annotated[
-        str | None, typer.Option("--server-id", help="The server's id in the lockfile.")
+        str | None,
+        typer.Option(
+            "--server-id",
+            help="The server's key in the lockfile (default: the serverInfo name it reports).",
+        ),
     ] = None,
     on_change: Annotated[
-        str, typer.Option("--on-change", help="What to do with changed tools: warn or drop.")
+        str,
+        typer.Option(
+            "--on-change",
+            help="Changed tools that are not blocked: warn (pass, said on stderr) or drop.",
+        ),
     ] = "warn",
+    pin_policy: PinPolicyOpt = DEFAULT_POLICY,
     audit: Annotated[
         Path | None, typer.Option("--audit", help="Append one JSON record per check here.")
     ] = None,
@@ -304,15 +313,11 @@ def gateway_command(
     with _guard():
         if on_change not in ON_CHANGE:
             raise UsageError(f"--on-change must be one of {', '.join(ON_CHANGE)}")
+        if server_id is not None and not server_id.strip():
+            raise UsageError("--server-id must not be empty")
         pinned = read_lock(lock, missing_ok=False)
-        if server_id is None:
-            if len(pinned.servers) != 1:
-                raise UsageError(
-                    f"{lock} pins {len(pinned.servers)} servers: name one with --server-id"
-                )
-            server_id = next(iter(pinned.servers))
-        entry = pinned.entry(server_id)
-        if entry is None:
+        entry = None if server_id is None else pinned.entry(server_id)
+        if server_id is not None and entry is None:
             _say(
                 f"toolwitness gateway: {escape_display(server_id)} is not pinned in {lock};"
                 " the first tools/list becomes this session's baseline"
@@ -322,6 +327,8 @@ def gateway_command(
             entry=entry,
             on_change=on_change,
             limits=InputLimits(max_file_bytes=max_message_mib * MIB),
+            policy=pin_policy,
+            lock=pinned,
         )
         log = AuditLog(audit) if audit is not None else None
         try:
