@@ -66,10 +66,13 @@ def brought_by(finding: Finding, drift: ToolDrift, index: int) -> bool:
 class Rechecker:
     """Runs the server checks for changed tools; verdicts kept per (digest now, pinned digest)."""
 
-    def __init__(self, rules: RuleRegistry | None = None) -> None:
+    def __init__(
+        self, rules: RuleRegistry | None = None, checks: Sequence[ServerCheck] | None = None
+    ) -> None:
+        """`checks` default to every loaded server check (`checks.interface.loaded_checks`)."""
         self._rules = rules
         self._lock = threading.Lock()
-        self._checks: list[ServerCheck] | None = None
+        self._checks: list[ServerCheck] | None = None if checks is None else list(checks)
         self._ctx: CheckContext | None = None
         self._cache: dict[tuple[str | None, str | None], Recheck] = {}
         self.runs = 0  # how many times the checks ran (tests count work, not time)
@@ -77,10 +80,11 @@ class Rechecker:
     def warm(self) -> None:
         """Load the checks now (the rule registry, lexicons, the check modules)."""
         with self._lock:
-            if self._checks is None:
+            if self._ctx is None:
                 rules = self._rules or load_registry([])
+                if self._checks is None:
+                    self._checks = loaded_checks(rules)[0]
                 self._ctx = CheckContext(rules=rules)
-                self._checks = loaded_checks(rules)[0]
 
     def check(self, surface: ServerSurface, drifts: Sequence[ToolDrift]) -> dict[str, Recheck]:
         """Per added or modified tool in `drifts`: what its change brings."""
