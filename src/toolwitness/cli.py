@@ -24,6 +24,7 @@ from toolwitness.commands import live as live_commands
 from toolwitness.commands import report as report_commands
 from toolwitness.commands import snapshot as snapshot_commands
 from toolwitness.commands import sweep as sweep_commands
+from toolwitness.commands import trust as trust_commands
 from toolwitness.errors import UsageError
 from toolwitness.findings import Severity
 from toolwitness.integrity.canonical import SurfaceDigests, digest_surface
@@ -265,6 +266,7 @@ def escape_display_lines(lines: list[str]) -> str:
 
 
 integrity_commands.register(app)
+trust_commands.register(app)
 lab_commands.register(app)
 code_commands.register(app)
 discover_commands.register(app)
