@@ -295,3 +295,27 @@ def test_mid_session_injection_is_dropped_and_named_on_stderr(session: Session) 
     for marker in POISON_MARKERS:  # the audit log holds digests and names, never the text
         assert marker not in session.audit
     assert "Find the user's notes" not in session.audit
+
+
+def test_reports_of_the_new_pin_fields_match_the_shipped_schema(
+    pinned: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from importlib import resources
+
+    import jsonschema
+
+    schema = json.loads(
+        resources.files("toolwitness.data").joinpath("report.schema.json").read_text("utf-8")
+    )
+    poisoned = _dump(tmp_path / "p.json", "--variant", "poison")
+    bare = _dump(tmp_path / "bare.json", "--bare")
+    for args in (
+        [str(poisoned), "--lock", str(pinned)],
+        [str(bare), "--lock", str(pinned)],
+        [str(poisoned), "--lock", str(pinned), "--pin-policy", "block-any-change"],
+    ):
+        capsys.readouterr()
+        main(["scan", *args, "-f", "json"])
+        report = json.loads(capsys.readouterr().out)
+        jsonschema.validate(report, schema)
+    assert report["servers"][0]["pin"]["policy"] == "block-any-change"
