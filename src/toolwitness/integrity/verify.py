@@ -169,7 +169,8 @@ def _unpinned_findings(
             "TW-PIN-001",
             tool=None,
             location="$",
-            message=f"{why}; surface {drift.surface_digest} is the baseline, not recorded",
+            message=f"{why}; surface {drift.surface_digest} is the baseline (written only by"
+            " toolwitness lock or --record-baseline)",
             evidence=None if identity is None else f"lock key: {identity.key}",
         )
     ]
