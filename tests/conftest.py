@@ -9,6 +9,12 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import pytest
+from hypothesis import settings
+
+# Hypothesis's default 200 ms deadline per example is a wall-clock assertion: on a loaded
+# machine it fails tests that do no wrong. Every property test runs without it.
+settings.register_profile("toolwitness", deadline=None)
+settings.load_profile("toolwitness")
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVERS = ROOT / ".cache" / "test-servers"
