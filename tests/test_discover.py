@@ -25,8 +25,18 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     target = tmp_path / "home"
     shutil.copytree(CONFIGS / "home", target)
     monkeypatch.setenv("HOME", str(target))
-    for var in ("XDG_CONFIG_HOME", "APPDATA", "CODEX_HOME", "USERPROFILE", "LOCALAPPDATA",
-                "COPILOT_HOME", "ProgramData", "PROGRAMDATA", "ProgramFiles", "PROGRAMFILES"):
+    for var in (
+        "XDG_CONFIG_HOME",
+        "APPDATA",
+        "CODEX_HOME",
+        "USERPROFILE",
+        "LOCALAPPDATA",
+        "COPILOT_HOME",
+        "ProgramData",
+        "PROGRAMDATA",
+        "ProgramFiles",
+        "PROGRAMFILES",
+    ):
         monkeypatch.delenv(var, raising=False)  # fmt: skip
     (tmp_path / "cwd").mkdir()
     monkeypatch.chdir(tmp_path / "cwd")

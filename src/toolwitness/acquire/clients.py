@@ -117,8 +117,10 @@ def _client(raw: object, known: set[str]) -> Client:
     cid, label, docs = raw.get("id"), raw.get("label"), raw.get("docs")
     if not isinstance(cid, str) or not isinstance(label, str) or not label:
         raise _fail(f"client without id/label: {raw!r}")
-    if not isinstance(docs, list) or not docs or not all(
-        isinstance(d, str) and d.startswith("https://") for d in docs
+    if (
+        not isinstance(docs, list)
+        or not docs
+        or not all(isinstance(d, str) and d.startswith("https://") for d in docs)
     ):
         raise _fail(f"{cid}: docs must list https:// sources")
     files: list[ClientFile] = []

@@ -320,9 +320,7 @@ def unreadable_config(surface: ServerSurface, ctx: CheckContext) -> Iterator[Fin
             location=location or "$",
             message=f"{what} ({reason}); the servers it defines were not seen or checked",
             evidence=excerpt(reason, 300),
-            witnesses=(
-                Witness(kind="config", file=surface.source, path=(location or "$",)),
-            ),
+            witnesses=(Witness(kind="config", file=surface.source, path=(location or "$",)),),
         )
 
 
