@@ -152,3 +152,38 @@ def test_problem_surfaces_carry_one_finding_per_problem() -> None:
         ("TW-NET-008", "x.y"),
     ]
     assert "entry at x.y" in findings[1].message
+
+
+def test_discovery_work_is_linear_in_project_folders(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Counted, not timed: each recorded folder costs the same number of file looks."""
+    import toolwitness.acquire.discovery as discovery
+
+    looks: list[Path] = []
+    real = discovery._parse
+
+    def counting(path: Path, syntax: str, limits: object) -> object:
+        looks.append(path)
+        return real(path, syntax, limits)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(discovery, "_parse", counting)
+
+    def run(count: int) -> int:
+        home = tmp_path / f"h{count}"
+        folders = {}
+        for i in range(count):
+            _write(
+                home / "src" / f"p{i}" / ".vscode/mcp.json", {"servers": {"s": {"command": "npx"}}}
+            )
+            folders[str(home / "src" / f"p{i}")] = {}
+        _write(home / ".claude.json", {"projects": folders})
+        looks.clear()
+        found = discover(_env(home, recorded=True))
+        assert len(found.specs) == count
+        return len(looks)
+
+    base = run(0)
+    per_folder = (run(20) - base) / 20
+    assert per_folder > 10  # every project file of the table is looked at
+    assert run(80) - base == 80 * per_folder
