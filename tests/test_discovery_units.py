@@ -158,7 +158,7 @@ def test_discovery_work_is_linear_in_project_folders(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Counted, not timed: each recorded folder costs the same number of file looks."""
-    import toolwitness.acquire.discovery as discovery
+    from toolwitness.acquire import discovery
 
     looks: list[Path] = []
     real = discovery._parse
