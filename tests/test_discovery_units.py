@@ -187,3 +187,15 @@ def test_discovery_work_is_linear_in_project_folders(
     per_folder = (run(20) - base) / 20
     assert per_folder > 10  # every project file of the table is looked at
     assert run(80) - base == 80 * per_folder
+
+
+def test_a_huge_toml_integer_costs_only_its_file(tmp_path: Path) -> None:
+    home = tmp_path / "h"
+    _write(home / ".codex/config.toml", '[mcp_servers.a]\ncommand = "npx"\n')
+    _write(home / ".codex/slow.config.toml", f"startup_timeout_sec = {'7' * 5000}\n")
+    _write(home / ".claude/plugins/cache/m/p/1.0.0/.claude-plugin/plugin.json",
+           {"name": "p", "mcpServers": "./servers.json"})  # fmt: skip
+    found = discover(_env(home))
+    assert [s.name for s in found.specs] == ["a"]
+    (problem,) = found.problems
+    assert problem.file.endswith("slow.config.toml") and "startup_timeout_sec" in problem.reason
