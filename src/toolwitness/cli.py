@@ -114,6 +114,7 @@ def scan_command(
     discover: discover_commands.DiscoverFlag = False,
     home: discover_commands.HomeOpt = None,
     project: discover_commands.ProjectOpt = None,
+    no_project: discover_commands.NoProjectFlag = False,
     online: discover_commands.OnlineFlag = False,
     max_tools: MaxTools = 5000,
     max_file_mib: MaxMib = 10,
@@ -136,8 +137,8 @@ def scan_command(
         )
         limits = _limits(max_tools, max_file_mib)
         scan_targets, live_options = live_commands.scan_inputs(targets or [], flags, limits)
-        scan_targets += discover_commands.discover_targets(
-            discover, home, project, limits, alone=not scan_targets
+        discovered = discover_commands.discover_targets(
+            discover, home, project, limits, alone=not scan_targets, no_project=no_project
         )
         lab_settings = (
             lab_commands.lab_settings(
@@ -158,7 +159,7 @@ def scan_command(
                 lab=lab_settings,
                 code=CodeOptions(declared_from=declared_from) if verify_code else None,
             )  # fmt: skip
-            result = scan(scan_targets, options)
+            result = scan([*scan_targets, *discovered], options)
         color = output is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
         report = formatter_for(fmt, ReportOptions(redact=redact, color=color)).format(result)
         emit(report, output)
