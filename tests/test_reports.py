@@ -101,17 +101,17 @@ def test_sarif_validates_against_official_schema() -> None:
     rules = {r["id"] for r in run["tool"]["driver"]["rules"]}
     assert {r["ruleId"] for r in run["results"]} <= rules
     for r in run["results"]:
-        assert r["partialFingerprints"]["toolwitnessFinding/v1"]
+        assert r["partialFingerprints"]["primaryLocationLineHash"]
         assert r["locations"][0]["logicalLocations"]
     source_hit = [r for r in run["results"] if r["message"]["text"].startswith("m")]
     region = source_hit[0]["locations"][0]["physicalLocation"]["region"]
-    assert region == {"startLine": 3, "startColumn": 5}
+    assert region == {"startLine": 3, "startColumn": 5, "endLine": 3, "endColumn": 17}
     assert all(rule["help"]["text"] for rule in run["tool"]["driver"]["rules"])
 
 
 def test_sarif_fingerprints_stable_when_lines_move() -> None:
     doc = json.loads(formatter_for(OutputFormat.SARIF, ReportOptions()).format(_hostile_result()))
-    prints = [r["partialFingerprints"]["toolwitnessFinding/v1"] for r in doc["runs"][0]["results"]]
+    prints = [r["partialFingerprints"]["primaryLocationLineHash"] for r in doc["runs"][0]["results"]]
     assert len(prints) == len(set(prints))
 
 
