@@ -7,6 +7,8 @@ neither terminal escapes nor rich markup in a description can reach the screen.
 from __future__ import annotations
 
 import io
+import shutil
+import sys
 
 from rich.console import Console, Group
 from rich.table import Table
@@ -104,15 +106,30 @@ def _server_block(server: ServerResult, redact: bool) -> Group:
     return Group(*parts)
 
 
+# Piped output is not hard-wrapped: lines run as long as they are (a pager or editor wraps them).
+_UNWRAPPED = 100_000
+
+
+def terminal_width(asked: int | None) -> int | None:
+    """The width to wrap at: as asked; else the terminal's, when stdout is one; else None."""
+    if asked is not None:
+        return asked
+    if sys.stdout.isatty():
+        return shutil.get_terminal_size().columns
+    return None
+
+
 class TerminalFormat:
     def __init__(self, options: ReportOptions) -> None:
         self.options = options
 
     def format(self, result: ScanResult) -> str:
         buffer = io.StringIO()
+        width = terminal_width(self.options.width)
         console = Console(
             file=buffer,
-            width=self.options.width,
+            width=width or _UNWRAPPED,
+            soft_wrap=width is None,
             force_terminal=self.options.color,
             no_color=not self.options.color,
             highlight=False,
