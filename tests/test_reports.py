@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import csv
-import os
-import re
 import io
 import json
+import os
+import re
 from importlib import resources
 from pathlib import Path
 
@@ -113,7 +113,9 @@ def test_sarif_validates_against_official_schema() -> None:
 
 def test_sarif_fingerprints_stable_when_lines_move() -> None:
     doc = json.loads(formatter_for(OutputFormat.SARIF, ReportOptions()).format(_hostile_result()))
-    prints = [r["partialFingerprints"]["primaryLocationLineHash"] for r in doc["runs"][0]["results"]]
+    prints = [
+        r["partialFingerprints"]["primaryLocationLineHash"] for r in doc["runs"][0]["results"]
+    ]
     assert len(prints) == len(set(prints))
 
 
