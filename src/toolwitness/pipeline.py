@@ -20,7 +20,7 @@ from toolwitness.integrity.verify import verify_lock
 from toolwitness.model import ServerSpec, ServerSurface
 from toolwitness.result import ScanResult, ServerResult, ToolResult
 from toolwitness.rules import RuleRegistry, load_registry
-from toolwitness.score import score_findings
+from toolwitness.score import score_surface
 from toolwitness.suppressions import Suppression, check_known, split_suppressed
 
 if TYPE_CHECKING:  # the live, lab and code stages load on use: a catalog scan needs none
@@ -233,7 +233,7 @@ def _server_result(
         for t in digests.tools
     )
     # An incomplete scan gets no grade: it cannot vouch for the server (and exits 3).
-    scored = None if errors else score_findings(kept)
+    scored = None if errors else score_surface(surface, kept)
     return ServerResult(
         surface=surface,
         surface_digest=digests.surface,

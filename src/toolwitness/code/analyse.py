@@ -28,6 +28,7 @@ from toolwitness.model import Coverage, ServerSurface, Tool
 from toolwitness.pipeline import ScanOptions, scan_surfaces
 from toolwitness.result import ScanResult, ServerResult, ToolResult
 from toolwitness.rules import RuleRegistry, load_registry
+from toolwitness.score import rescored
 
 ARCHIVE_SUFFIXES = (".tgz", ".tar.gz", ".tar", ".whl", ".zip")
 
@@ -205,7 +206,7 @@ def code_scan_result(analysis: CodeAnalysis, rule_packs: tuple[Path, ...] = ()) 
     tools = tuple(with_verdict(t, by_name.get(t.name)) for t in server.tools)
     findings = sort_findings([*server.findings, *code_findings(analysis, rules)])
     updated: ServerResult = server.model_copy(update={"tools": tools, "findings": tuple(findings)})
-    return ScanResult(servers=(updated,))
+    return ScanResult(servers=(rescored(updated),))  # the TW-CODE findings count in the grade
 
 
 def with_verdict(tool: ToolResult, verdict: ToolVerdict | None) -> ToolResult:

@@ -18,6 +18,7 @@ from toolwitness.findings import FLAG_THRESHOLD, Finding, Severity
 from toolwitness.report.evidence import shown_evidence
 from toolwitness.report.interface import ReportOptions
 from toolwitness.result import ScanResult, ServerResult
+from toolwitness.score import explain
 from toolwitness.textnorm import escape_display
 
 _STYLE = {
@@ -37,6 +38,15 @@ def _worst(findings: list[Finding]) -> Severity | None:
     return max((f.severity for f in findings), key=lambda s: s.rank, default=None)
 
 
+def grade_reasons(server: ServerResult) -> str:
+    """`TW-CODE-001 −35 (3 findings), …; <the gate that capped the grade>`, or "" for a clean A."""
+    if server.grade is None:
+        return ""
+    explained = explain(server.findings, server.score_vector, len(server.surface.tools))
+    reasons = "; ".join(x for x in (", ".join(explained.lines()), explained.cap) if x)
+    return reasons
+
+
 def _server_block(server: ServerResult, redact: bool) -> Group:
     parts: list[Text | Table] = []
     head = Text()
@@ -51,6 +61,9 @@ def _server_block(server: ServerResult, redact: bool) -> Group:
             f"   pin {server.pin.state}", style="bold red" if server.pin.state == "blocked" else ""
         )
     parts.append(head)
+    why = grade_reasons(server)
+    if why:
+        parts.append(_t("  why: " + why, "dim"))
     if server.incomplete:
         parts.append(_t("INCOMPLETE: " + "; ".join(server.errors), "bold red"))
     for note in server.surface.notes:
