@@ -219,6 +219,10 @@ class Explanation:
             out.append(f"{len(self.penalties) - top} more rules −{round(rest, 2):g}")
         return out
 
+    def text(self) -> str:
+        """`TW-CODE-001 −35 (3 findings), …; <the gate that capped the grade>`; "" if neither."""
+        return "; ".join(x for x in (", ".join(self.lines()), self.cap) if x)
+
 
 def explain(
     findings: Iterable[Finding], vector: Iterable[Penalty], tools: int | None

@@ -42,9 +42,7 @@ def grade_reasons(server: ServerResult) -> str:
     """`TW-CODE-001 −35 (3 findings), …; <the gate that capped the grade>`, or "" for a clean A."""
     if server.grade is None:
         return ""
-    explained = explain(server.findings, server.score_vector, len(server.surface.tools))
-    reasons = "; ".join(x for x in (", ".join(explained.lines()), explained.cap) if x)
-    return reasons
+    return explain(server.findings, server.score_vector, len(server.surface.tools)).text()
 
 
 def _server_block(server: ServerResult, redact: bool) -> Group:
