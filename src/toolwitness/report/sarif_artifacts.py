@@ -52,6 +52,7 @@ class ArtifactIndex:
         self.root = os.path.realpath(source_root)
         self.home = os.path.realpath(Path.home())
         self._resolved: dict[tuple[str, str | None], str] = {}
+        self._artifacts: dict[tuple[str, str | None, str | None], dict[str, Any]] = {}
         self._outside: dict[str, tuple[str, str]] = {}  # folder → (base id, description)
         self.used_servers = False
 
@@ -66,6 +67,13 @@ class ArtifactIndex:
     def file(self, path: str, base: str | None = None, label: str | None = None) -> dict[str, Any]:
         """The location of `path` (relative paths are relative to `base`, else the current
         folder); `label` describes `base` when it lies outside the source root."""
+        key = (path, base, label)
+        found = self._artifacts.get(key)
+        if found is None:
+            found = self._artifacts[key] = self._artifact(path, base, label)
+        return dict(found)
+
+    def _artifact(self, path: str, base: str | None, label: str | None) -> dict[str, Any]:
         real = self._real(path, base)
         relative = _inside(real, self.root)
         if relative is not None:
