@@ -162,3 +162,20 @@ def test_locations_parse_back_from_the_path_writer() -> None:
     assert parse_location(paths.join(parts)) == parts
     assert parse_location("$") == ()
     assert parse_location("code:index.ts:3") is None
+
+
+def test_live_server_from_a_config_points_at_its_entry(tmp_path: Path) -> None:
+    from toolwitness.model import Coverage, Tool
+
+    config = tmp_path / "mcp.json"
+    config.write_text('{\n  "mcpServers": {\n    "notes": {"command": "notes-server"}\n  }\n}\n')
+    surface = ServerSurface(
+        id="notes",
+        source=f"{config} at mcpServers.notes",
+        coverage=(Coverage.LIVE,),
+        tools=(Tool(name="wipe", description="", inputSchema={"type": "string"}),),
+    )
+    doc = _sarif(scan_surfaces([surface], ScanOptions()), tmp_path)
+    physical = _physical(doc)
+    assert physical and {p["artifactLocation"]["uri"] for p in physical} == {"mcp.json"}
+    assert {p["region"]["startLine"] for p in physical} == {3}  # the entry, not line 1

@@ -50,10 +50,11 @@ def server_file(surface: ServerSurface) -> tuple[str | None, PathKey | None]:
     """The file a server was read from, and for a config entry its JSON path in that file."""
     if not surface.source:
         return None, None
-    if Coverage.CONFIG in surface.coverage:
-        file, where = split_origin(surface.source)
-        return file, parse_location(where or "$")
-    return (surface.source, None) if os.path.isfile(surface.source) else (None, None)
+    if Coverage.CONFIG not in surface.coverage and os.path.isfile(surface.source):
+        return surface.source, None  # a catalog or snapshot
+    # A config entry, scanned statically or connected live: its place in the client config.
+    file, where = split_origin(surface.source)
+    return file, (parse_location(where or "$") if file is not None else None)
 
 
 def _physical(artifact: dict[str, Any], region: dict[str, int]) -> dict[str, Any]:
@@ -106,7 +107,7 @@ class ServerLocator:
         )
         if self.file is not None:
             self.doc = locator.document(self.file)
-            self._check_unchanged(Coverage.CONFIG in surface.coverage)
+            self._check_unchanged(self.entry is not None)
 
     def _check_unchanged(self, config: bool) -> None:
         """Positions only from the file as it was scanned: same tools, or the entry still there."""
