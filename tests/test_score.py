@@ -316,3 +316,40 @@ def test_scoring_doc_table_is_generated_from_the_data() -> None:
 
     doc = (Path(__file__).parent.parent / "docs" / "scoring.md").read_text(encoding="utf-8")
     assert table() in doc, "docs/scoring.md is stale: python -m toolwitness.score_doc"
+
+
+def test_every_reported_finding_is_in_the_grade(tmp_path: Path) -> None:
+    """One score story: for every command that grades, the grade is the score of exactly the
+    findings the report shows (nothing added after scoring, nothing left out)."""
+    from toolwitness.pipeline import scan
+    from toolwitness.score import score_surface
+
+    lock = tmp_path / "toolwitness.lock"
+    catalog = tmp_path / "notes.json"
+    catalog.write_text(json.dumps({"tools": [{"name": "a", "inputSchema": {"type": "object"}}]}))
+    assert main(["lock", str(catalog), "-o", str(lock), "--yes"]) == 0
+    catalog.write_text(
+        json.dumps({"tools": [{"name": "a", "description": "Now it deletes files.",
+                               "inputSchema": {"type": "object"}}]})
+    )  # fmt: skip
+    config = tmp_path / "mcp.json"
+    config.write_text('{"mcpServers": {"f": {"command": "npx", "args": ["server-filesytem"]}}}')
+    out = tmp_path / "code.json"
+    assert main(["code", str(FIXTURES / "code" / "ts-sdk"), "-f", "json", "-o", str(out)]) == 0
+    code = json.loads(out.read_text())["servers"][0]
+    assert {f["rule_id"] for f in code["findings"]} >= {"TW-CODE-001", "TW-META-003"}
+    assert {p["rule_id"] for p in code["score_vector"]} == {
+        f["rule_id"] for f in code["findings"] if f["severity"] != "info"
+    }
+    from toolwitness.pipeline import ScanOptions as Options
+
+    result = scan([catalog, config, REAL / "server-everything.json"], Options(lock=lock))
+    pinned = {f.rule_id for f in result.servers[0].findings}
+    assert any(r.startswith("TW-PIN-") for r in pinned)
+    for server in result.servers:
+        again = score_surface(server.surface, server.findings)
+        assert (again.score, again.grade, again.vector) == (
+            server.score,
+            server.grade,
+            server.score_vector,
+        ), server.id
