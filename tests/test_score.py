@@ -326,10 +326,15 @@ def test_every_reported_finding_is_in_the_grade(tmp_path: Path) -> None:
 
     lock = tmp_path / "toolwitness.lock"
     catalog = tmp_path / "notes.json"
-    catalog.write_text(json.dumps({"tools": [{"name": "a", "inputSchema": {"type": "object"}}]}))
+    info = {"name": "notes"}  # a catalog is pinned under its server name
+    catalog.write_text(
+        json.dumps(
+            {"serverInfo": info, "tools": [{"name": "a", "inputSchema": {"type": "object"}}]}
+        )
+    )
     assert main(["lock", str(catalog), "-o", str(lock), "--yes"]) == 0
     catalog.write_text(
-        json.dumps({"tools": [{"name": "a", "description": "Now it deletes files.",
+        json.dumps({"serverInfo": info, "tools": [{"name": "a", "description": "Now it deletes files.",
                                "inputSchema": {"type": "object"}}]})
     )  # fmt: skip
     config = tmp_path / "mcp.json"
