@@ -22,10 +22,11 @@ from toolwitness.errors import EXIT_INTERNAL, EXIT_OK, EXIT_THRESHOLD, InputErro
 from toolwitness.findings import Finding, Severity, sort_findings
 from toolwitness.gcpause import gc_paused
 from toolwitness.integrity.canonical import digest_surface
+from toolwitness.integrity.verify import LockSettings
 from toolwitness.model import ServerSpec, ServerSurface
 from toolwitness.result import ScanResult, ServerResult, ToolResult
 from toolwitness.rules import RuleRegistry, load_registry
-from toolwitness.score import score_findings
+from toolwitness.score import score_surface
 from toolwitness.stage import Contribution, Stage
 from toolwitness.suppressions import Suppression, check_known, split_suppressed
 
@@ -43,6 +44,7 @@ class ScanOptions:
     rule_packs: tuple[Path, ...] = ()
     check_options: dict[str, object] = field(default_factory=dict)
     lock: Path | None = None  # verify every server against this lockfile (integrity/verify.py)
+    lock_settings: LockSettings = field(default_factory=LockSettings)  # key, pin policy
     live: LiveOptions | None = None  # connect to config/command-line servers (acquire/live.py)
     live_observer: LiveObserver | None = None  # progress of live connections (the CLI's display)
     suppressions: tuple[Suppression, ...] = ()  # accepted findings, each with a justification
@@ -121,7 +123,7 @@ def scan_surfaces(
     if options.lock is not None and not any(s.name == "pin" for s in stages):
         from toolwitness.integrity.stage import PinStage
 
-        stages = [*stages, PinStage(options.lock, options.limits)]
+        stages = [*stages, PinStage(options.lock, options.limits, options.lock_settings)]
     with gc_paused():
         return _compose(surfaces, options, stages)
 
@@ -163,7 +165,7 @@ def code_scan_result(analysis: CodeAnalysis, rule_packs: tuple[Path, ...] = ()) 
     options = ScanOptions(rule_packs=rule_packs)
     stages: list[Stage] = [
         MetadataChecks(options),
-        CodeStage(single_analysis(analysis), scored=False),
+        CodeStage(single_analysis(analysis)),  # its TW-CODE findings count in the grade
     ]
     return scan_surfaces([analysis.surface()], options, stages)
 
@@ -273,7 +275,7 @@ def _server_result(
         for t in digests.tools
     )
     # An incomplete scan gets no grade: it cannot vouch for the server (and exits 3).
-    scored = None if errors else score_findings(kept)
+    scored = None if errors else score_surface(surface, kept)
     return ServerResult(
         surface=surface,
         surface_digest=digests.surface,
