@@ -91,6 +91,10 @@ def scan(
 
             registry = load_registry(list(options.rule_packs))
             probes = run_lab(lab_specs(specs), options.lab, registry)
+        if options.live.sandbox:  # what the sandbox's syscall witness saw while they listed
+            from toolwitness.lab.run import with_sandbox_witness
+
+            probes = with_sandbox_witness(probes, options.live.witness)
     elif specs:
         surfaces.extend(static_surfaces(specs, online=online))
     if not surfaces:
