@@ -6,7 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from toolwitness.lab.args import ArgumentSource, CannotSynthesize, plan_calls, simple_source, takes_path
+from toolwitness.lab.args import (
+    ArgumentSource,
+    CannotSynthesize,
+    plan_calls,
+    simple_source,
+    takes_path,
+)
 from toolwitness.lab.run import agreement
 from toolwitness.lab.sandbox import make_lab, real_argv
 from toolwitness.lab.selection import select_tools

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import resource
 import shutil
 import signal
 import sys
@@ -34,6 +35,15 @@ def die_with_parent(parent: int | None = None) -> bool:
     if parent is not None and os.getppid() != parent:
         os._exit(1)  # the parent died before the signal was armed
     return True
+
+
+def limit_resources(memory_mib: int, cpu_seconds: int) -> None:
+    """Cap this process (and what it starts): address space and CPU time (0: no cap)."""
+    if memory_mib > 0:
+        cap = memory_mib * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+    if cpu_seconds > 0:
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 5))
 
 
 def with_parent_death(argv: Sequence[str]) -> tuple[str, ...]:

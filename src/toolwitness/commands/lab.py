@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from toolwitness.commands import live as live_commands
-from toolwitness.errors import IncompleteScanError, UsageError
+from toolwitness.errors import UsageError
 from toolwitness.findings import Severity
+from toolwitness.model import ServerSpec
 from toolwitness.pipeline import ScanOptions, exit_code, scan_surfaces
 from toolwitness.report.interface import OutputFormat, ReportOptions, formatter_for
 from toolwitness.result import ScanResult
@@ -40,6 +41,28 @@ AllToolsFlag = Annotated[
 CallTimeoutOpt = Annotated[
     float, typer.Option("--call-timeout", help="Lab: seconds for one tool call.", min=0.5)
 ]
+RepoOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--repo",
+        help="Copy this repository or folder into the lab ({repo} in the server's arguments "
+        "names the copy; repo parameters get it). The original is never touched.",
+    ),
+]
+LabTimeoutOpt = Annotated[
+    float,
+    typer.Option(
+        "--lab-timeout", help="Wall (and CPU) seconds for one server's whole probe.", min=10
+    ),
+]
+LabMemoryOpt = Annotated[
+    int,
+    typer.Option(
+        "--lab-memory-mib",
+        help="Address-space limit of the lab's analysis process (and the server).",
+        min=256,
+    ),
+]
 RemoteDirOpt = Annotated[
     str,
     typer.Option("--remote-dir", help="HTTP lab: a directory the remote server may read."),
@@ -55,16 +78,26 @@ def lab_settings(
     seed: str | None = None,
     trace: bool = True,
     url_headers: dict[str, dict[str, str]] | None = None,
+    repo: Path | None = None,
+    lab_timeout: float = 1800.0,
+    lab_memory_mib: int = 4096,
 ) -> LabSettings:
     from toolwitness.lab.http_witness import HttpLabOptions
+    from toolwitness.lab.isolated import ProbeLimits
     from toolwitness.lab.probe import LabOptions
     from toolwitness.lab.run import LabSettings
 
+    if repo is not None:
+        from toolwitness.lab.planner import check_repository
+
+        check_repository(str(repo))
     return LabSettings(
         stdio=LabOptions(
             call_timeout=call_timeout, start_timeout=flags.timeout, all_tools=all_tools,
             allow_commands=frozenset(flags.allow_commands), seed=seed, trace=trace,
+            repo=str(repo.resolve()) if repo is not None else None,
         ),
+        limits=ProbeLimits(timeout=lab_timeout, memory_mib=lab_memory_mib),
         http=HttpLabOptions(
             remote_dir=remote_dir, call_timeout=call_timeout, all_tools=all_tools,
             allow_hosts=frozenset(h.lower() for h in flags.allow_hosts),
@@ -104,6 +137,9 @@ def probe_command(
             "--source", help="The server's source: compare code verification with the lab."
         ),
     ] = None,
+    repo: RepoOpt = None,
+    lab_timeout: LabTimeoutOpt = 1800.0,
+    lab_memory_mib: LabMemoryOpt = 4096,
     fail_on: Annotated[
         Severity | None, typer.Option(help="Exit 1 if a finding is at or above this severity.")
     ] = None,
@@ -129,19 +165,19 @@ def probe_command(
             spec = live_commands.command_spec(target)
         settings = lab_settings(
             flags, all_tools=all_tools, call_timeout=call_timeout, remote_dir=remote_dir,
-            seed=seed, trace=not no_syscalls, url_headers=url_headers,
+            seed=seed, trace=not no_syscalls, url_headers=url_headers, repo=repo,
+            lab_timeout=lab_timeout, lab_memory_mib=lab_memory_mib,
         )  # fmt: skip
+        if source is not None and not source.is_dir():
+            raise UsageError(f"--source {source}: not a directory")
         from toolwitness.lab.run import probe_spec
 
         rules = load_registry([])
         probe = probe_spec(spec, settings, rules)
         if probe.surface is None:
-            raise IncompleteScanError(
-                f"{spec.name}: the lab could not list the tools: {probe.error}"
-            )
-        if source is not None and not source.is_dir():
-            raise UsageError(f"--source {source}: not a directory")
-        result = scan_surfaces([probe.surface], ScanOptions(), probes={probe.surface.id: probe})
+            result = failed_probe_result(spec, probe)
+        else:
+            result = scan_surfaces([probe.surface], ScanOptions(), probes={probe.surface.id: probe})
         if source is not None:
             result = with_code_verdicts(result, probe, source)
         color = output is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
@@ -150,6 +186,19 @@ def probe_command(
             Path(output) if output else None,
         )
         raise typer.Exit(exit_code(result, fail_on=fail_on))
+
+
+def failed_probe_result(spec: ServerSpec, probe: ServerProbe) -> ScanResult:
+    """The report of a probe that never listed the tools: the config-only surface, the reason
+    as the server's error (an incomplete scan, exit 3) and a TW-LAB-006 finding."""
+    from toolwitness.acquire.targets import static_surfaces
+    from toolwitness.lab.probe import ServerProbe
+
+    (surface,) = static_surfaces([spec], online=False)
+    why = probe.error or "the server did not list its tools"
+    failures: dict[str, tuple[str, ...]] = {surface.id: (f"lab: {why}",)}
+    named = ServerProbe(surface.id, error=probe.error)
+    return scan_surfaces([surface], ScanOptions(), failures, probes={surface.id: named})
 
 
 _CODE_FIELDS = ("declared", "actual", "undeclared", "verdict", "verdict_reason", "witnesses")

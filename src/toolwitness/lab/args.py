@@ -91,6 +91,11 @@ class CallPlan:
     def first(self) -> Try:
         return self._try({n: 0 for n in self.order})
 
+    def resume(self, index: tuple[tuple[str, int], ...]) -> Try:
+        """The try at the indexes another plan's working try used (same parameters)."""
+        given = dict(index)
+        return self._try({n: min(given.get(n, 0), len(self.choices[n]) - 1) for n in self.order})
+
     def next_try(self, previous: Try, answer: str) -> Try | None:
         """The next fallback after an error answer, or None when nothing is left to vary."""
         index = dict(previous.index)
@@ -197,7 +202,8 @@ class ArgumentBuilder:
         if _first_type(schema) == "string" and not {"const", "enum", "anyOf", "oneOf"} & set(
             schema
         ):
-            candidates = string_candidates(name, schema, _fit(self.src.nonce(), schema))
+            nonce = _fit(self.src.nonce(), schema)
+            candidates = string_candidates(name, schema, nonce, self.description)
             return tuple(Choice(v, f"{name} = {source}") for v, source in candidates)
         return (Choice(self.value(name, schema, depth), "the only value"),)
 

@@ -101,8 +101,8 @@ class Planner:
         return []
 
 
-def copy_repository(lab: Lab, source: str) -> str:
-    """Copy a user's folder into the lab's working directory; its labelled path there."""
+def check_repository(source: str) -> Path:
+    """A folder `--repo` can copy (refused before any work, with the reason)."""
     root = Path(source)
     if not root.is_dir():
         raise InputError(f"--repo {source}: not a directory")
@@ -111,6 +111,12 @@ def copy_repository(lab: Lab, source: str) -> str:
             f"--repo {source}: its .git is a file (a worktree or submodule whose history lives "
             "elsewhere); name a repository with its own .git folder"
         )
+    return root
+
+
+def copy_repository(lab: Lab, source: str) -> str:
+    """Copy a user's folder into the lab's working directory; its labelled path there."""
+    root = check_repository(source)
     name = root.resolve().name or "repository"
     if name in ("repo", lab.names.notes):
         name = f"{name}-copy"

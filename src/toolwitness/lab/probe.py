@@ -17,8 +17,9 @@ import bisect
 import secrets
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 import anyio
 import anyio.to_thread
@@ -74,6 +75,40 @@ class ServerProbe:
     seconds: float = 0.0
     escapes: list[Attempt] = field(default_factory=list)  # the server's own, outside any call
     escape_error: str | None = None  # the witness of the escapes could not see
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything, as JSON (the probe child hands its result to the parent this way)."""
+        surface = self.surface
+        return {
+            "server": self.server,
+            "surface": surface.model_dump(by_alias=True, mode="json") if surface else None,
+            "tools": {
+                name: {"verdict": p.verdict, "evidence": p.evidence,
+                       "findings": [f.model_dump(mode="json") for f in p.findings]}
+                for name, p in self.tools.items()
+            },
+            "error": self.error,
+            "seconds": self.seconds,
+            "escapes": [asdict(a) for a in self.escapes],
+            "escape_error": self.escape_error,
+        }  # fmt: skip
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> ServerProbe:
+        surface = doc.get("surface")
+        return cls(
+            server=str(doc["server"]),
+            surface=ServerSurface.model_validate(surface) if surface is not None else None,
+            tools={
+                name: ToolProbe(t["verdict"], t["evidence"],
+                                [Finding.model_validate(f) for f in t["findings"]])
+                for name, t in doc.get("tools", {}).items()
+            },
+            error=doc.get("error"),
+            seconds=float(doc.get("seconds", 0.0)),
+            escapes=[Attempt(**a) for a in doc.get("escapes", [])],
+            escape_error=doc.get("escape_error"),
+        )  # fmt: skip
 
     def findings(self, rules: RuleRegistry | None = None) -> list[Finding]:
         found = [f for name in sorted(self.tools) for f in self.tools[name].findings]

@@ -15,6 +15,7 @@ from toolwitness.acquire.sandbox_witness import SandboxLog
 from toolwitness.errors import InputError
 from toolwitness.findings import Finding
 from toolwitness.lab.http_witness import HttpLabOptions, probe_http
+from toolwitness.lab.isolated import ProbeLimits, probe_isolated
 from toolwitness.lab.probe import LabOptions, ServerProbe, probe_server
 from toolwitness.model import ServerSpec
 from toolwitness.result import ServerResult, ToolResult
@@ -27,11 +28,15 @@ _HTTP = ("http", "streamable-http", "streamablehttp", "streamable_http")
 class LabSettings:
     stdio: LabOptions = field(default_factory=LabOptions)
     http: HttpLabOptions = field(default_factory=HttpLabOptions)
+    limits: ProbeLimits = field(default_factory=ProbeLimits)
+    isolated: bool = True  # stdio probes in a limited child process (isolated.py)
 
 
 def probe_spec(spec: ServerSpec, settings: LabSettings, rules: RuleRegistry) -> ServerProbe:
     kind = spec.transport.kind.lower()
     if kind == "stdio":
+        if settings.isolated:
+            return probe_isolated(spec, settings.stdio, settings.limits)
         return probe_server(spec, settings.stdio, rules)
     if kind in _HTTP:
         return probe_http(spec, settings.http, rules)

@@ -17,8 +17,8 @@ import anyio
 import anyio.to_thread
 import mcp_types as types
 from mcp import Client
-from mcp.client.session import ClientRequestContext
 from mcp.client._transport import TransportStreams
+from mcp.client.session import ClientRequestContext
 
 from toolwitness.acquire.catalog import surface_from_document
 from toolwitness.acquire.launch import check_command
@@ -140,6 +140,14 @@ async def _call(client: Client, lab: Lab, record: CallRecord, limits: SessionLim
     return await _snap(lab)
 
 
+def _opening(plan: CallPlan, worked: Try | None) -> tuple[Try, int]:
+    """A plan's first try and its budget: the nonce plan starts from the forms that worked for
+    the planted one (a relative-path tool gets a relative nonce path) with one fallback."""
+    if plan.label == "nonce":
+        return (plan.resume(worked.index) if worked else plan.first()), 2
+    return plan.first(), MAX_TRIES
+
+
 async def run_session(
     spec: ServerSpec,
     lab: Lab,
@@ -180,17 +188,21 @@ async def run_session(
                 before = await _snap(lab)
                 if not pending and hold > 0:
                     await anyio.sleep(hold)
+                worked: dict[str, Try] = {}
                 while pending:
                     tool, plan = pending.pop(0)
-                    attempt: Try | None = plan.first()
+                    opening, most = _opening(plan, worked.get(tool))
+                    attempt: Try | None = opening
                     tries = 0
-                    while attempt is not None and tries < MAX_TRIES:
+                    while attempt is not None and tries < most:
                         tries += 1
                         current = CallRecord(tool, plan, attempt, tries, start=time.time())
                         record.calls.append(current)
                         after = await _call(client, lab, current, limits)
                         current.changes = diff(before, after, lab)
                         before = after
+                        if current.error is None and not current.is_error:
+                            worked.setdefault(tool, attempt)
                         if current.error is not None or not current.is_error:
                             break
                         if len(record.calls) >= limits.max_calls:

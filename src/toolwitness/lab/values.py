@@ -34,6 +34,12 @@ def described_examples(description: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def quoted_tokens(description: str) -> list[str]:
+    """Every short quoted word of a description ("local branches ('local')"), in order."""
+    found = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(description)]
+    return list(dict.fromkeys(t for t in found if len(t) <= 40 and not any(c.isspace() for c in t)))
+
+
 def _templated(description: str) -> list[str]:
     tables = vocabulary().templates
     return [tables[t] for t in sorted(tables, key=len, reverse=True) if t in description][:1]
@@ -54,7 +60,9 @@ def _fits(value: str, schema: dict[str, Any]) -> bool:
     return not (isinstance(high, int) and len(value) > high)
 
 
-def string_candidates(name: str, schema: dict[str, Any], nonce: str) -> list[tuple[str, str]]:
+def string_candidates(
+    name: str, schema: dict[str, Any], nonce: str, tool_description: str = ""
+) -> list[tuple[str, str]]:
     """(value, where it came from) pairs, deduplicated, the nonce last."""
     description = str(schema.get("description") or "")
     found: list[tuple[str, str]] = []
@@ -65,6 +73,7 @@ def string_candidates(name: str, schema: dict[str, Any], nonce: str) -> list[tup
     if isinstance(examples, list):
         found += [(e, "the schema's examples") for e in examples[:3] if isinstance(e, str)]
     found += [(e, "an example in the description") for e in described_examples(description)]
+    found += [(q, "a value quoted in the description") for q in quoted_tokens(description)]
     found += [(t, "the layout the description names") for t in _templated(description)]
     fmt = schema.get("format")
     if isinstance(fmt, str) and fmt in vocabulary().format_values:
@@ -73,6 +82,8 @@ def string_candidates(name: str, schema: dict[str, Any], nonce: str) -> list[tup
     found += [
         (h, "a value for a noun in the description") for h in _hinted(words(description)[:16])
     ]
+    tool_words = words(tool_description)[:16]
+    found += [(h, "a value for a noun in the tool's description") for h in _hinted(tool_words)]
     seen: dict[str, str] = {}
     for value, source in found:
         if value not in seen and _fits(value, schema):

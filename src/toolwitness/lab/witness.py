@@ -47,7 +47,9 @@ class Change:
     excerpt: str | None = None  # the first bytes of a created or modified file
 
     def key(self) -> tuple[str, str]:
-        return self.change, self.path
+        """What the control subtraction compares: a path written (created or modified — a
+        write seen half done is both) or deleted."""
+        return ("deleted" if self.change == "deleted" else "written"), self.path
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {
