@@ -15,8 +15,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from conftest import FIXTURES
-from conftest import require_tools
+from conftest import FIXTURES, require_tools
 from toolwitness.cli import main
 from toolwitness.lab.names import lab_names
 
