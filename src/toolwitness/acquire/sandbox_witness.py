@@ -158,7 +158,9 @@ def attempt(call: Syscall, writable: Sequence[str]) -> Attempt | None:
         if "ENOENT" in call.result and os.path.isdir(os.path.dirname(path)):
             return made("write", path)  # the folder exists on the host; the sandbox hides it
         return None
-    if "ENOENT" in call.result and not _under(path, writable) and os.path.lexists(path):
+    # Missing inside, present on the host: the sandbox hid it (the lab's /tmp is not the
+    # host's, so a host file under /tmp counts too).
+    if "ENOENT" in call.result and os.path.lexists(path):
         return made("hidden-read", path)
     return None
 

@@ -32,7 +32,8 @@ def _attempts(lab: Lab, events: Sequence[Event], where: str) -> list[Attempt]:
             continue
         kind = "write" if outside else event.kind
         line = f"{where}: {lab.label_text(event.line)}"
-        out.append(Attempt(kind, lab.label_text(event.target), event.syscall, event.result,
+        target = event.target if kind in _KINDS or not event.ok else lab.label_text(event.target)
+        out.append(Attempt(kind, target, event.syscall, event.result,
                            event.time, line))  # fmt: skip
     return out
 
@@ -59,6 +60,8 @@ def escape_finding(attempts: Sequence[Attempt], error: str | None, rules: RuleRe
         )  # fmt: skip
     ordered = sorted(attempts, key=lambda a: (a.kind, a.target))
     shown = "; ".join(f"{a.kind} {a.target} ({a.result[:40]})" for a in ordered[:8])
+    if len(ordered) > 8:
+        shown += f"; {len(ordered) - 8} more in the witnesses"
     kinds = sorted({a.kind for a in ordered})
     return rules.finding(
         "TW-LAB-008", tool=None, location="sandbox",
@@ -69,6 +72,6 @@ def escape_finding(attempts: Sequence[Attempt], error: str | None, rules: RuleRe
         evidence=shown[:600],
         witnesses=tuple(
             Witness(kind="syscall", symbol=a.syscall, detail=f"{a.kind} {a.target}: {a.line[:200]}")
-            for a in ordered[:10]
+            for a in ordered  # every attempt (bounded by MAX_ATTEMPTS)
         ),
     )  # fmt: skip

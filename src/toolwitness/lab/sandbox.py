@@ -16,6 +16,7 @@ compare path for path once paths are labelled (`~`, `$WORK`, `$TMPDIR`).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from dataclasses import dataclass, field
@@ -121,12 +122,17 @@ class Lab:
         """Free text (a syscall line) with every lab path replaced by its label."""
         kept = {f"\0{i}\0": e for i, e in enumerate(sorted(self.exposed, key=len, reverse=True))}
         for mark, exposed in kept.items():
-            text = text.replace(exposed, mark)
+            text = _whole_path(exposed).sub(mark, text)
         for base, name in self._prefixes():
-            text = text.replace(base, name)
+            text = _whole_path(base).sub(name.replace("\\", "\\\\"), text)
         for mark, exposed in kept.items():
             text = text.replace(mark, exposed)
         return text.replace(str(self.root), "$LAB")
+
+
+def _whole_path(base: str) -> re.Pattern[str]:
+    """`base` where a path starts and its component ends (`/var/tmp` holds no `/tmp`)."""
+    return re.compile(r"(?<![\w.~$/-])" + re.escape(base) + r"(?![\w.-])")
 
 
 def make_lab(parent: Path, seed: str, *, confined: bool = True) -> Lab:

@@ -156,7 +156,10 @@ class Judge:
             if key in self.control.events:
                 seen.subtracted.append(f"{event.kind} {key[1]}")
                 continue
-            target = self.lab.label_text(event.target)
+            # An address, a hidden host path, a refused write: as the server named it (a host
+            # folder under /tmp is not the lab's TMPDIR).
+            raw = event.kind in ("connect", "hidden-read") or not event.ok
+            target = event.target if raw else self.lab.label_text(event.target)
             seen.observed.append({"call": index, "witness": "syscalls", "kind": event.kind,
                                   "target": target, "syscall": event.syscall,
                                   "result": self.lab.label_text(event.result)[:80]})  # fmt: skip
