@@ -42,7 +42,7 @@ _MAX_TRIES_SHOWN = 12
 class Control:
     """What the server did with no call at all (spawn, initialize, tools/list, hold, stop)."""
 
-    changes: frozenset[tuple[str, str]]
+    changes: frozenset[tuple[str, str, str]]
     events: frozenset[tuple[str, str]]
     error: str | None = None
 
