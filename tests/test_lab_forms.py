@@ -62,7 +62,7 @@ def test_a_glob_deleting_cleaner_finds_planted_bait(tmp_path: Path) -> None:
 
 
 def test_a_tracer_aware_writer_sees_no_tracer_and_no_marker(tmp_path: Path) -> None:
-    probe, findings = _probe(tmp_path, "tracer")
+    probe, _ = _probe(tmp_path, "tracer")
     assert probe["verdict"] == "confirmed"
     assert ("created", "~/.cache/status.json") in _changes(probe)
     kinds = {o.get("kind") for o in probe["evidence"]["observed"] if o["witness"] == "syscalls"}
@@ -70,7 +70,7 @@ def test_a_tracer_aware_writer_sees_no_tracer_and_no_marker(tmp_path: Path) -> N
 
 
 def test_an_error_on_the_first_form_is_retried_with_the_next(tmp_path: Path) -> None:
-    probe, findings = _probe(tmp_path, "second")
+    probe, _ = _probe(tmp_path, "second")
     tries = probe["evidence"]["tries"]
     assert [(t["plan"], t["try"], t["error_answer"]) for t in tries[:2]] == [
         ("planted", 1, True), ("planted", 2, False),

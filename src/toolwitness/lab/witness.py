@@ -154,14 +154,6 @@ def diff(before: Snapshot, after: Snapshot, lab: Lab | None = None) -> list[Chan
         if old is not None and old.kind == "dir" and new.kind == "dir" and old.mode == new.mode:
             continue  # a directory whose entries changed: the entries themselves are listed
         excerpt = _excerpt(lab, path) if lab is not None and new.kind == "file" else None
-        changes.append(
-            Change(
-                "created" if old is None else "modified",
-                path,
-                new.kind,
-                new.size,
-                excerpt,
-                new.digest,
-            )  # fmt: skip
-        )
+        change = "created" if old is None else "modified"
+        changes.append(Change(change, path, new.kind, new.size, excerpt, new.digest))
     return changes
