@@ -60,7 +60,7 @@ LabMemoryOpt = Annotated[
     typer.Option(
         "--lab-memory-mib",
         help="Address-space limit of the lab's analysis process (and the server).",
-        min=256,
+        min=64,
     ),
 ]
 RemoteDirOpt = Annotated[

@@ -15,24 +15,33 @@ from typing import Any
 from toolwitness.procs import die_with_parent, limit_resources
 
 
+def _over_memory(job: dict[str, Any]) -> dict[str, Any]:
+    why = f"the lab's analysis exceeded its memory limit of {job['memory_mib']} MiB"
+    return {"server": job["spec"].get("name", ""), "error": why}
+
+
 def run(job: dict[str, Any]) -> dict[str, Any]:
-    from pathlib import Path
+    try:
+        from pathlib import Path
 
-    import anyio
+        import anyio
 
-    from toolwitness.errors import ToolwitnessError
-    from toolwitness.lab.probe import LabOptions, ServerProbe, probe_server_async
-    from toolwitness.model import ServerSpec
-    from toolwitness.rules import load_registry
-
+        from toolwitness.errors import ToolwitnessError
+        from toolwitness.lab.probe import LabOptions, ServerProbe, probe_server_async
+        from toolwitness.model import ServerSpec
+        from toolwitness.rules import load_registry
+    except (MemoryError, ImportError) as exc:
+        # A shared library that cannot be mapped under the limit is the limit, not a bug.
+        if isinstance(exc, MemoryError) or "failed to map" in str(exc):
+            return _over_memory(job)
+        raise
     spec = ServerSpec.model_validate(job["spec"])
     options = LabOptions(**{**job["options"], "allow_commands": frozenset(job["allow_commands"])})
     rules = load_registry([])
     try:
         probe = anyio.run(probe_server_async, spec, options, rules, Path(job["parent"]))
     except MemoryError:
-        why = f"the lab's analysis exceeded its memory limit of {job['memory_mib']} MiB"
-        return {"server": spec.name, "error": why}
+        return _over_memory(job)
     except ToolwitnessError as exc:
         return {"server": spec.name, "error": str(exc), "refused": True}
     return ServerProbe.to_json(probe)

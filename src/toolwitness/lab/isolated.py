@@ -38,7 +38,7 @@ def _reason(returncode: int, limits: ProbeLimits, stderr: bytes) -> str:
     if returncode == -signal.SIGKILL:
         return "the lab's analysis was killed (SIGKILL)"
     tail = stderr.decode("utf-8", "replace").strip().splitlines()[-1:]
-    if any("MemoryError" in line for line in tail):
+    if any("MemoryError" in line or "failed to map" in line for line in tail):
         return f"the lab's analysis exceeded its memory limit of {limits.memory_mib} MiB"
     detail = excerpt(tail[0], 300) if tail else "no output"
     return f"the lab's analysis exited with {returncode}: {detail}"
