@@ -15,7 +15,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from conftest import FIXTURES, require_tools
+from conftest import FIXTURES
 from toolwitness.cli import main
 from toolwitness.lab.names import lab_names
 
@@ -25,10 +25,7 @@ NAMES = lab_names(SEED)
 NOTES = f"$WORK/{NAMES.notes}"
 NOTE = f"{NOTES}/{NAMES.note}"
 
-
-@pytest.fixture(autouse=True)
-def _lab_tools() -> None:
-    require_tools("bwrap", "strace")
+pytestmark = pytest.mark.requires_tools("bwrap", "strace")
 
 
 def _probe(tmp_path: Path, *target: str, extra: tuple[str, ...] = ()) -> tuple[int, dict[str, Any]]:

@@ -14,15 +14,13 @@ from typing import Any
 
 import pytest
 
-from conftest import FIXTURES, require_tools
+from conftest import FIXTURES
 from toolwitness.cli import main
 
 SERVER = FIXTURES / "lab" / "forms_server.py"
 
 
-@pytest.fixture(autouse=True)
-def _lab_tools() -> None:
-    require_tools("bwrap", "strace")
+pytestmark = pytest.mark.requires_tools("bwrap", "strace")
 
 
 def _probe(tmp_path: Path, behaviour: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:

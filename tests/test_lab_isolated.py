@@ -19,16 +19,14 @@ from typing import Any
 
 import pytest
 
-from conftest import FIXTURES, require_tools
+from conftest import FIXTURES
 from test_sweep_processes import alive, descendants
 
 SERVER = FIXTURES / "lab" / "lab_server.py"
 _DEADLINE = 180.0
 
 
-@pytest.fixture(autouse=True)
-def _lab_tools() -> None:
-    require_tools("bwrap", "strace")
+pytestmark = pytest.mark.requires_tools("bwrap", "strace")
 
 
 def _silent_server(marker: str) -> list[str]:

@@ -14,24 +14,15 @@ from typing import Any
 
 import pytest
 
-from conftest import npm_server_entry, pypi_server_bin, require_tools
+from conftest import npm_server_entry, pypi_server_bin, require_path
 from toolwitness.cli import main
 
-
-@pytest.fixture(autouse=True)
-def _lab_tools() -> None:
-    require_tools("bwrap", "strace", "node", "git")
+pytestmark = pytest.mark.requires_tools("bwrap", "strace", "node", "git")
 
 
 def _verdicts(report: Path) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
     (server,) = json.loads(report.read_text(encoding="utf-8"))["servers"]
     return {t["name"]: t["probe"] for t in server["tools"]}, server["findings"]
-
-
-def _installed(path: Path) -> Path:
-    if not path.exists():
-        pytest.fail(f"{path} is missing: run scripts/install-test-servers.sh")
-    return path
 
 
 def _no_refuted_without_exercise(probes: dict[str, dict[str, Any]]) -> None:
@@ -44,7 +35,7 @@ def _no_refuted_without_exercise(probes: dict[str, dict[str, Any]]) -> None:
 
 
 def test_filesystem_server_read_only_tools_leave_no_trace(tmp_path: Path) -> None:
-    entry = _installed(npm_server_entry("@modelcontextprotocol/server-filesystem"))
+    entry = require_path(npm_server_entry("@modelcontextprotocol/server-filesystem"))
     out = tmp_path / "fs.json"
     code = main(["probe", "-f", "json", "-o", str(out), "--", "node", str(entry), "{lab}"])
     assert code == 0
@@ -76,7 +67,7 @@ def _user_repository(root: Path) -> Path:
 
 
 def test_git_server_on_a_user_repository_rewrites_the_copy_index(tmp_path: Path) -> None:
-    binary = _installed(pypi_server_bin("mcp-server-git"))
+    binary = require_path(pypi_server_bin("mcp-server-git"))
     repo = _user_repository(tmp_path)
     index_before = (repo / ".git" / "index").read_bytes()
     out = tmp_path / "git.json"
@@ -104,7 +95,7 @@ def test_git_server_on_a_user_repository_rewrites_the_copy_index(tmp_path: Path)
 def test_git_server_agrees_with_code_verification_on_the_planted_repository(
     tmp_path: Path,
 ) -> None:
-    binary = _installed(pypi_server_bin("mcp-server-git"))
+    binary = require_path(pypi_server_bin("mcp-server-git"))
     out = tmp_path / "git.json"
     (source,) = binary.parent.parent.glob("lib/python3*/site-packages/mcp_server_git")
     code = main([
@@ -122,7 +113,7 @@ def test_git_server_agrees_with_code_verification_on_the_planted_repository(
 
 
 def test_memory_server_read_tools_are_exercised_and_refuted(tmp_path: Path) -> None:
-    entry = _installed(npm_server_entry("@modelcontextprotocol/server-memory"))
+    entry = require_path(npm_server_entry("@modelcontextprotocol/server-memory"))
     out = tmp_path / "memory.json"
     assert main(["probe", "-f", "json", "-o", str(out), "--", "node", str(entry)]) == 0
     probes, findings = _verdicts(out)
@@ -134,7 +125,7 @@ def test_memory_server_read_tools_are_exercised_and_refuted(tmp_path: Path) -> N
 
 
 def test_time_server_gets_real_timezones_from_its_descriptions(tmp_path: Path) -> None:
-    binary = _installed(pypi_server_bin("mcp-server-time"))
+    binary = require_path(pypi_server_bin("mcp-server-time"))
     out = tmp_path / "time.json"
     code = main(["probe", "-f", "json", "-o", str(out), "--allow-command", "mcp-server-time",
                  "--", str(binary)])  # fmt: skip

@@ -19,7 +19,7 @@ import typer
 from toolwitness.commands import live as live_commands
 from toolwitness.errors import UsageError
 from toolwitness.findings import Severity
-from toolwitness.model import ServerSpec
+from toolwitness.model import ServerSpec, ServerSurface
 from toolwitness.pipeline import ScanOptions, exit_code, scan_surfaces
 from toolwitness.report.interface import OutputFormat, ReportOptions, formatter_for
 from toolwitness.result import ScanResult
@@ -28,6 +28,7 @@ from toolwitness.rules import load_registry
 if TYPE_CHECKING:  # the lab (and the MCP SDK under it) loads only when a lab runs
     from toolwitness.lab.probe import ServerProbe
     from toolwitness.lab.run import LabSettings
+    from toolwitness.stage import Stage
 
 LabFlag = Annotated[
     bool,
@@ -177,7 +178,7 @@ def probe_command(
         if probe.surface is None:
             result = failed_probe_result(spec, probe)
         else:
-            result = scan_surfaces([probe.surface], ScanOptions(), probes={probe.surface.id: probe})
+            result = lab_scan_result(probe.surface, probe)
         if source is not None:
             result = with_code_verdicts(result, probe, source)
         color = output is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
@@ -193,12 +194,23 @@ def failed_probe_result(spec: ServerSpec, probe: ServerProbe) -> ScanResult:
     as the server's error (an incomplete scan, exit 3) and a TW-LAB-006 finding."""
     from toolwitness.acquire.targets import static_surfaces
     from toolwitness.lab.probe import ServerProbe
+    from toolwitness.pipeline import ConnectionFailures
 
     (surface,) = static_surfaces([spec], online=False)
     why = probe.error or "the server did not list its tools"
     failures: dict[str, tuple[str, ...]] = {surface.id: (f"lab: {why}",)}
     named = ServerProbe(surface.id, error=probe.error)
-    return scan_surfaces([surface], ScanOptions(), failures, probes={surface.id: named})
+    return lab_scan_result(surface, named, ConnectionFailures(failures))
+
+
+def lab_scan_result(surface: ServerSurface, probe: ServerProbe, *first: Stage) -> ScanResult:
+    """One server's report: the metadata checks and the lab's findings and verdicts."""
+    from toolwitness.lab.stage import LabStage
+    from toolwitness.pipeline import MetadataChecks
+
+    options = ScanOptions()
+    stages: list[Stage] = [*first, MetadataChecks(options), LabStage({surface.id: probe})]
+    return scan_surfaces([surface], options, stages)
 
 
 _CODE_FIELDS = ("declared", "actual", "undeclared", "verdict", "verdict_reason", "witnesses")
@@ -206,8 +218,9 @@ _CODE_FIELDS = ("declared", "actual", "undeclared", "verdict", "verdict_reason",
 
 def with_code_verdicts(result: ScanResult, probe: ServerProbe, source: Path) -> ScanResult:
     """Code verification's verdicts on the same tools, and how they compare with the lab's."""
-    from toolwitness.code.analyse import analyse_directory, code_scan_result
+    from toolwitness.code.analyse import analyse_directory
     from toolwitness.lab.run import attach_probe
+    from toolwitness.pipeline import code_scan_result
 
     analysed = code_scan_result(analyse_directory(source))
     coded = {t.name: t for s in analysed.servers for t in s.tools}
