@@ -190,3 +190,21 @@ def test_the_launcher_and_bubblewrap_are_not_the_server() -> None:
     ]
     kept = [(c.pid, c.name) for c in server_calls(syscalls(lines))]
     assert kept == [(3, "execve"), (3, "mkdir"), (4, "mkdir")]
+
+
+def test_a_console_script_brings_its_interpreter(tmp_path: Path) -> None:
+    """A venv's console script names only itself; its `#!` interpreter (a link into another
+    prefix) must be visible too, or the sandbox cannot start it."""
+    import os
+
+    real = Path(os.path.realpath(sys.executable))
+    venv_bin = tmp_path / "venv" / "bin"
+    venv_bin.mkdir(parents=True)
+    (venv_bin / "python").symlink_to(real)
+    script = venv_bin / "tool"
+    script.write_text(f"#!{venv_bin / 'python'}\nprint(1)\n", encoding="utf-8")
+    view = file_system_view((str(script),), [], "/", "/usr/bin")
+    prefix = str(real.parent.parent)
+    if not prefix.startswith(tuple(sandbox_policy().system_paths)):
+        assert prefix in view.visible
+    assert str(tmp_path / "venv") in view.visible

@@ -100,6 +100,19 @@ def _secrets(policy: SandboxPolicy) -> list[str]:
     return out + list(policy.host_secrets)
 
 
+def _shebang(path: str) -> str | None:
+    """The absolute interpreter a script's `#!` line names (`/usr/bin/env` is a system path)."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(256)
+    except OSError:
+        return None
+    if not head.startswith(b"#!"):
+        return None
+    words = head[2:].split(b"\n", 1)[0].decode("utf-8", "replace").split()
+    return words[0] if words and os.path.isabs(words[0]) else None
+
+
 def install_root(path: str) -> str | None:
     """The folder a named program needs around it, or None when it is not an install."""
     parts = path.split("/")
@@ -131,7 +144,10 @@ class _Planner:
         system = [*self.policy.system_paths, "/etc", "/proc", "/dev"]
         return any(_under(path, root) for root in (*system, *self.bound, *self.secrets))
 
-    def add(self, arg: str, script: bool) -> None:
+    def add(self, arg: str, script: bool, depth: int = 0) -> None:
+        interpreter = _shebang(arg) if depth < 4 else None
+        if interpreter is not None:  # a console script runs its interpreter: show that too
+            self.add(interpreter, True, depth + 1)
         for path in dict.fromkeys((os.path.normpath(arg), os.path.realpath(arg))):
             if not os.path.lexists(path) or self.hidden(path) or path == "/":
                 continue
