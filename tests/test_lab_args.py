@@ -125,3 +125,22 @@ def test_an_answer_that_never_touched_its_path_is_not_exercise(tmp_path: Path) -
     read = [(_record(source, False, 10.0), [touched, _answer(10.1)])]
     probe = judge.tool("read", read, [])
     assert probe.verdict == "refuted" and probe.findings == []
+
+
+def test_roots_come_from_the_servers_own_arguments_then_the_working_directory(
+    tmp_path: Path,
+) -> None:
+    from toolwitness.lab.planner import Planner
+    from toolwitness.model import ServerSpec, Transport
+
+    lab = make_lab(tmp_path, "e5")
+    spec = ServerSpec(
+        name="s",
+        transport=Transport(kind="stdio", command="node", args=("x.js", "--root", "{lab}/docs")),
+    )
+    planner = Planner(lab, spec, False, 10, None)
+    work = lab.inside["$WORK"]
+    assert planner.roots() == (f"{work}/docs", work)
+    source = planner.source(lambda kind, base: base)
+    assert source.roots == planner.roots() and source.home == lab.inside["~"]
+    assert source.note == lab.path(lab.note) and source.note.startswith(work + "/")
