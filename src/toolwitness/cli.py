@@ -30,6 +30,7 @@ from toolwitness.findings import Severity
 from toolwitness.integrity.canonical import SurfaceDigests, digest_surface
 from toolwitness.pipeline import GRADES, ScanOptions, exit_code, scan
 from toolwitness.report.interface import OutputFormat, ReportOptions, formatter_for
+from toolwitness.report.sarif_artifacts import find_source_root
 from toolwitness.rules import load_registry
 from toolwitness.suppressions import load_suppressions
 from toolwitness.textnorm import escape_display
@@ -48,6 +49,14 @@ OutputOpt = Annotated[Path | None, typer.Option("--output", "-o", help="Write th
 MaxTools = Annotated[int, typer.Option(help="Reject a catalog with more tools than this.", min=1)]
 MaxMib = Annotated[int, typer.Option(help="Reject input files larger than this many MiB.", min=1)]
 DebugOpt = Annotated[bool, typer.Option(help="Show tracebacks for internal errors.")]
+SourceRootOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--source-root",
+        help="SARIF: write file paths relative to this folder (default: the repository root "
+        "above the first target, else the current folder).",
+    ),
+]
 
 
 def _limits(max_tools: int, max_file_mib: int) -> InputLimits:
@@ -118,6 +127,7 @@ def scan_command(
     online: discover_commands.OnlineFlag = False,
     max_tools: MaxTools = 5000,
     max_file_mib: MaxMib = 10,
+    source_root: SourceRootOpt = None,
     debug: DebugOpt = False,
 ) -> None:
     """Scan tool catalogs, client configs or live servers; report findings with witnesses."""
@@ -161,7 +171,11 @@ def scan_command(
             )  # fmt: skip
             result = scan([*scan_targets, *discovered], options)
         color = output is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
-        report = formatter_for(fmt, ReportOptions(redact=redact, color=color)).format(result)
+        report_options = ReportOptions(
+            redact=redact, color=color, limits=limits,
+            source_root=source_root or find_source_root([Path(t) for t in targets or []]),
+        )  # fmt: skip
+        report = formatter_for(fmt, report_options).format(result)
         emit(report, output)
         code = exit_code(
             result, fail_on=fail_on, min_grade=min_grade.upper() if min_grade else None
