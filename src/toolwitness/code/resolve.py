@@ -115,6 +115,8 @@ class Resolver:
             return self.members(list(self.resolve(value.base)), value.path)
         if isinstance(value, ir.Spread):
             return list(self.resolve(value.value))
+        if isinstance(value, ir.Choice):
+            return [r for option in value.options for r in self.resolve(option)]
         return [RValue(value)]
 
     def _name(self, name: ir.Name) -> list[Resolved]:
@@ -278,6 +280,61 @@ class Resolver:
         if name == ir.COMPUTED:
             return [r for vs in module.exports.values() for v in vs for r in self.resolve(v)]
         return [Missing(f"{name!r} is not exported by {key}")]
+
+    def array_elements(self, value: ir.Value, depth: int = 0) -> list[ir.Value] | None:
+        """The element values of an array literal a value is bound to (spreads, `concat`,
+        `filter`/`slice`/`sort` of one, or either side of a choice), or None if not known."""
+        if depth > 16:
+            self.truncated = True
+            return None
+        if isinstance(value, ir.Call):
+            callee = value.callee
+            if isinstance(callee, ir.Name) and len(callee.path) >= 2:
+                method, base = callee.path[-1], ir.Name(callee.path[:-1], callee.scope)
+                if method in ("filter", "slice", "sort", "toSorted", "reverse", "concat"):
+                    items = self.array_elements(base, depth + 1)
+                    if items is None or method != "concat":
+                        return items
+                    for arg in value.args:
+                        inner = arg.value if isinstance(arg, ir.Spread) else arg
+                        more = self.array_elements(inner, depth + 1)
+                        items = items + (more if more is not None else [inner])
+                    return items
+        if isinstance(value, ir.Choice):
+            out: list[ir.Value] = []
+            for option in value.options:
+                items = self.array_elements(option, depth + 1)
+                if items is None:
+                    return None
+                out += items
+            return out
+        arrays = [
+            r.value
+            for r in self.resolve(value)
+            if isinstance(r, RValue) and isinstance(r.value, ir.Arr)
+        ]
+        if not arrays:
+            bound = self._bound_call(value)
+            return self.array_elements(bound, depth + 1) if bound is not None else None
+        elements: list[ir.Value] = []
+        for array in arrays:
+            for item in array.items:
+                if isinstance(item, ir.Spread):
+                    spread = self.array_elements(item.value, depth + 1)
+                    if spread is None:
+                        return None
+                    elements += spread
+                else:
+                    elements.append(item)
+        return elements
+
+    def _bound_call(self, value: ir.Value) -> ir.Value | None:
+        """A name bound to exactly one call (`const tools = base.filter(…)`)."""
+        if not isinstance(value, ir.Name) or len(value.path) != 1:
+            return None
+        bound = self.lookup(value.path[0], value.scope) or []
+        calls = [b for b in bound if isinstance(b, ir.Call | ir.Choice)]
+        return calls[0] if len(calls) == 1 and len(bound) == 1 else None
 
     def import_values(self, imp: ir.Import) -> list[ir.Value]:
         """The raw values a local module binds to an imported name (for constant folding)."""

@@ -182,7 +182,8 @@ def _value_of(node: Node, scope: str, module: str) -> ir.Value:
     if kind == "object":
         return _object(node, scope, module)
     if kind == "array":
-        return ir.Arr(tuple(_item(child, scope, module) for child in node.named_children))
+        items = (c for c in node.named_children if c.type != "comment")
+        return ir.Arr(tuple(_item(child, scope, module) for child in items))
     if kind == "binary_expression" and _operator(node) == "+":
         left = value_of(node.child_by_field_name("left"), scope, module)
         right = value_of(node.child_by_field_name("right"), scope, module)
@@ -192,6 +193,14 @@ def _value_of(node: Node, scope: str, module: str) -> ir.Value:
         return ir.Concat(tuple(parts))
     if kind in ("call_expression", "new_expression"):
         return _call(node, scope, module)
+    if kind == "ternary_expression":
+        options = (node.child_by_field_name("consequence"), node.child_by_field_name("alternative"))
+        return ir.Choice(tuple(value_of(o, scope, module) for o in options))
+    if kind == "binary_expression" and _operator(node) in ("||", "??", "&&"):
+        left = value_of(node.child_by_field_name("left"), scope, module)
+        right = value_of(node.child_by_field_name("right"), scope, module)
+        # `a && b` is b when it is chosen at all (a falsy a is no tool list or handler)
+        return right if _operator(node) == "&&" else ir.Choice((left, right))
     if kind == "member_expression":
         obj = value_of(node.child_by_field_name("object"), scope, module)
         prop = property_name(node.child_by_field_name("property"))
