@@ -102,7 +102,7 @@ def scan(
         with tempfile.TemporaryDirectory(prefix="toolwitness-code-") as work:
             code = analyse_servers(surfaces, Path(work), options.code)
         surfaces = [surface_with_code(s, code[s.id]) for s in surfaces]
-        stages.append(CodeStage(code))
+        stages.append(CodeStage(code, allow_partial=options.code.allow_partial))
     return scan_surfaces(surfaces, options, stages)
 
 
@@ -155,15 +155,17 @@ def _compose(
     return ScanResult(servers=tuple(results))
 
 
-def code_scan_result(analysis: CodeAnalysis, rule_packs: tuple[Path, ...] = ()) -> ScanResult:
+def code_scan_result(
+    analysis: CodeAnalysis, rule_packs: tuple[Path, ...] = (), *, allow_partial: bool = False
+) -> ScanResult:
     """`toolwitness code`: the metadata checks on the surface read from the code, plus each
-    tool's verdict and the TW-CODE findings."""
+    tool's verdict and the TW-CODE findings (scored like any other)."""
     from toolwitness.code.stage import CodeStage, single_analysis
 
     options = ScanOptions(rule_packs=rule_packs)
     stages: list[Stage] = [
         MetadataChecks(options),
-        CodeStage(single_analysis(analysis), scored=False),
+        CodeStage(single_analysis(analysis), allow_partial=allow_partial),
     ]
     return scan_surfaces([analysis.surface()], options, stages)
 

@@ -192,6 +192,7 @@ class Module:
     star_exports: list[Import] = field(default_factory=list)
     registrations: list[Registration] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    nodes: int = 0  # syntax nodes walked (the work the front-end did, bounded per file)
 
     def export(self, name: str, value: Value) -> None:
         self.exports.setdefault(name, []).append(value)

@@ -16,7 +16,6 @@ from toolwitness.code.in_scan import (
     server_code_findings,
     surface_with_code,
 )
-from toolwitness.findings import Finding, sort_findings
 from toolwitness.model import ServerSurface
 from toolwitness.result import ServerResult
 from toolwitness.rules import RuleRegistry
@@ -28,9 +27,9 @@ __all__ = ["CodeStage", "analyse_servers", "single_analysis", "surface_with_code
 class CodeStage:
     name = "code"
 
-    def __init__(self, code: Mapping[str, ServerCode], *, scored: bool = True) -> None:
+    def __init__(self, code: Mapping[str, ServerCode], *, allow_partial: bool = False) -> None:
         self.code = code
-        self.scored = scored  # False: findings are reported but not part of the score
+        self.allow_partial = allow_partial  # incomplete coverage: a finding, not exit 3
 
     def contribute(
         self, surfaces: Sequence[ServerSurface], rules: RuleRegistry
@@ -41,10 +40,14 @@ class CodeStage:
             if code is None:
                 continue
             found = tuple(server_code_findings(code, rules))
-            if self.scored:
-                out[surface.id] = Contribution(found, attach=_Verdicts(code))
-            else:
-                out[surface.id] = Contribution(attach=_Verdicts(code, found))
+            errors: tuple[str, ...] = ()
+            covered = code.analysis.code_coverage() if code.analysis is not None else None
+            if covered is not None and not covered.complete and not self.allow_partial:
+                errors = (
+                    f"{covered.summary()}: {covered.reason()} (--allow-partial to report "
+                    "it as a finding only)",
+                )
+            out[surface.id] = Contribution(found, errors, _Verdicts(code))
         return out
 
 
@@ -53,13 +56,8 @@ def single_analysis(analysis: CodeAnalysis) -> dict[str, ServerCode]:
 
 
 class _Verdicts:
-    def __init__(self, code: ServerCode, unscored: tuple[Finding, ...] = ()) -> None:
+    def __init__(self, code: ServerCode) -> None:
         self.code = code
-        self.unscored = unscored
 
     def __call__(self, result: ServerResult) -> ServerResult:
-        result = attach_verdicts(result, self.code)
-        if not self.unscored:
-            return result
-        findings = tuple(sort_findings([*result.findings, *self.unscored]))
-        return result.model_copy(update={"findings": findings})
+        return attach_verdicts(result, self.code)

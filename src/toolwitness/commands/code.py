@@ -54,6 +54,14 @@ def code_command(
     fail_on: Annotated[
         Severity | None, typer.Option(help="Exit 1 if a finding is at or above this severity.")
     ] = None,
+    allow_partial: Annotated[
+        bool,
+        typer.Option(
+            "--allow-partial",
+            help="Tools of the server not found in its code: report TW-CODE-005 (grade C at "
+            "best) instead of exiting 3 (incomplete).",
+        ),
+    ] = False,
     debug: Annotated[bool, typer.Option(help="Show tracebacks for internal errors.")] = False,
 ) -> None:
     """Follow each tool's handler to capability sinks; compare with what the tool declares."""
@@ -71,7 +79,7 @@ def code_command(
             verdict = analysis.verdict(graph)
             _emit(render_tool_tree(verdict, all_hits(verdict, analysis.graph, names)), output)
             raise typer.Exit(0)
-        result = code_scan_result(analysis)
+        result = code_scan_result(analysis, allow_partial=allow_partial)
         color = output is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
         _emit(formatter_for(fmt, ReportOptions(color=color)).format(result), output)
         raise typer.Exit(exit_code(result, fail_on=fail_on))

@@ -72,11 +72,26 @@ def dialect_for(path: str) -> str:
     return "js"
 
 
-def parse_module(key: str, source: bytes) -> ir.Module:
-    tree = _parser(dialect_for(key)).parse(source)
-    set_source(source)
+def parse_module(key: str, source: bytes, max_nodes: int = 4_000_000) -> ir.Module:
+    """One file as IR; what could not be analysed is a module error, never an exception."""
     builder = _Builder(key)
-    root = tree.root_node
+    refused = _not_source_text(source)
+    if refused is not None:
+        builder.module.errors.append(refused)
+        return builder.module
+    tree = _parser(dialect_for(key)).parse(source)
+    root = tree.root_node if tree is not None else None
+    if root is None:
+        builder.module.errors.append("the parser returned no tree: not analysed")
+        return builder.module
+    nodes = root.descendant_count
+    builder.module.nodes = nodes
+    if nodes > max_nodes:  # the walk below is linear in nodes: bound it before it starts
+        builder.module.errors.append(
+            f"{nodes} syntax nodes, over the bound of {max_nodes}: not analysed"
+        )
+        return builder.module
+    set_source(source)
     if root.has_error:
         builder.module.errors.append("tree-sitter reported syntax errors")
     for statement in root.named_children:  # one statement too deep must not hide the rest
@@ -86,6 +101,18 @@ def parse_module(key: str, source: bytes) -> ir.Module:
             line = position(statement)[0]
             builder.module.errors.append(f"line {line}: nesting too deep to analyse")
     return builder.module
+
+
+def _not_source_text(source: bytes) -> str | None:
+    """Bytes that are not UTF-8 text are no JavaScript a runtime would load; tree-sitter's error
+    recovery on them costs far more than linear time, so they are never parsed."""
+    if b"\0" in source:
+        return "NUL bytes: not source text, not analysed"
+    try:
+        source.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return f"not UTF-8 at byte {exc.start}: not source text, not analysed"
+    return None
 
 
 class _Builder:

@@ -20,16 +20,35 @@ TOOL_DECORATORS = {"tool": "py-tool", "list_tools": "list_tools", "call_tool": "
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
-def parse_module(key: str, source: bytes) -> ir.Module:
+def parse_module(key: str, source: bytes, max_nodes: int = 4_000_000) -> ir.Module:
+    """One file as IR; what could not be analysed is a module error, never an exception.
+
+    Every error `ast.parse` raises is mapped: SyntaxError (and its IndentationError and TabError),
+    ValueError (NUL bytes, bad encodings), and the MemoryError / RecursionError CPython's parser
+    raises on deep nesting (`not not … p`, 20,000 nested lambdas, a 100,000-branch elif).
+    """
     module = ir.Module(key=key, language="py")
     module.scopes[key] = ir.Scope(key, None)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             tree = ast.parse(source, filename=key)
-    except (SyntaxError, ValueError, RecursionError) as exc:
+    except (SyntaxError, ValueError, OverflowError) as exc:
         module.errors.append(f"not valid Python: {type(exc).__name__}")
         return module
+    except (MemoryError, RecursionError) as exc:
+        module.errors.append(
+            f"not analysed: the parser gave up ({type(exc).__name__}: nesting too deep)"
+        )
+        return module
+    nodes = 0
+    for _ in ast.walk(tree):
+        nodes += 1
+        if nodes > max_nodes:
+            module.errors.append(f"over {max_nodes} syntax nodes: not analysed")
+            module.nodes = nodes
+            return module
+    module.nodes = nodes
     builder = _Builder(module, source.split(b"\n"))
     top = ir.Function(key, "<module>", key, 1, 1, key)
     for statement in tree.body:  # one statement too deep must not hide the rest
