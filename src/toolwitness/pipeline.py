@@ -95,12 +95,13 @@ def scan(
         surfaces.extend(static_surfaces(specs, online=online))
     if not surfaces:
         raise InputError("nothing to scan: give at least one target")
-    stages: list[Stage] = [ConnectionFailures(failures), checks, *later]
+    stages: list[Stage] = [StageFailures(failures), checks, *later]
     if options.code is not None:
         from toolwitness.code.stage import CodeStage, analyse_servers, surface_with_code
 
+        rules = load_registry(list(options.rule_packs))
         with tempfile.TemporaryDirectory(prefix="toolwitness-code-") as work:
-            code = analyse_servers(surfaces, Path(work), options.code)
+            code = analyse_servers(surfaces, Path(work), options.code, rules)
         surfaces = [surface_with_code(s, code[s.id]) for s in surfaces]
         stages.append(CodeStage(code, allow_partial=options.code.allow_partial))
     return scan_surfaces(surfaces, options, stages)
@@ -160,20 +161,23 @@ def code_scan_result(
 ) -> ScanResult:
     """`toolwitness code`: the metadata checks on the surface read from the code, plus each
     tool's verdict and the TW-CODE findings (scored like any other)."""
-    from toolwitness.code.stage import CodeStage, single_analysis
+    from toolwitness.code.in_scan import ServerCode
+    from toolwitness.code.stage import CodeStage, outcome_of
 
     options = ScanOptions(rule_packs=rule_packs)
+    outcome = outcome_of(ServerCode(analysis, ""), None, load_registry(list(rule_packs)))
     stages: list[Stage] = [
         MetadataChecks(options),
-        CodeStage(single_analysis(analysis), allow_partial=allow_partial),
+        CodeStage({analysis.server_id: outcome}, allow_partial=allow_partial),
     ]
     return scan_surfaces([analysis.surface()], options, stages)
 
 
-class ConnectionFailures:
-    """Servers that could not be listed: the scan of each is incomplete, with the reason."""
+class StageFailures:
+    """Servers that could not be listed or analysed: the scan of each is incomplete, with the
+    reason."""
 
-    name = "connections"
+    name = "failures"
 
     def __init__(self, failures: Mapping[str, tuple[str, ...]]) -> None:
         self.failures = failures

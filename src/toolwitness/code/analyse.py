@@ -18,6 +18,7 @@ from toolwitness.code import lattice
 from toolwitness.code.coverage import NOT_IN_CODE, CodeCoverage, coverage_gaps, server_files
 from toolwitness.code.declared import DeclaredFrom
 from toolwitness.code.graph import CallGraph
+from toolwitness.code.isolate import ChildLimits
 from toolwitness.code.project import CodeLimits, Project, load_project
 from toolwitness.code.registrations import ToolSpec, extract
 from toolwitness.code.sinks import load_sink_catalog
@@ -37,6 +38,7 @@ class CodeOptions:
     declared_from: DeclaredFrom = DeclaredFrom.BOTH
     limits: CodeLimits = field(default_factory=CodeLimits)
     allow_partial: bool = False  # incomplete coverage is a finding, not an incomplete scan
+    child: ChildLimits = field(default_factory=ChildLimits)  # wall, memory, CPU of the child
 
 
 @dataclass
