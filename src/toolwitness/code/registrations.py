@@ -118,13 +118,13 @@ _MAX_LOOP_ITEMS = 1000
 def _expand_loop(reg: ir.Registration, resolver: Resolver) -> list[ir.Registration]:
     """`for (const t of TOOLS) server.registerTool(t.name, t.config, t.handler)`: one
     registration per element of a constant array (here or in another module)."""
-    values = [*reg.args, *(v for _, v in reg.kwargs)]
+    values = [*reg.args, *(v for _, v in reg.kwargs), *([reg.handler] if reg.handler else [])]
     heads = sorted({v.path[0] for v in values if isinstance(v, ir.Name)})
     for head in heads:
         for bound in resolver.lookup(head, reg.scope) or []:
             if not (isinstance(bound, ir.Member) and bound.path == (ir.COMPUTED,)):
                 continue
-            items = _array_items(bound.base, resolver)
+            items = resolver.array_elements(bound.base) or _array_items(bound.base, resolver)
             if not items:
                 continue
             return [
@@ -132,6 +132,7 @@ def _expand_loop(reg: ir.Registration, resolver: Resolver) -> list[ir.Registrati
                     reg,
                     args=tuple(_substitute(a, head, item) for a in reg.args),
                     kwargs=tuple((k, _substitute(v, head, item)) for k, v in reg.kwargs),
+                    handler=_substitute(reg.handler, head, item) if reg.handler else None,
                 )
                 for item in items[:_MAX_LOOP_ITEMS]
             ]

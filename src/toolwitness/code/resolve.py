@@ -110,7 +110,7 @@ class Resolver:
         if isinstance(value, ir.Import):
             return self._import(value)
         if isinstance(value, ir.Call):
-            return [r for c in self.resolve(value.callee) for r in self.call_result(c)]
+            return self._call(value)
         if isinstance(value, ir.Member):
             return self.members(list(self.resolve(value.base)), value.path)
         if isinstance(value, ir.Spread):
@@ -152,6 +152,23 @@ class Resolver:
         if path[:1] == ("default",) and "default" not in self.project.modules[key].exports:
             path = path[1:]  # a namespace-style module imported as default (CommonJS interop)
         return self.members([RModule(key)], path)
+
+    def _call(self, call: ir.Call) -> list[Resolved]:
+        out: list[Resolved] = []
+        for callee in self.resolve(call.callee):
+            if isinstance(callee, RFunc) and _method(call.callee) == "bind":
+                out.append(callee)  # `fn.bind(obj)` is fn, bound
+            elif isinstance(callee, RExternal) and call.args and self._passes_through(callee):
+                first = call.args[0]
+                out += self.resolve(first.value if isinstance(first, ir.Spread) else first)
+            else:
+                out += self.call_result(callee)
+        return out
+
+    def _passes_through(self, callee: RExternal) -> bool:
+        if self.catalog is None or callee.instance_at is not None or not callee.path:
+            return False
+        return self.catalog.passes_through(callee.language, callee.module, ".".join(callee.path))
 
     # -- members and calls -------------------------------------------------------------------
     def members(self, bases: list[Resolved], path: tuple[str, ...]) -> list[Resolved]:
@@ -357,6 +374,14 @@ class Resolver:
         from toolwitness.code.static import StaticEvaluator
 
         return StaticEvaluator(self, env or {}).eval(value, 0)
+
+
+def _method(callee: ir.Value) -> str | None:
+    if isinstance(callee, ir.Name) and len(callee.path) >= 2:
+        return callee.path[-1]
+    if isinstance(callee, ir.Member) and callee.path:
+        return callee.path[-1]
+    return None
 
 
 def _missing(r: Resolved) -> bool:

@@ -28,6 +28,8 @@ class StaticEvaluator:
             parts = [self.eval(p, depth + 1) for p in value.parts]
             if all(isinstance(p, str | int | float) for p in parts):
                 return "".join(str(p) for p in parts)
+            if parts and all(isinstance(p, list) for p in parts):  # Python `TOOLS + EXTRA`
+                return [item for p in parts for item in p]
             return UNKNOWN
         if isinstance(value, ir.Obj):
             out: dict[str, Any] = {}

@@ -23,12 +23,25 @@ FUNCTION_NODES = frozenset(
 CLASS_NODES = frozenset({"class_declaration", "class", "abstract_class_declaration"})
 WRAPPERS = frozenset(
     {
+        "sequence_expression",  # `(0, fn)(…)`: tsc's call without `this`; the value is the last
         "parenthesized_expression",
         "as_expression",
         "satisfies_expression",
         "non_null_expression",
         "type_assertion",
         "await_expression",
+    }
+)
+# Helpers compilers emit around `require(...)`: each returns (a view of) the module it is given.
+INTEROP_HELPERS = frozenset(
+    {
+        "__importDefault",
+        "__importStar",
+        "_interopRequireDefault",
+        "_interopRequireWildcard",
+        "__toESM",
+        "__toCommonJS",
+        "__importWildcard",
     }
 )
 _ESCAPE = re.compile(r"\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|.)", re.S)
@@ -94,7 +107,7 @@ def string_value(node: Node) -> str:
 def unwrap(node: Node) -> Node:
     while node.type in WRAPPERS and node.named_child_count:
         inner = node.named_children[0]
-        if node.type == "await_expression":
+        if node.type in ("await_expression", "sequence_expression"):
             inner = node.named_children[-1]
         node = inner
     return node
@@ -264,6 +277,8 @@ def _call(node: Node, scope: str, module: str) -> ir.Value:
         spec = import_specifier(callee, args)
         if spec is not None:
             return ir.Import(spec, (), module)
+        if callee.type == "identifier" and text(callee) in INTEROP_HELPERS and args:
+            return args[0]  # tsc/babel/esbuild module interop: the module it is given
     return ir.Call(value_of(callee, scope, module), args, (), new)
 
 
@@ -315,6 +330,26 @@ def param_names(node: Node) -> list[str]:
             continue
         stack.extend(reversed(current.named_children))
     return names
+
+
+def type_path(annotation: Node | None) -> tuple[str, ...] | None:
+    """The class a TypeScript annotation names (`: Database.Database`, `: Client | null`,
+    `: Promise<Pool>` is not one); None for primitives, literals and shapes."""
+    if annotation is None:
+        return None
+    node = annotation.named_children[0] if annotation.type == "type_annotation" else annotation
+    if node is None:
+        return None
+    if node.type == "type_identifier":
+        return (text(node),)
+    if node.type == "nested_type_identifier":
+        return tuple(text(node).replace(" ", "").split("."))
+    if node.type == "union_type":  # `Client | null`: the one class in it
+        paths = [p for p in (type_path(c) for c in node.named_children) if p is not None]
+        return paths[0] if len(paths) == 1 else None
+    if node.type == "parenthesized_type" and node.named_child_count:
+        return type_path(node.named_children[0])
+    return None
 
 
 def heritage_exprs(node: Node) -> list[Node]:

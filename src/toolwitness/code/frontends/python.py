@@ -85,6 +85,9 @@ class _Builder(ValueBuilder):
             value = node.value
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             bound = self.value(value, fn.id) if value is not None else None
+            if bound is None and isinstance(node, ast.AnnAssign):  # `self.db: sqlite3.Connection`
+                typed = self._annotated(node.annotation, fn.id)
+                bound = None if isinstance(typed, ir.Opaque) else typed
             for target in targets:
                 self.assign(target, bound, fn, cls)
             if value is not None:
@@ -367,6 +370,22 @@ class _Builder(ValueBuilder):
             fn.uses.append(
                 ir.Use(ir.Opaque(DYNAMIC_LOAD), node.lineno, self.column(node), symbol, True)
             )
+        inner = node.func
+        if isinstance(inner, ast.Call) and node.args:  # `mcp.tool(name="x")(handler)`
+            inner_path = chain(inner.func)
+            if inner_path and len(inner_path) >= 2 and inner_path[-1] == "tool":
+                self.module.registrations.append(
+                    ir.Registration(
+                        "py-tool",
+                        tuple(self.arg(a, fn.id) for a in inner.args),
+                        tuple((k.arg, self.value(k.value, fn.id)) for k in inner.keywords if k.arg),
+                        fn.id,
+                        self.key,
+                        node.lineno,
+                        self.column(node),
+                        handler=self.value(node.args[0], fn.id),
+                    )
+                )
         if path and len(path) >= 2 and path[-1] == "add_tool":
             self.module.registrations.append(
                 ir.Registration(
