@@ -43,6 +43,7 @@ class SinkHit:
     symbol: str
     sink: str  # catalog name, "module:qualified"
     path: tuple[str, ...]  # function labels from the handler to the calling function
+    key: str | None = None  # ENV: the one variable named by a literal (None: all or computed)
 
 
 @dataclass
@@ -132,6 +133,7 @@ class CallGraph:
                         use.symbol,
                         _sink_name(sink),
                         self._path(func_id, parents),
+                        self._env_key(use, sink) if leaf == "ENV" else None,
                     )
                 )
             for target in targets:
@@ -309,6 +311,23 @@ class CallGraph:
             sink = self.catalog.lookup(ext.language, ext.module, qualified)
             if sink is not None:
                 return sink
+        return None
+
+    def _env_key(self, use: ir.Use, sink: Sink) -> str | None:
+        """The variable a read of the environment names: `process.env.GITHUB_TOKEN`,
+        `os.environ["KEY"]`, `os.getenv("KEY")`; None when it reads all of it or a computed name."""
+        if use.is_call:
+            if sink.name.split(".")[-1] not in ("getenv", "get") or not use.args:
+                return None
+            key = self.resolver.static(use.args[0])
+            return key if isinstance(key, str) else None
+        if not isinstance(use.target, ir.Name):
+            return None
+        path = use.target.path
+        roots = (("process", "env"), ("os", "environ"), ("environ",))
+        for root in roots:
+            if path[: len(root)] == root and len(path) == len(root) + 1:
+                return None if path[-1] == ir.COMPUTED else path[-1]
         return None
 
     def _leaves(self, sink: Sink, use: ir.Use) -> frozenset[str]:
