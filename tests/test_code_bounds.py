@@ -197,3 +197,45 @@ JS_CASES = {
 def test_tree_sitter_errors_are_module_errors(case: str) -> None:
     module = js.parse_module("m.js", JS_CASES[case])
     assert module.errors, case
+
+
+def _copies(root: Path, count: int) -> None:
+    source = (Path(__file__).parent / "fixtures" / "code" / "ts-lists").glob("*.ts")
+    texts = {p.name: p.read_text() for p in source}
+    for index in range(count):
+        folder = root / f"copy{index}"
+        folder.mkdir(parents=True)
+        for name, text in texts.items():
+            renamed = text
+            for tool in ("fetch_page", "query_db", "run_cmd", "lint_text", "read_file"):
+                renamed = renamed.replace(tool, f"{tool}_{index}")
+            (folder / name).write_text(renamed)
+
+
+def test_analysis_work_grows_linearly_with_size(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ten copies of a server cost about ten times the work of one, counted as resolution
+    steps, syntax nodes and functions visited from every handler — never timed."""
+    from toolwitness.code.resolve import Resolver
+
+    def work(count: int) -> int:
+        root = tmp_path / str(count)
+        _copies(root, count)
+        steps = 0
+        original = Resolver._resolve
+
+        def counted(self: Resolver, value: object) -> object:
+            nonlocal steps
+            steps += 1
+            return original(self, value)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(Resolver, "_resolve", counted)
+        analysis = analyse_directory(root)
+        monkeypatch.setattr(Resolver, "_resolve", original)
+        assert len(analysis.verdicts) == 5 * count
+        nodes = sum(m.nodes for m in analysis.project.modules.values())
+        return steps + nodes + sum(v.reach.visited for v in analysis.verdicts)
+
+    one, ten = work(1), work(10)
+    assert 7.0 <= ten / one <= 13.0
