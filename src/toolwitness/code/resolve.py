@@ -71,6 +71,7 @@ class Resolver:
         self._active: set[ir.Value] = set()
         self._factories: dict[RExternal, RExternal | None] = {}
         self._members_active: set[tuple[RValue, str]] = set()
+        self.static_cache: dict[ir.Value, Any] = {}  # constant folding without an environment
         self.truncated = False
 
     # -- names and values --------------------------------------------------------------------

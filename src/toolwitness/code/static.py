@@ -22,6 +22,18 @@ class StaticEvaluator:
     def eval(self, value: ir.Value | None, depth: int) -> Any:
         if value is None or depth > 24:
             return UNKNOWN
+        if self.env:
+            return self._eval(value, depth)
+        # Without an environment a value always folds the same way: memoised per resolver, so
+        # nested choices and helpers with several returns cost each value once, not per path.
+        cache = self.resolver.static_cache
+        if value in cache:
+            return cache[value]
+        cache[value] = UNKNOWN  # a value that refers back to itself folds to UNKNOWN
+        found = cache[value] = self._eval(value, depth)
+        return found
+
+    def _eval(self, value: ir.Value, depth: int) -> Any:
         if isinstance(value, ir.Lit):
             return value.value
         if isinstance(value, ir.Concat):

@@ -55,6 +55,7 @@ class _Source:
     data: bytes = b""
     line_starts: tuple[int, ...] = (0,)
     values: dict[tuple[int, str], ir.Value] = {}  # noqa: RUF012  (reset per file)
+    ascii_lines: dict[int, bool] = {}  # noqa: RUF012  (reset per file)
     depth = 0
 
 
@@ -63,16 +64,25 @@ def set_source(data: bytes) -> None:
     _Source.values = {}
     _Source.depth = 0
     _Source.line_starts = (0, *(m.end() for m in re.finditer(b"\n", data)))
+    _Source.ascii_lines = {}
 
 
 def position(node: Node) -> tuple[int, int]:
-    """(line, column), both 1-based; the column counts code points (not tree-sitter's bytes)."""
+    """(line, column), both 1-based; the column counts code points (not tree-sitter's bytes).
+
+    Whether a line is ASCII is decided once per line, so a bundle's 200 KB line costs one scan,
+    not one per node (which made positions quadratic in the line's length)."""
     offset = node.start_byte
     line = bisect.bisect_right(_Source.line_starts, offset) - 1
     start = _Source.line_starts[line]
+    ascii_line = _Source.ascii_lines.get(line)
+    if ascii_line is None:
+        end = _Source.line_starts[line + 1] if line + 1 < len(_Source.line_starts) else None
+        ascii_line = _Source.ascii_lines[line] = _Source.data[start:end].isascii()
+    if ascii_line:
+        return line + 1, offset - start + 1
     prefix = _Source.data[start:offset]
-    column = len(prefix.decode("utf-8", "replace")) if not prefix.isascii() else len(prefix)
-    return line + 1, column + 1
+    return line + 1, len(prefix.decode("utf-8", "replace")) + 1
 
 
 MAX_VALUE_DEPTH = 48
