@@ -22,10 +22,11 @@ from toolwitness.errors import EXIT_INTERNAL, EXIT_OK, EXIT_THRESHOLD, InputErro
 from toolwitness.findings import Finding, Severity, sort_findings
 from toolwitness.gcpause import gc_paused
 from toolwitness.integrity.canonical import digest_surface
+from toolwitness.integrity.verify import LockSettings
 from toolwitness.model import ServerSpec, ServerSurface
 from toolwitness.result import ScanResult, ServerResult, ToolResult
 from toolwitness.rules import RuleRegistry, load_registry
-from toolwitness.score import score_findings
+from toolwitness.score import score_surface
 from toolwitness.stage import Contribution, Stage
 from toolwitness.suppressions import Suppression, check_known, split_suppressed
 
@@ -43,6 +44,7 @@ class ScanOptions:
     rule_packs: tuple[Path, ...] = ()
     check_options: dict[str, object] = field(default_factory=dict)
     lock: Path | None = None  # verify every server against this lockfile (integrity/verify.py)
+    lock_settings: LockSettings = field(default_factory=LockSettings)  # key, pin policy
     live: LiveOptions | None = None  # connect to config/command-line servers (acquire/live.py)
     live_observer: LiveObserver | None = None  # progress of live connections (the CLI's display)
     suppressions: tuple[Suppression, ...] = ()  # accepted findings, each with a justification
@@ -85,12 +87,15 @@ def scan(
             specs, options.live, options.live_observer, online=online, on_surface=checks.early
         )
         surfaces.extend(found)
-        if options.lab is not None:
-            from toolwitness.lab.run import lab_specs, run_lab
+        if options.lab is not None or options.live.sandbox:
+            from toolwitness.lab.run import lab_specs, run_lab, with_sandbox_witness
             from toolwitness.lab.stage import LabStage
 
             registry = load_registry(list(options.rule_packs))
-            later.append(LabStage(run_lab(lab_specs(specs), options.lab, registry)))
+            probes = run_lab(lab_specs(specs), options.lab, registry) if options.lab else {}
+            if options.live.sandbox:  # what the sandbox's syscall witness saw while they listed
+                probes = with_sandbox_witness(probes, options.live.witness)
+            later.append(LabStage(probes))
     elif specs:
         surfaces.extend(static_surfaces(specs, online=online))
     if not surfaces:
@@ -122,7 +127,7 @@ def scan_surfaces(
     if options.lock is not None and not any(s.name == "pin" for s in stages):
         from toolwitness.integrity.stage import PinStage
 
-        stages = [*stages, PinStage(options.lock, options.limits)]
+        stages = [*stages, PinStage(options.lock, options.limits, options.lock_settings)]
     with gc_paused():
         return _compose(surfaces, options, stages)
 
@@ -279,7 +284,7 @@ def _server_result(
         for t in digests.tools
     )
     # An incomplete scan gets no grade: it cannot vouch for the server (and exits 3).
-    scored = None if errors else score_findings(kept)
+    scored = None if errors else score_surface(surface, kept)
     return ServerResult(
         surface=surface,
         surface_digest=digests.surface,
@@ -310,3 +315,6 @@ def exit_code(
             if server.grade is None or GRADES.index(server.grade) > floor:
                 return EXIT_THRESHOLD
     return EXIT_OK
+
+
+ConnectionFailures = StageFailures  # the name commands/lab.py and earlier callers use

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from toolwitness.acquire.limits import MIB, InputLimits
+from toolwitness.acquire.sandbox_witness import SandboxLog
 from toolwitness.model import ServerSpec, ServerSurface
 
 
@@ -18,7 +19,8 @@ class LiveOptions:
     """Bounds and policy for live connections (defaults allow a cold `npx`/`uvx` download)."""
 
     request_timeout: float = 60.0  # one request (initialize, one page)
-    server_timeout: float = 180.0  # everything for one server, start-up included
+    # everything for one server, start-up included; bounds it even below request_timeout
+    server_timeout: float = 180.0
     max_pages: int = 100
     max_bytes: int = 64 * MIB  # everything one server may send
     max_message_bytes: int = 16 * MIB
@@ -29,6 +31,8 @@ class LiveOptions:
     # sent only to the endpoint it was given for, and never lands in the surface.
     url_headers: dict[str, dict[str, str]] = field(default_factory=dict)
     sandbox: bool = False
+    # What the sandbox's syscall witness saw per server (filled while servers are listed).
+    witness: SandboxLog = field(default_factory=SandboxLog)
     concurrency: int = 8
     mode: str = "auto"  # SDK negotiation: server/discover, falling back to initialize
     limits: InputLimits = field(default_factory=InputLimits)

@@ -27,6 +27,7 @@ from toolwitness.pipeline import (
     scan_surfaces,
 )
 from toolwitness.report.interface import OutputFormat, ReportOptions, formatter_for
+from toolwitness.report.sarif_artifacts import find_source_root
 from toolwitness.result import ScanResult
 
 
@@ -80,6 +81,14 @@ def code_command(
     max_cpu_seconds: Annotated[
         int, typer.Option(help="CPU seconds the analysis child may use.")
     ] = 300,
+    source_root: Annotated[
+        Path | None,
+        typer.Option(
+            "--source-root",
+            help="SARIF: write file paths relative to this folder (default: the repository "
+            "root above the target, else the current folder).",
+        ),
+    ] = None,
     debug: Annotated[bool, typer.Option(help="Show tracebacks for internal errors.")] = False,
 ) -> None:
     """Follow each tool's handler to capability sinks; compare with what the tool declares."""
@@ -87,6 +96,8 @@ def code_command(
     from toolwitness.cli_support import guard as _guard
 
     color = output is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    root = source_root or find_source_root([Path(target)])
+    report = ReportOptions(color=color, source_root=root)
 
     def work(folder: Path) -> tuple[str, int]:
         analysis = analyse_target(target, folder, CodeOptions(declared_from=declared_from))
@@ -99,7 +110,7 @@ def code_command(
             verdict = analysis.verdict(graph)
             return render_tool_tree(verdict, all_hits(verdict, analysis.graph, names)), 0
         result = code_scan_result(analysis, allow_partial=allow_partial)
-        text = formatter_for(fmt, ReportOptions(color=color)).format(result)
+        text = formatter_for(fmt, report).format(result)
         return text, exit_code(result, fail_on=fail_on)
 
     with _guard(debug), tempfile.TemporaryDirectory(prefix="toolwitness-code-") as work_dir:
@@ -109,7 +120,7 @@ def code_command(
             text, code = run_limited(lambda: work(Path(work_dir)), limits)
         except LimitExceeded as exc:  # a report that says so, and exit 3 (incomplete)
             result = stopped_result(target, str(exc))
-            text = formatter_for(fmt, ReportOptions(color=color)).format(result)
+            text = formatter_for(fmt, report).format(result)
             code = exit_code(result)
         _emit(text, output)
         raise typer.Exit(code)
