@@ -45,4 +45,24 @@ if [ ! -f "$dest/fixtures/sarif-2.1.0.json" ]; then
   cp "$tmp/package/lib/schemas/sarif-2.1.0-rtm.5.json" "$dest/fixtures/sarif-2.1.0.json"
   rm -rf "$tmp"
 fi
+# Published packages code verification is tested on (tests/test_code_packs.py): packed, never
+# installed or run. Each tarball is checked against the registry's pinned integrity before it is
+# unpacked into .cache/test-servers/packs/NAME-VERSION/package.
+CODE_PACKS=(
+  "@wonderwhy-er/desktop-commander@0.2.52 sha512-VNeKfaBR6TN/8MlP/ziTpjNEeHrGOFmmzQjrwzr52kQalBJoNNISWwaSQElPFc6+I17NOOM354KbSdS/aDrqGA=="
+  "mcp-server-kubernetes@4.1.7 sha512-c6rNCdzBBIUO3mpOSKCJjqJMpRyEJEyf3l+iw8xg/+KzThOrPVaPdxpsEvgzq8gCwKprwVL+wJUGLwuRspuwuA=="
+  "@modelcontextprotocol/server-github@2025.4.8 sha512-8N43bQw9MlUB0piTZHK2JMh8kYPKxH57d4Z7Wb8PS4by2MkZ0FzI5xPImg3xumpev82VZw2VWHQJJJYp+WkwEw=="
+)
+mkdir -p "$dest/packs"
+for entry in "${CODE_PACKS[@]}"; do
+  spec=${entry%% *}; want=${entry##* }
+  folder="$dest/packs/$(echo "${spec#@}" | tr '/@' '--')"
+  if [ ! -f "$folder/.verified" ]; then
+    rm -rf "$folder"; mkdir -p "$folder"
+    tgz=$(cd "$folder" && npm pack --silent "$spec" | tail -1)
+    got="sha512-$(openssl dgst -sha512 -binary "$folder/$tgz" | base64 -w0)"
+    if [ "$got" != "$want" ]; then echo "integrity mismatch for $spec" >&2; exit 1; fi
+    tar xzf "$folder/$tgz" -C "$folder" && touch "$folder/.verified"
+  fi
+done
 echo "test servers ready in $dest"

@@ -177,7 +177,7 @@ def test_code_verified_against_the_advertised_surface(
 ) -> None:
     """What clients receive wins over what the registrations say: a snapshot that marks
     write_file read-only makes its write a TW-CODE-001; an advertised tool the code does not
-    register is UNANALYZABLE."""
+    register is UNANALYZABLE, and the scan is incomplete (exit 3) unless --allow-partial."""
     require_path(FILESYSTEM, "server-filesystem")
     snapshot = json.loads((FIXTURES / "real" / "server-filesystem.json").read_text())
     for tool in snapshot["tools"]:
@@ -186,7 +186,15 @@ def test_code_verified_against_the_advertised_surface(
     snapshot["tools"].append({"name": "ghost", "description": "Show", "inputSchema": {}})
     (tmp_path / "advertised.json").write_text(json.dumps(snapshot))
     code, doc = _report(capsys, str(FILESYSTEM), "--surface", str(tmp_path / "advertised.json"))
+    assert code == 3
+    assert doc["servers"][0]["grade"] is None and "1 listed tool(s) not found" in str(doc)
+    code, doc = _report(
+        capsys, str(FILESYSTEM), "--surface", str(tmp_path / "advertised.json"), "--allow-partial"
+    )
     assert code == 0
+    gate = [f for f in doc["servers"][0]["findings"] if f["rule_id"] == "TW-CODE-005"]
+    assert len(gate) == 1 and "15 listed by the server" in gate[0]["message"]
+    assert doc["servers"][0]["grade"] in ("C", "D", "F")
     tools = _tools(doc)
     assert tools["write_file"]["verdict"] == "VIOLATION"
     assert tools["write_file"]["undeclared"] == ["WRITE_FS"]

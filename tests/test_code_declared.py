@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from toolwitness.code import lattice
 from toolwitness.code.declared import DeclaredFrom, annotation_bounds, declare, description_leaves
 
@@ -65,3 +67,49 @@ def test_description_cannot_override_a_read_only_hint() -> None:
     declared = declare("save", "Write the note to a file", {"readOnlyHint": True})
     assert "WRITE_FS" not in declared.leaves
     assert "WRITE_FS" in declared.prohibited
+
+
+def test_nouns_are_not_read_as_verbs() -> None:
+    """Verbs by form and position (lemminflect's parts of speech), not by word lists."""
+    assert description_leaves("Returns the stored value") == frozenset()  # not "store"
+    assert description_leaves("List commits of a branch", None) >= {"READ_FS"}
+    assert "WRITE_FS" not in description_leaves("List commits of a branch")  # not "commit"
+    assert "NETWORK_OUTBOUND" not in description_leaves("Show an email address")
+    assert "NETWORK_OUTBOUND" not in description_leaves("Count the posts in a folder")
+    assert description_leaves("Set a specific configuration value") == lattice.leaves({"WRITE"})
+    assert description_leaves("Email the report") == {"NETWORK_OUTBOUND"}  # a verb here
+    assert description_leaves("Read and write files") == {"READ_FS", "WRITE_FS"}
+    assert "NETWORK_OUTBOUND" not in description_leaves("Update a pull request")
+
+
+def test_inflections_come_from_the_lemmatiser() -> None:
+    assert description_leaves("Tool that retrieves the file") == {"READ_FS"}
+    assert description_leaves("The file is then overwritten") == {"WRITE_FS"}
+    assert description_leaves("by running a shell command") >= {"EXEC_SHELL"}
+
+
+def test_a_named_remote_service_declares_its_network_call_only() -> None:
+    """data/services.yaml: a GitHub repository is remote, not a local working tree."""
+    leaves = description_leaves("Search for GitHub repositories", "search_repositories")
+    assert leaves == {"NETWORK_OUTBOUND"}
+    leaves = description_leaves("List issues in a GitHub repository", "list_issues")
+    assert leaves == {"NETWORK_OUTBOUND"}
+    assert description_leaves("Post a message to a Slack channel") == {"NETWORK_OUTBOUND"}
+    assert description_leaves("Upload an object to S3") == {"NETWORK_OUTBOUND"}
+    assert description_leaves("Create a branch in a GitLab project", "create_branch") == {
+        "NETWORK_OUTBOUND"
+    }
+    # without a service, a repository is a local working tree (git runs on it)
+    assert description_leaves("Show the status of the repository") >= {"READ_FS", "EXEC_PROCESS"}
+
+
+def test_services_file_is_well_formed() -> None:
+    import yaml
+
+    from toolwitness.data import __file__ as data_init
+
+    doc = yaml.safe_load((Path(data_init).parent / "services.yaml").read_text("utf-8"))
+    names = [entry["name"] for entry in doc["services"]]
+    assert names == sorted(names, key=str.lower) and len(names) == len(set(names))
+    words = [w for entry in doc["services"] for w in entry["words"]]
+    assert len(words) == len(set(words)) and all(w == w.lower() for w in words)

@@ -123,10 +123,13 @@ def test_too_many_files_is_refused(tmp_path: Path) -> None:
         load_project(tmp_path, CodeLimits(max_files=4))
 
 
-def test_oversized_file_is_refused(tmp_path: Path) -> None:
+def test_oversized_file_is_a_gap_not_a_rejected_run(tmp_path: Path) -> None:
+    """A file over the per-file bound is not analysed, and says so; the rest still is."""
     (tmp_path / "big.js").write_bytes(b" " * 2048)
-    with pytest.raises(InputError, match="over 1024 bytes"):
-        load_project(tmp_path, CodeLimits(max_file_bytes=1024))
+    (tmp_path / "small.js").write_bytes(b"const x = 1;\n")
+    project = load_project(tmp_path, CodeLimits(max_file_bytes=1024))
+    assert project.modules["big.js"].errors == ["file over 1024 bytes: not analysed"]
+    assert project.modules["small.js"].errors == []
 
 
 def test_symlinks_are_not_followed(tmp_path: Path) -> None:

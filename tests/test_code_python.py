@@ -44,7 +44,7 @@ def test_names_descriptions_and_annotations(fastmcp: CodeAnalysis) -> None:
         ("list_notes", OK, {"READ_FS"}),  # `from . import storage` + attribute call
         ("save_note", VIOLATION, {"WRITE_FS"}),  # aliased relative import, open(..., "w")
         ("show_note", OK, {"READ_FS"}),  # module-level instance, self-dispatch, open() read
-        ("archive", VIOLATION, {"EXEC_PROCESS", "EXEC_SHELL"}),  # Thread(target=callback)
+        ("archive", VIOLATION, {"EXEC_SHELL"}),  # Thread(target=callback); a shell only
         ("note_name", VIOLATION, {"WRITE_FS"}),  # add_tool; method inherited from a base class
     ],
 )

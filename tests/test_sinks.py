@@ -128,7 +128,7 @@ def test_unparseable_yaml_names_the_file() -> None:
         ("js", "node:fs/promises", "readFile", {"READ_FS"}),
         ("js", "fs", "promises.readFile", {"READ_FS"}),
         ("js", "fs", "default.unlinkSync", {"WRITE_FS"}),
-        ("js", "child_process", "exec", {"EXEC_SHELL", "EXEC_PROCESS"}),
+        ("js", "child_process", "exec", {"EXEC_SHELL"}),
         ("js", None, "eval", {"EXEC_EVAL"}),
         ("js", None, "fetch", {"NETWORK_OUTBOUND"}),
         ("js", None, "process.env", {"ENV"}),
@@ -147,7 +147,7 @@ def test_unparseable_yaml_names_the_file() -> None:
         ("js", "playwright-core", "chromium.launch", {"EXEC_PROCESS"}),
         ("py", None, "exec", {"EXEC_EVAL"}),
         ("py", "builtins", "open", {"READ_FS", "WRITE_FS"}),
-        ("py", "os", "system", {"EXEC_SHELL", "EXEC_PROCESS"}),
+        ("py", "os", "system", {"EXEC_SHELL"}),
         ("py", "os", "path.exists", {"READ_FS"}),
         ("py", "os.path", "exists", {"READ_FS"}),
         ("py", None, "os.environ.get", {"ENV"}),
@@ -351,8 +351,8 @@ def test_classify_open_mode(mode: str | None, expected: set[str]) -> None:
 def test_classify_shell_option() -> None:
     assert classify_shell_option(None) == {"EXEC_PROCESS"}
     assert classify_shell_option(False) == {"EXEC_PROCESS"}
-    assert classify_shell_option(True) == {"EXEC_PROCESS", "EXEC_SHELL"}
-    assert classify_shell_option("/bin/bash") == {"EXEC_PROCESS", "EXEC_SHELL"}
+    assert classify_shell_option(True) == {"EXEC_SHELL"}
+    assert classify_shell_option("/bin/bash") == {"EXEC_SHELL"}
 
 
 def test_refine_leaves_narrows_only_literal_arguments() -> None:
@@ -362,7 +362,7 @@ def test_refine_leaves_narrows_only_literal_arguments() -> None:
     opener = catalog.lookup("py", None, "open")
     assert spawn and query and opener
     assert refine_leaves(spawn.leaves, spawn.arg_rule, None, literal=True) == {"EXEC_PROCESS"}
-    assert refine_leaves(spawn.leaves, spawn.arg_rule, True, literal=True) == spawn.leaves
+    assert refine_leaves(spawn.leaves, spawn.arg_rule, True, literal=True) == {"EXEC_SHELL"}
     assert refine_leaves(spawn.leaves, spawn.arg_rule, None, literal=False) == spawn.leaves
     assert refine_leaves(query.leaves, query.arg_rule, "SELECT 1", literal=True) == R
     assert refine_leaves(query.leaves, query.arg_rule, "x", literal=False) == RW

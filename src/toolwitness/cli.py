@@ -121,6 +121,14 @@ def scan_command(
         DeclaredFrom,
         typer.Option("--declared-from", help="With --code: what a tool declares."),
     ] = DeclaredFrom.BOTH,
+    allow_partial: Annotated[
+        bool,
+        typer.Option(
+            "--allow-partial",
+            help="With --code: tools not found in the code are a TW-CODE-005 finding (grade C "
+            "at best) instead of an incomplete scan (exit 3).",
+        ),
+    ] = False,
     discover: discover_commands.DiscoverFlag = False,
     home: discover_commands.HomeOpt = None,
     project: discover_commands.ProjectOpt = None,
@@ -154,7 +162,9 @@ def scan_command(
         )
         lab_settings = (
             lab_commands.lab_settings(
-                flags, all_tools=all_tools, call_timeout=call_timeout,
+                flags,
+                all_tools=all_tools,
+                call_timeout=call_timeout,
                 url_headers=live_options.url_headers if live_options else None,
             )
             if lab
@@ -170,7 +180,10 @@ def scan_command(
                 live=live_options, live_observer=observer,
                 check_options={"online": online, **builtins_option.check_options(include_builtins)},
                 lab=lab_settings,
-                code=CodeOptions(declared_from=declared_from) if verify_code else None,
+                code=(
+                    CodeOptions(declared_from=declared_from, allow_partial=allow_partial)
+                    if verify_code else None
+                ),
             )  # fmt: skip
             result = scan([*scan_targets, *discovered], options)
         color = output is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ

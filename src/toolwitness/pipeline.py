@@ -100,14 +100,15 @@ def scan(
         surfaces.extend(static_surfaces(specs, online=online))
     if not surfaces:
         raise InputError("nothing to scan: give at least one target")
-    stages: list[Stage] = [ConnectionFailures(failures), checks, *later]
+    stages: list[Stage] = [StageFailures(failures), checks, *later]
     if options.code is not None:
         from toolwitness.code.stage import CodeStage, analyse_servers, surface_with_code
 
+        rules = load_registry(list(options.rule_packs))
         with tempfile.TemporaryDirectory(prefix="toolwitness-code-") as work:
-            code = analyse_servers(surfaces, Path(work), options.code)
+            code = analyse_servers(surfaces, Path(work), options.code, rules)
         surfaces = [surface_with_code(s, code[s.id]) for s in surfaces]
-        stages.append(CodeStage(code))
+        stages.append(CodeStage(code, allow_partial=options.code.allow_partial))
     return scan_surfaces(surfaces, options, stages)
 
 
@@ -160,23 +161,28 @@ def _compose(
     return ScanResult(servers=tuple(results))
 
 
-def code_scan_result(analysis: CodeAnalysis, rule_packs: tuple[Path, ...] = ()) -> ScanResult:
+def code_scan_result(
+    analysis: CodeAnalysis, rule_packs: tuple[Path, ...] = (), *, allow_partial: bool = False
+) -> ScanResult:
     """`toolwitness code`: the metadata checks on the surface read from the code, plus each
-    tool's verdict and the TW-CODE findings."""
-    from toolwitness.code.stage import CodeStage, single_analysis
+    tool's verdict and the TW-CODE findings (scored like any other)."""
+    from toolwitness.code.in_scan import ServerCode
+    from toolwitness.code.stage import CodeStage, outcome_of
 
     options = ScanOptions(rule_packs=rule_packs)
+    outcome = outcome_of(ServerCode(analysis, ""), None, load_registry(list(rule_packs)))
     stages: list[Stage] = [
         MetadataChecks(options),
-        CodeStage(single_analysis(analysis)),  # its TW-CODE findings count in the grade
+        CodeStage({analysis.server_id: outcome}, allow_partial=allow_partial),
     ]
     return scan_surfaces([analysis.surface()], options, stages)
 
 
-class ConnectionFailures:
-    """Servers that could not be listed: the scan of each is incomplete, with the reason."""
+class StageFailures:
+    """Servers that could not be listed or analysed: the scan of each is incomplete, with the
+    reason."""
 
-    name = "connections"
+    name = "failures"
 
     def __init__(self, failures: Mapping[str, tuple[str, ...]]) -> None:
         self.failures = failures
@@ -309,3 +315,6 @@ def exit_code(
             if server.grade is None or GRADES.index(server.grade) > floor:
                 return EXIT_THRESHOLD
     return EXIT_OK
+
+
+ConnectionFailures = StageFailures  # the name commands/lab.py and earlier callers use

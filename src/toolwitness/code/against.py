@@ -13,12 +13,11 @@ import copy
 from dataclasses import replace
 
 from toolwitness.code.analyse import CodeAnalysis
+from toolwitness.code.coverage import NOT_IN_CODE
 from toolwitness.code.declared import DeclaredFrom
 from toolwitness.code.registrations import ToolSpec
 from toolwitness.code.verify import verify_tools
 from toolwitness.model import ServerSurface
-
-NOT_IN_CODE = "no registration of this tool was found in the code"
 
 
 def against_surface(
@@ -30,7 +29,10 @@ def against_surface(
     for tool in surface.tools:
         found = by_name.get(tool.name)
         if found is None:
-            spec = ToolSpec(tool.name, "-", 0, 0, "advertised", problems=[NOT_IN_CODE])
+            problems = [NOT_IN_CODE]
+            if analysis.gaps:  # what the analysis could not follow, where the tool may be
+                problems.append("not followed: " + "; ".join(analysis.gaps[:3]))
+            spec = ToolSpec(tool.name, "-", 0, 0, "advertised", problems=problems)
         else:
             spec = copy.copy(found)
             spec.problems = list(found.problems)

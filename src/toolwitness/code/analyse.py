@@ -15,12 +15,14 @@ from pathlib import Path
 from toolwitness.acquire.hostile_json import parse_json_bytes
 from toolwitness.acquire.limits import InputLimits
 from toolwitness.code import lattice
+from toolwitness.code.coverage import NOT_IN_CODE, CodeCoverage, coverage_gaps, server_files
 from toolwitness.code.declared import DeclaredFrom
 from toolwitness.code.graph import CallGraph
+from toolwitness.code.isolate import ChildLimits
 from toolwitness.code.project import CodeLimits, Project, load_project
 from toolwitness.code.registrations import ToolSpec, extract
 from toolwitness.code.sinks import load_sink_catalog
-from toolwitness.code.verify import ToolVerdict, findings_for, verify_tools
+from toolwitness.code.verify import UNANALYZABLE, ToolVerdict, findings_for, verify_tools
 from toolwitness.errors import InputError, UsageError
 from toolwitness.findings import Finding, Witness
 from toolwitness.gcpause import gc_paused
@@ -35,6 +37,8 @@ ARCHIVE_SUFFIXES = (".tgz", ".tar.gz", ".tar", ".whl", ".zip")
 class CodeOptions:
     declared_from: DeclaredFrom = DeclaredFrom.BOTH
     limits: CodeLimits = field(default_factory=CodeLimits)
+    allow_partial: bool = False  # incomplete coverage is a finding, not an incomplete scan
+    child: ChildLimits = field(default_factory=ChildLimits)  # wall, memory, CPU of the child
 
 
 @dataclass
@@ -48,6 +52,17 @@ class CodeAnalysis:
     verdicts: list[ToolVerdict]
     notes: list[str]
     advertised: ServerSurface | None = None  # what the server advertises, when given
+    gaps: list[str] = field(default_factory=list)  # registrations not read (code/coverage.py)
+    is_server: bool = False  # imports an MCP SDK or registers a request handler
+    registered: int = 0  # tools the code registers (before matching an advertised list)
+
+    def code_coverage(self) -> CodeCoverage:
+        missing = tuple(v.name for v in self.verdicts if NOT_IN_CODE in v.spec.problems)
+        verified = sum(1 for v in self.verdicts if v.verdict != UNANALYZABLE)
+        listed = len(self.advertised.tools) if self.advertised is not None else None
+        return CodeCoverage(
+            self.is_server, self.registered, listed, verified, missing, tuple(self.gaps)
+        )
 
     def verdict(self, name: str) -> ToolVerdict:
         for verdict in self.verdicts:
@@ -108,6 +123,8 @@ def _analyse(
     notes = list(extraction.notes)
     for key in sorted(project.modules):  # a file not fully read may hide a registration
         notes += [f"{key}: {error}" for error in project.modules[key].errors]
+    files = server_files(project)
+    gaps = coverage_gaps(project, extraction.notes, files, found=len(specs))
     return CodeAnalysis(
         server_id or root.name,
         root,
@@ -117,6 +134,9 @@ def _analyse(
         specs,
         verdicts,
         notes,
+        gaps=gaps,
+        is_server=bool(files),
+        registered=len(specs),
     )
 
 
@@ -185,6 +205,16 @@ def _merge_duplicates(specs: list[ToolSpec]) -> list[ToolSpec]:
 
 def code_findings(analysis: CodeAnalysis, rules: RuleRegistry) -> list[Finding]:
     found = [f for v in analysis.verdicts for f in findings_for(v, rules)]
+    covered = analysis.code_coverage()
+    if not covered.complete:
+        found.append(
+            rules.finding(
+                "TW-CODE-005",
+                tool=None,
+                location="code",
+                message=f"{covered.summary()}: {covered.reason()}",
+            )
+        )
     for note in analysis.notes:
         found.append(
             rules.finding(

@@ -48,11 +48,13 @@ def classify_open_mode(mode: str | None) -> frozenset[str]:
 def classify_shell_option(shell: bool | str | None) -> frozenset[str]:
     """Leaves of a process call by its literal `shell` option (None: the option is absent).
 
-    A shell path string (`shell: "/bin/bash"`) runs through that shell, like `true`.
+    A shell path string (`shell: "/bin/bash"`) runs through that shell, like `true`. The most
+    specific leaf is reported (docs/capabilities.md): a shell is EXEC_SHELL, not also
+    EXEC_PROCESS; an option that is not a literal leaves both possible.
     """
     if shell is None or shell is False or shell == "":
         return frozenset({EXEC_PROCESS})
-    return _EXEC_BOTH
+    return frozenset({EXEC_SHELL})
 
 
 def refine_leaves(

@@ -21,7 +21,10 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+import lemminflect  # type: ignore[import-untyped]
+
 from toolwitness.code import lattice
+from toolwitness.code.grammar import Grammar, senses, verb_positions
 from toolwitness.errors import InternalError
 from toolwitness.textnorm import nfc
 from toolwitness.yamlload import load_yaml
@@ -50,15 +53,18 @@ class Declaration:
 class _Vocabulary:
     negations: frozenset[str]
     window: int
-    verbs: dict[str, tuple[str, bool]]  # word -> (class, strong)
-    objects: dict[str, str]  # word -> domain
+    verbs: dict[str, tuple[str, bool]]  # verb lemma -> (class, strong)
+    objects: dict[str, str]  # noun (or its lemma) -> domain
     table: dict[str, dict[str, frozenset[str]]]
     implied: dict[str, frozenset[str]]
+    grammar: Grammar
+    services: dict[tuple[str, ...], str]  # words naming a remote service -> its name
+    credential_words: frozenset[str]
 
 
 _CLAUSE = re.compile(r"[.;:!?\n]+")
 _WORD = re.compile(r"[a-z0-9]+(?:['-][a-z0-9]+)*")
-_SUFFIXES = ("ing", "es", "ed", "s", "d")
+_MAX_SERVICE_WORDS = 4
 
 
 @lru_cache(maxsize=1)
@@ -80,6 +86,13 @@ def vocabulary() -> _Vocabulary:
         if missing or any("default" not in row for row in table.values()):
             raise InternalError(f"declared.yaml: table incomplete for {sorted(missing)}")
         implied = {domain: lattice.leaves(names) for domain, names in doc["implied"].items()}
+        words = doc["grammar"]
+        grammar = Grammar(
+            frozenset(words["determiners"]),
+            frozenset(words["prepositions"]),
+            frozenset(words["introducers"]),
+            frozenset(words["lead_ins"]),
+        )
         return _Vocabulary(
             frozenset(doc["negations"]),
             int(doc["negation_window"]),
@@ -87,46 +100,94 @@ def vocabulary() -> _Vocabulary:
             objects,
             table,
             implied,
+            grammar,
+            _services(),
+            frozenset(doc["credential_words"]),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise InternalError(f"declared.yaml is malformed: {exc}") from None
 
 
-def _stems(word: str) -> list[str]:
-    out = [word]
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) > len(suffix) + 2:
-            stem = word[: -len(suffix)]
-            out += [stem, stem + "e"]
-            if suffix == "ing" and len(stem) > 2 and stem[-1] == stem[-2]:
-                out.append(stem[:-1])  # running -> run
+def _services() -> dict[tuple[str, ...], str]:
+    text = resources.files("toolwitness.data").joinpath("services.yaml").read_text("utf-8")
+    doc: dict[str, Any] = load_yaml(text)
+    out: dict[tuple[str, ...], str] = {}
+    for entry in doc["services"]:
+        for phrase in entry["words"]:
+            words = tuple(_WORD.findall(phrase.lower()))
+            if not words or len(words) > _MAX_SERVICE_WORDS:
+                raise InternalError(f"services.yaml: bad words {phrase!r}")
+            out[words] = entry["name"]
     return out
+
+
+def services_named(words: list[str], vocab: _Vocabulary) -> list[tuple[int, int, str]]:
+    """(start, end, service) for every mention of a remote service in the words."""
+    found: list[tuple[int, int, str]] = []
+    for start in range(len(words)):
+        for size in range(_MAX_SERVICE_WORDS, 0, -1):
+            name = vocab.services.get(tuple(words[start : start + size]))
+            if name is not None:
+                found.append((start, start + size, name))
+                break
+    return found
+
+
+def _object_domain(word: str, vocab: _Vocabulary) -> str | None:
+    domain = vocab.objects.get(word)
+    if domain is None and "NOUN" in senses(word):
+        for lemma in lemminflect.getLemma(word, upos="NOUN"):
+            domain = domain or vocab.objects.get(lemma)
+    return domain
+
+
+def _clause_words(text: str | None, tool_name: str | None) -> list[list[str]]:
+    clauses = [_WORD.findall(c) for c in _CLAUSE.split(nfc(text or "").lower())]
+    if tool_name:
+        name_words = re.split(r"[_\-.\s]+|(?<=[a-z])(?=[A-Z])", tool_name)
+        clauses.append(_WORD.findall(" ".join(name_words).lower()))
+    return [c for c in clauses if c]
 
 
 @lru_cache(maxsize=4096)
 def description_leaves(text: str | None, tool_name: str | None = None) -> frozenset[str]:
-    """Leaves the words declare; a negated verb or object ("without reading") declares nothing."""
+    """Leaves the words declare; a negated verb or object ("without reading") declares nothing.
+
+    Verbs are words in a verb's position (code/grammar.py); objects are nouns of the object
+    vocabulary; a named remote service is the `service` domain, and when one is named anywhere,
+    the tool's repositories and branches are the service's (remote), not a local working tree.
+    """
     vocab = vocabulary()
-    clauses = _CLAUSE.split(nfc(text or "").lower())
+    clauses = _clause_words(text, tool_name)
+    remote = any(services_named(words, vocab) for words in clauses)
     subject: list[str] = []  # the tool name's objects are what every clause is about
-    if tool_name:
-        name_words = re.split(r"[_\-.\s]+|(?<=[a-z])(?=[A-Z])", tool_name)
-        clauses.append(" ".join(name_words).lower())
-        subject = [vocab.objects[w.lower()] for w in name_words if w.lower() in vocab.objects]
+    if tool_name and clauses:
+        subject = [d for w in clauses[-1] if (d := _object_domain(w, vocab)) is not None]
+        subject = ["service" if remote and d == "vcs" else d for d in subject]
     found: set[str] = set()
-    for clause in clauses:
-        words = _WORD.findall(clause)
+    for words in clauses:
         verbs: list[tuple[str, bool]] = []
         domains: list[str] = []
+        named = services_named(words, vocab)
+        in_service = {i for start, end, _ in named for i in range(start, end)}
+        positions = verb_positions(words, vocab.grammar)
         for index, word in enumerate(words):
-            negated = any(w in vocab.negations for w in words[max(0, index - vocab.window) : index])
-            if negated:
+            window = words[max(0, index - vocab.window) : index]
+            if any(w in vocab.negations for w in window):
                 continue
-            if word in vocab.objects:
-                domains.append(vocab.objects[word])
-            verb = next((vocab.verbs[s] for s in _stems(word) if s in vocab.verbs), None)
-            if verb is not None and word not in vocab.objects:
-                verbs.append(verb)
+            if index in in_service:
+                if any(start == index for start, _, _ in named):
+                    domains.append("service")
+                continue
+            lemma = positions.get(index)
+            if lemma is not None and lemma in vocab.verbs:
+                verbs.append(vocab.verbs[lemma])
+                continue
+            domain = _object_domain(word, vocab) if lemma is None else None
+            if domain is not None:
+                domains.append("service" if remote and domain == "vcs" else domain)
+        if remote and not domains and not subject:
+            domains = ["service"]  # "Create a pull request" on a server about GitHub: remote
         for klass, strong in verbs:
             row = vocab.table[klass]
             targets = domains + subject if strong else domains
@@ -138,6 +199,12 @@ def description_leaves(text: str | None, tool_name: str | None = None) -> frozen
         for domain in domains:
             found |= vocab.implied.get(domain, frozenset())
     return frozenset(found)
+
+
+def is_credential_name(name: str) -> bool:
+    """`GITHUB_PERSONAL_ACCESS_TOKEN`, `apiKey`: an environment variable holding a credential."""
+    parts = re.split(r"[_\-.\s]+|(?<=[a-z])(?=[A-Z])", name)
+    return any(p.lower() in vocabulary().credential_words for p in parts)
 
 
 def annotation_bounds(annotations: dict[str, Any] | None) -> tuple[frozenset[str], frozenset[str]]:

@@ -30,6 +30,7 @@ from toolwitness.code.resolve import (
 from toolwitness.code.sinks import Sink, SinkCatalog, refine_leaves
 
 MAX_WITNESSES_PER_LEAF = 3
+_MAX_STORED = 2000  # elements of one literal followed as stored functions
 DYNAMIC_LOAD = "dynamic-load"  # ir.Opaque text front-ends use for a computed import
 
 
@@ -42,6 +43,7 @@ class SinkHit:
     symbol: str
     sink: str  # catalog name, "module:qualified"
     path: tuple[str, ...]  # function labels from the handler to the calling function
+    key: str | None = None  # ENV: the one variable named by a literal (None: all or computed)
 
 
 @dataclass
@@ -131,6 +133,7 @@ class CallGraph:
                         use.symbol,
                         _sink_name(sink),
                         self._path(func_id, parents),
+                        self._env_key(use, sink) if leaf == "ENV" else None,
                     )
                 )
             for target in targets:
@@ -171,6 +174,8 @@ class CallGraph:
         if resolved is None:
             resolved = self.resolver.resolve(use.target)
         known = False
+        if not use.is_call:  # functions kept in a value that is read are assumed called
+            edges.targets += self._stored_functions(resolved, ctx)
         for item in resolved:
             if isinstance(item, RFunc):
                 edges.targets.append(item.func_id)
@@ -201,10 +206,34 @@ class CallGraph:
     def _dispatch_map(
         self, use: ir.Use, fn: ir.Function, ctx: DispatchContext
     ) -> tuple[Resolved, ...] | None:
-        """`handlers[name](...)` on an object keyed by tool names: only this tool's entry."""
+        """`handlers[name](...)` on an object keyed by tool names: only this tool's entry; also
+        through a local (`const h = handlers[name]; h(...)`, `const { run } = tools[name]`)."""
         target = use.target
-        if not (isinstance(target, ir.Name) and target.path[-1] == ir.COMPUTED and use.is_call):
+        if not isinstance(target, ir.Name):
             return None
+        if target.path[-1] == ir.COMPUTED:
+            return self._narrow(target, (), fn, ctx)
+        if len(target.path) > 2 or not use.is_call:
+            return None
+        bound = self.resolver.lookup(target.path[0], target.scope) or []
+        if not bound:
+            return None
+        out: list[Resolved] = []
+        for value in bound:
+            base, rest = value, target.path[1:]
+            if isinstance(value, ir.Member):
+                base, rest = value.base, (*value.path, *rest)
+            if not (isinstance(base, ir.Name) and base.path[-1] == ir.COMPUTED):
+                return None
+            narrowed = self._narrow(base, rest, fn, ctx)
+            if narrowed is None:
+                return None
+            out += narrowed
+        return tuple(out)
+
+    def _narrow(
+        self, target: ir.Name, rest: tuple[str, ...], fn: ir.Function, ctx: DispatchContext
+    ) -> tuple[Resolved, ...] | None:
         base = self.resolver.resolve(ir.Name(target.path[:-1], target.scope))
         objects = [b.value for b in base if isinstance(b, RValue) and isinstance(b.value, ir.Obj)]
         keys = {k for o in objects for k, _ in o.items}
@@ -214,7 +243,33 @@ class CallGraph:
         if ctx.tool is None:
             return None
         values = [v for o in objects for k, v in o.items if k == ctx.tool]
-        return tuple(r for v in values for r in self.resolver.resolve(v))
+        found = [r for v in values for r in self.resolver.resolve(v)]
+        return tuple(self.resolver.members(found, rest) if rest else found)
+
+    def _stored_functions(
+        self, resolved: Iterable[Resolved], ctx: DispatchContext, depth: int = 0
+    ) -> list[str]:
+        """Functions inside array and object literals (`RULES.map(r => r(x))` calls them all);
+        an object keyed by tool names is a dispatch map, narrowed where it is indexed."""
+        out: list[str] = []
+        for item in resolved:
+            if not isinstance(item, RValue) or depth > 3:
+                continue
+            value = item.value
+            if isinstance(value, ir.Obj) and {k for k, _ in value.items} & ctx.all_tools:
+                continue
+            inner = (
+                [v for _, v in value.items] + list(value.spreads)
+                if isinstance(value, ir.Obj)
+                else list(value.items)
+                if isinstance(value, ir.Arr)
+                else []
+            )
+            for element in inner[:_MAX_STORED]:
+                found = self.resolver.resolve(element)
+                out += [r.func_id for r in found if isinstance(r, RFunc)]
+                out += self._stored_functions(found, ctx, depth + 1)
+        return out
 
     def _local_base(self, name: ir.Name) -> bool:
         """A computed call on project code (not on an external library object)."""
@@ -256,6 +311,23 @@ class CallGraph:
             sink = self.catalog.lookup(ext.language, ext.module, qualified)
             if sink is not None:
                 return sink
+        return None
+
+    def _env_key(self, use: ir.Use, sink: Sink) -> str | None:
+        """The variable a read of the environment names: `process.env.GITHUB_TOKEN`,
+        `os.environ["KEY"]`, `os.getenv("KEY")`; None when it reads all of it or a computed name."""
+        if use.is_call:
+            if sink.name.split(".")[-1] not in ("getenv", "get") or not use.args:
+                return None
+            key = self.resolver.static(use.args[0])
+            return key if isinstance(key, str) else None
+        if not isinstance(use.target, ir.Name):
+            return None
+        path = use.target.path
+        roots = (("process", "env"), ("os", "environ"), ("environ",))
+        for root in roots:
+            if path[: len(root)] == root and len(path) == len(root) + 1:
+                return None if path[-1] == ir.COMPUTED else path[-1]
         return None
 
     def _leaves(self, sink: Sink, use: ir.Use) -> frozenset[str]:

@@ -11,24 +11,13 @@ tools its code registers, which then stand in for its surface.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from toolwitness.code.against import against_surface
-from toolwitness.code.analyse import (
-    CodeAnalysis,
-    CodeOptions,
-    analyse_directory,
-    analyse_target,
-    code_findings,
-    with_verdict,
-)
+from toolwitness.code.analyse import CodeAnalysis, CodeOptions, analyse_directory, analyse_target
 from toolwitness.errors import ToolwitnessError
-from toolwitness.findings import Finding
 from toolwitness.model import Coverage, ServerSurface
-from toolwitness.result import ServerResult
-from toolwitness.rules import RuleRegistry
 
 _SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".ts", ".mts", ".py")
 _PROJECT_FILES = ("package.json", "pyproject.toml", "setup.py")
@@ -105,7 +94,7 @@ def analyse_server(surface: ServerSurface, workdir: Path, options: CodeOptions) 
     except ToolwitnessError as exc:
         return ServerCode(None, f"--code: not verified: {found.how} could not be analysed: {exc}")
     found_in_code = len(analysis.tools)
-    if _config_only(surface):
+    if config_only(surface):
         analysis.server_id = surface.id
     else:
         analysis = against_surface(analysis, surface, options.declared_from)
@@ -114,42 +103,6 @@ def analyse_server(surface: ServerSurface, workdir: Path, options: CodeOptions) 
     )
 
 
-def _config_only(surface: ServerSurface) -> bool:
+def config_only(surface: ServerSurface) -> bool:
     """Known only from a client config entry: nothing was listed, so the code says what it has."""
     return Coverage.CONFIG in surface.coverage and not surface.tools
-
-
-def analyse_servers(
-    surfaces: Sequence[ServerSurface], workdir: Path, options: CodeOptions
-) -> dict[str, ServerCode]:
-    out: dict[str, ServerCode] = {}
-    for index, surface in enumerate(surfaces):
-        folder = workdir / str(index)  # each download unpacks into its own empty folder
-        folder.mkdir(parents=True, exist_ok=True)
-        out[surface.id] = analyse_server(surface, folder, options)
-    return out
-
-
-def surface_with_code(surface: ServerSurface, code: ServerCode) -> ServerSurface:
-    """The surface to check: a config-only server takes the tools its code registers."""
-    notes = (*surface.notes, code.note)
-    if code.analysis is None:
-        return surface.model_copy(update={"notes": notes})
-    coverage = tuple(dict.fromkeys((*surface.coverage, code.analysis.coverage)))
-    if not _config_only(surface):
-        return surface.model_copy(update={"notes": notes, "coverage": coverage})
-    tools = code.analysis.surface().tools
-    return surface.model_copy(update={"notes": notes, "coverage": coverage, "tools": tools})
-
-
-def server_code_findings(code: ServerCode, rules: RuleRegistry) -> list[Finding]:
-    return code_findings(code.analysis, rules) if code.analysis is not None else []
-
-
-def attach_verdicts(server: ServerResult, code: ServerCode) -> ServerResult:
-    """Each tool's code verdict, capabilities and witnesses on its result row."""
-    if code.analysis is None:
-        return server
-    by_name = {v.name: v for v in code.analysis.verdicts}
-    tools = tuple(with_verdict(t, by_name.get(t.name)) for t in server.tools)
-    return server.model_copy(update={"tools": tools})

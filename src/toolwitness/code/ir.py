@@ -78,12 +78,32 @@ class Concat:
 
 
 @dataclass(frozen=True)
+class Choice:
+    """One of several values, chosen at run time (`c ? a : b`, `a || b`, `a ?? b`, `a if c
+    else b`): resolution takes every option; a tools list takes their union."""
+
+    options: tuple[Value, ...]
+
+
+@dataclass(frozen=True)
 class Opaque:
     text: str
 
 
 Value = (
-    Lit | Name | FuncRef | ClassRef | Import | Call | Member | Obj | Arr | Spread | Concat | Opaque
+    Lit
+    | Name
+    | FuncRef
+    | ClassRef
+    | Import
+    | Call
+    | Member
+    | Obj
+    | Arr
+    | Spread
+    | Concat
+    | Choice
+    | Opaque
 )
 
 
@@ -172,6 +192,7 @@ class Module:
     star_exports: list[Import] = field(default_factory=list)
     registrations: list[Registration] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    nodes: int = 0  # syntax nodes walked (the work the front-end did, bounded per file)
 
     def export(self, name: str, value: Value) -> None:
         self.exports.setdefault(name, []).append(value)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import posixpath
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from toolwitness.code import ir
 from toolwitness.errors import InputError
+from toolwitness.files import read_regular
 
 JS_SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 PY_SUFFIXES = (".py",)
@@ -33,9 +35,14 @@ _TS_FOR_JS = {".js": (".ts", ".tsx"), ".mjs": (".mts",), ".cjs": (".cts",), ".js
 
 @dataclass(frozen=True)
 class CodeLimits:
+    """Bounds of one analysis. Files over a per-file bound are not analysed (a gap the coverage
+    reports), never a rejected run: bundles of several MiB are common in published packages."""
+
     max_files: int = 5_000
-    max_file_bytes: int = 4 * 1024 * 1024
-    max_total_bytes: int = 200 * 1024 * 1024
+    max_file_bytes: int = 32 * 1024 * 1024  # one file read and parsed
+    max_total_bytes: int = 200 * 1024 * 1024  # all files read
+    max_file_nodes: int = 4_000_000  # syntax nodes of one file walked into the IR
+    max_total_nodes: int = 20_000_000  # syntax nodes of the whole tree
     max_visited_functions: int = 50_000  # per tool
     max_resolution_depth: int = 40
 
@@ -96,9 +103,9 @@ class Project:
 
 
 def discover(root: Path, limits: CodeLimits) -> Iterator[tuple[str, Path]]:
-    """Source files under `root` (sorted, bounded); symlinks are never followed."""
+    """Source files under `root` (sorted, bounded); symlinks are never followed and only
+    regular files are yielded (a FIFO or device named `x.ts` is not source and never opened)."""
     count = 0
-    total = 0
     stack = [root]
     while stack:
         directory = stack.pop()
@@ -109,9 +116,13 @@ def discover(root: Path, limits: CodeLimits) -> Iterator[tuple[str, Path]]:
                 f"cannot list directory: {exc.strerror}", source=str(directory)
             ) from None
         for entry in entries:
-            if entry.is_symlink():
+            try:
+                info = entry.lstat()
+            except OSError:
                 continue
-            if entry.is_dir():
+            if stat.S_ISLNK(info.st_mode):
+                continue
+            if stat.S_ISDIR(info.st_mode):
                 if entry.name not in SKIP_DIRS and not entry.name.startswith("."):
                     stack.append(entry)
                 continue
@@ -120,19 +131,11 @@ def discover(root: Path, limits: CodeLimits) -> Iterator[tuple[str, Path]]:
                 continue
             if ".test." in name or ".spec." in name or name.startswith("test_"):
                 continue
+            if not stat.S_ISREG(info.st_mode):
+                continue
             count += 1
             if count > limits.max_files:
                 raise InputError(f"more than {limits.max_files} source files", source=str(root))
-            size = entry.stat().st_size
-            total += size
-            if size > limits.max_file_bytes:
-                raise InputError(
-                    f"source file over {limits.max_file_bytes} bytes", source=str(entry)
-                )
-            if total > limits.max_total_bytes:
-                raise InputError(
-                    f"source tree over {limits.max_total_bytes} bytes", source=str(root)
-                )
             yield entry.relative_to(root).as_posix(), entry
 
 
@@ -143,11 +146,62 @@ def load_project(root: Path, limits: CodeLimits | None = None) -> Project:
     if not root.is_dir():
         raise InputError("not a directory", source=str(root))
     project = Project(root=root)
+    budget = _Budget(limits)
     for key, path in discover(root, limits):
-        source = path.read_bytes()
+        refused = budget.refuse_file(path)
+        if refused is not None:
+            project.modules[key] = _unread(key, refused)
+            continue
+        try:
+            source = read_regular(path, limits.max_file_bytes, source=key, what="source file")
+        except InputError as exc:  # changed under us, or unreadable: a gap, not a crash
+            project.modules[key] = _unread(key, str(exc).removeprefix(f"{key}: "))
+            continue
+        budget.read(len(source))
+        nodes = budget.nodes_left()
         if key.endswith(PY_SUFFIXES):
-            project.modules[key] = python.parse_module(key, source)
+            module = python.parse_module(key, source, nodes)
         else:
-            project.modules[key] = js.parse_module(key, source)
+            module = js.parse_module(key, source, nodes)
+        budget.walked(module.nodes)
+        project.modules[key] = module
     project.index()
     return project
+
+
+class _Budget:
+    """Bytes read and syntax nodes walked, for the tree and for each file."""
+
+    def __init__(self, limits: CodeLimits) -> None:
+        self.limits = limits
+        self.bytes = 0
+        self.nodes = 0
+
+    def refuse_file(self, path: Path) -> str | None:
+        try:
+            size = path.stat().st_size
+        except OSError as exc:
+            return f"cannot read: {exc.strerror}"
+        if size > self.limits.max_file_bytes:
+            return f"file over {self.limits.max_file_bytes} bytes: not analysed"
+        if self.bytes + size > self.limits.max_total_bytes:
+            return f"source tree over {self.limits.max_total_bytes} bytes: not analysed"
+        if self.nodes >= self.limits.max_total_nodes:
+            return f"source tree over {self.limits.max_total_nodes} syntax nodes: not analysed"
+        return None
+
+    def read(self, size: int) -> None:
+        self.bytes += size
+
+    def nodes_left(self) -> int:
+        return max(0, min(self.limits.max_file_nodes, self.limits.max_total_nodes - self.nodes))
+
+    def walked(self, nodes: int) -> None:
+        self.nodes += nodes
+
+
+def _unread(key: str, reason: str) -> ir.Module:
+    module = ir.Module(key=key, language="py" if key.endswith(PY_SUFFIXES) else "js")
+    module.scopes[key] = ir.Scope(key, None)
+    module.errors.append(reason)
+    return module

@@ -118,13 +118,13 @@ _MAX_LOOP_ITEMS = 1000
 def _expand_loop(reg: ir.Registration, resolver: Resolver) -> list[ir.Registration]:
     """`for (const t of TOOLS) server.registerTool(t.name, t.config, t.handler)`: one
     registration per element of a constant array (here or in another module)."""
-    values = [*reg.args, *(v for _, v in reg.kwargs)]
+    values = [*reg.args, *(v for _, v in reg.kwargs), *([reg.handler] if reg.handler else [])]
     heads = sorted({v.path[0] for v in values if isinstance(v, ir.Name)})
     for head in heads:
         for bound in resolver.lookup(head, reg.scope) or []:
             if not (isinstance(bound, ir.Member) and bound.path == (ir.COMPUTED,)):
                 continue
-            items = _array_items(bound.base, resolver)
+            items = resolver.array_elements(bound.base) or _array_items(bound.base, resolver)
             if not items:
                 continue
             return [
@@ -132,6 +132,7 @@ def _expand_loop(reg: ir.Registration, resolver: Resolver) -> list[ir.Registrati
                     reg,
                     args=tuple(_substitute(a, head, item) for a in reg.args),
                     kwargs=tuple((k, _substitute(v, head, item)) for k, v in reg.kwargs),
+                    handler=_substitute(reg.handler, head, item) if reg.handler else None,
                 )
                 for item in items[:_MAX_LOOP_ITEMS]
             ]
@@ -214,16 +215,30 @@ def _annotations(raw: dict[str, Any]) -> dict[str, Any]:
 
 def _set_handler(spec: ToolSpec, value: ir.Value | None, resolver: Resolver) -> None:
     """The handler: a function, or an object of functions (task tools: createTask, getTask...)."""
-    handlers: list[str] = []
+    handlers: list[str] = handler_functions(value, resolver) if value is not None else []
     for r in resolver.resolve(value) if value is not None else ():
-        if isinstance(r, RFunc):
-            handlers.append(r.func_id)
-        elif isinstance(r, RValue) and isinstance(r.value, ir.Obj):
+        if isinstance(r, RValue) and isinstance(r.value, ir.Obj):
             members = resolver.members([r], (ir.COMPUTED,))
             handlers += [m.func_id for m in members if isinstance(m, RFunc)]
     spec.handlers = list(dict.fromkeys(handlers))
     if not spec.handlers:
         spec.problems.append("the handler could not be resolved to a function")
+
+
+def handler_functions(value: ir.Value, resolver: Resolver, depth: int = 0) -> list[str]:
+    """The functions a handler value runs: what it resolves to and, for a handler wrapped by a
+    higher-order function (`withTelemetry(async (req) => …)`, `wrap(handler, opts)`), the
+    functions passed to the wrapper — the wrapper's own body is reached through its return."""
+    found = [r.func_id for r in resolver.resolve(value) if isinstance(r, RFunc)]
+    if depth < 8:
+        call = value
+        if isinstance(value, ir.Name) and len(value.path) == 1:
+            bound = resolver.lookup(value.path[0], value.scope) or []
+            call = bound[0] if len(bound) == 1 else value
+        if isinstance(call, ir.Call):
+            for arg in (*call.args, *(v for _, v in call.kwargs)):
+                found += handler_functions(arg, resolver, depth + 1)
+    return list(dict.fromkeys(found))
 
 
 def _schema_name(value: ir.Value, resolver: Resolver) -> str | None:
@@ -293,7 +308,7 @@ def _low_level(
     handlers: list[str] = []
     for reg in calls:
         value = reg.handler if reg.handler is not None else reg.args[1]
-        handlers += [r.func_id for r in resolver.resolve(value) if isinstance(r, RFunc)]
+        handlers += handler_functions(value, resolver)
     for reg, handler_value in lists:
         entries = _listed_tools(handler_value, resolver)
         if entries is None:

@@ -71,6 +71,7 @@ class Resolver:
         self._active: set[ir.Value] = set()
         self._factories: dict[RExternal, RExternal | None] = {}
         self._members_active: set[tuple[RValue, str]] = set()
+        self.static_cache: dict[ir.Value, Any] = {}  # constant folding without an environment
         self.truncated = False
 
     # -- names and values --------------------------------------------------------------------
@@ -110,11 +111,13 @@ class Resolver:
         if isinstance(value, ir.Import):
             return self._import(value)
         if isinstance(value, ir.Call):
-            return [r for c in self.resolve(value.callee) for r in self.call_result(c)]
+            return self._call(value)
         if isinstance(value, ir.Member):
             return self.members(list(self.resolve(value.base)), value.path)
         if isinstance(value, ir.Spread):
             return list(self.resolve(value.value))
+        if isinstance(value, ir.Choice):
+            return [r for option in value.options for r in self.resolve(option)]
         return [RValue(value)]
 
     def _name(self, name: ir.Name) -> list[Resolved]:
@@ -150,6 +153,23 @@ class Resolver:
         if path[:1] == ("default",) and "default" not in self.project.modules[key].exports:
             path = path[1:]  # a namespace-style module imported as default (CommonJS interop)
         return self.members([RModule(key)], path)
+
+    def _call(self, call: ir.Call) -> list[Resolved]:
+        out: list[Resolved] = []
+        for callee in self.resolve(call.callee):
+            if isinstance(callee, RFunc) and _method(call.callee) == "bind":
+                out.append(callee)  # `fn.bind(obj)` is fn, bound
+            elif isinstance(callee, RExternal) and call.args and self._passes_through(callee):
+                first = call.args[0]
+                out += self.resolve(first.value if isinstance(first, ir.Spread) else first)
+            else:
+                out += self.call_result(callee)
+        return out
+
+    def _passes_through(self, callee: RExternal) -> bool:
+        if self.catalog is None or callee.instance_at is not None or not callee.path:
+            return False
+        return self.catalog.passes_through(callee.language, callee.module, ".".join(callee.path))
 
     # -- members and calls -------------------------------------------------------------------
     def members(self, bases: list[Resolved], path: tuple[str, ...]) -> list[Resolved]:
@@ -279,6 +299,61 @@ class Resolver:
             return [r for vs in module.exports.values() for v in vs for r in self.resolve(v)]
         return [Missing(f"{name!r} is not exported by {key}")]
 
+    def array_elements(self, value: ir.Value, depth: int = 0) -> list[ir.Value] | None:
+        """The element values of an array literal a value is bound to (spreads, `concat`,
+        `filter`/`slice`/`sort` of one, or either side of a choice), or None if not known."""
+        if depth > 16:
+            self.truncated = True
+            return None
+        if isinstance(value, ir.Call):
+            callee = value.callee
+            if isinstance(callee, ir.Name) and len(callee.path) >= 2:
+                method, base = callee.path[-1], ir.Name(callee.path[:-1], callee.scope)
+                if method in ("filter", "slice", "sort", "toSorted", "reverse", "concat"):
+                    items = self.array_elements(base, depth + 1)
+                    if items is None or method != "concat":
+                        return items
+                    for arg in value.args:
+                        inner = arg.value if isinstance(arg, ir.Spread) else arg
+                        more = self.array_elements(inner, depth + 1)
+                        items = items + (more if more is not None else [inner])
+                    return items
+        if isinstance(value, ir.Choice):
+            out: list[ir.Value] = []
+            for option in value.options:
+                items = self.array_elements(option, depth + 1)
+                if items is None:
+                    return None
+                out += items
+            return out
+        arrays = [
+            r.value
+            for r in self.resolve(value)
+            if isinstance(r, RValue) and isinstance(r.value, ir.Arr)
+        ]
+        if not arrays:
+            bound = self._bound_call(value)
+            return self.array_elements(bound, depth + 1) if bound is not None else None
+        elements: list[ir.Value] = []
+        for array in arrays:
+            for item in array.items:
+                if isinstance(item, ir.Spread):
+                    spread = self.array_elements(item.value, depth + 1)
+                    if spread is None:
+                        return None
+                    elements += spread
+                else:
+                    elements.append(item)
+        return elements
+
+    def _bound_call(self, value: ir.Value) -> ir.Value | None:
+        """A name bound to exactly one call (`const tools = base.filter(…)`)."""
+        if not isinstance(value, ir.Name) or len(value.path) != 1:
+            return None
+        bound = self.lookup(value.path[0], value.scope) or []
+        calls = [b for b in bound if isinstance(b, ir.Call | ir.Choice)]
+        return calls[0] if len(calls) == 1 and len(bound) == 1 else None
+
     def import_values(self, imp: ir.Import) -> list[ir.Value]:
         """The raw values a local module binds to an imported name (for constant folding)."""
         if len(imp.path) != 1:
@@ -300,6 +375,14 @@ class Resolver:
         from toolwitness.code.static import StaticEvaluator
 
         return StaticEvaluator(self, env or {}).eval(value, 0)
+
+
+def _method(callee: ir.Value) -> str | None:
+    if isinstance(callee, ir.Name) and len(callee.path) >= 2:
+        return callee.path[-1]
+    if isinstance(callee, ir.Member) and callee.path:
+        return callee.path[-1]
+    return None
 
 
 def _missing(r: Resolved) -> bool:

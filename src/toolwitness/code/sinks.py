@@ -105,6 +105,7 @@ class SinkCatalog:
         sinks: Iterable[Sink],
         aliases: dict[tuple[str, str], _Alias] | None = None,
         factories: dict[tuple[str, str | None, str], tuple[str | None, str]] | None = None,
+        passthrough: Iterable[tuple[str, str | None, str]] = (),
     ) -> None:
         self._aliases = dict(aliases or {})
         self._py_aliases = sorted(
@@ -134,6 +135,11 @@ class SinkCatalog:
             self._canonical(lang, module, name): returns
             for (lang, module, name), returns in (factories or {}).items()
         }
+        self._passthrough = frozenset(self._canonical(*key) for key in passthrough)
+
+    def passes_through(self, language: str, module: str | None, qualified_name: str) -> bool:
+        """A call of it returns (a wrapper of) its first argument (`util.promisify(exec)`)."""
+        return self._canonical(language, module, qualified_name) in self._passthrough
 
     def entries(self) -> tuple[Sink, ...]:
         return tuple(self._entries)
@@ -236,12 +242,15 @@ def build_catalog(docs: Iterable[dict[str, Any]]) -> SinkCatalog:
     sinks: list[Sink] = []
     aliases: dict[tuple[str, str], _Alias] = {}
     factories: dict[tuple[str, str | None, str], tuple[str | None, str]] = {}
+    passthrough: list[tuple[str, str | None, str]] = []
     for doc in docs:
         lang = doc["language"]
         for alias in doc.get("aliases", []):
             aliases[(lang, normalise_module(alias["module"]))] = _Alias(
                 alias["target"], alias.get("prefix")
             )
+        for group in doc.get("passthrough", []):
+            passthrough += [(lang, group["module"], name) for name in group["names"]]
         for group in doc.get("factories", []):
             for name in group["names"]:
                 factories[(lang, group["module"], name)] = (group["module"], group["returns"])
@@ -253,7 +262,7 @@ def build_catalog(docs: Iterable[dict[str, Any]]) -> SinkCatalog:
                 sinks.append(
                     Sink(lang, group["module"], name, leaves, group.get("arg_rule"), group["note"])
                 )
-    return SinkCatalog(sinks, aliases, factories)
+    return SinkCatalog(sinks, aliases, factories, passthrough)
 
 
 def builtin_catalog_files() -> list[tuple[str, str]]:

@@ -22,12 +22,26 @@ class StaticEvaluator:
     def eval(self, value: ir.Value | None, depth: int) -> Any:
         if value is None or depth > 24:
             return UNKNOWN
+        if self.env:
+            return self._eval(value, depth)
+        # Without an environment a value always folds the same way: memoised per resolver, so
+        # nested choices and helpers with several returns cost each value once, not per path.
+        cache = self.resolver.static_cache
+        if value in cache:
+            return cache[value]
+        cache[value] = UNKNOWN  # a value that refers back to itself folds to UNKNOWN
+        found = cache[value] = self._eval(value, depth)
+        return found
+
+    def _eval(self, value: ir.Value, depth: int) -> Any:
         if isinstance(value, ir.Lit):
             return value.value
         if isinstance(value, ir.Concat):
             parts = [self.eval(p, depth + 1) for p in value.parts]
             if all(isinstance(p, str | int | float) for p in parts):
                 return "".join(str(p) for p in parts)
+            if parts and all(isinstance(p, list) for p in parts):  # Python `TOOLS + EXTRA`
+                return [item for p in parts for item in p]
             return UNKNOWN
         if isinstance(value, ir.Obj):
             out: dict[str, Any] = {}
@@ -55,6 +69,8 @@ class StaticEvaluator:
             return self.eval(ir.Member(bound, value.path[1:]), depth + 1)
         if isinstance(value, ir.Call):
             return self._call(value, depth)
+        if isinstance(value, ir.Choice):
+            return _union([self.eval(option, depth + 1) for option in value.options])
         if isinstance(value, ir.Name):
             found = self._name(value, depth)
             if found is not UNKNOWN:
@@ -88,6 +104,11 @@ class StaticEvaluator:
         return UNKNOWN
 
     def _call(self, call: ir.Call, depth: int) -> Any:
+        method = _array_method(call.callee)
+        if method is not None:
+            found = self._array_call(method[0], method[1], call, depth)
+            if found is not UNKNOWN:
+                return found
         for callee in self.resolver.resolve(call.callee):
             if isinstance(callee, RExternal) and callee.path[-1:] in (
                 ("ToolAnnotations",),
@@ -101,9 +122,81 @@ class StaticEvaluator:
                 return list(inner.values()) if isinstance(inner, dict) else UNKNOWN
             if isinstance(callee, RFunc):
                 fn = self.resolver.project.functions.get(callee.func_id)
-                if fn is None or len(fn.returns) != 1:
+                if fn is None or not fn.returns or len(fn.returns) > _MAX_RETURNS:
                     continue
                 env = dict(zip(fn.params, call.args, strict=False))
                 env.update(dict(call.kwargs))
-                return StaticEvaluator(self.resolver, env).eval(fn.returns[0], depth + 1)
+                inner = StaticEvaluator(self.resolver, env)
+                return _union([inner.eval(r, depth + 1) for r in fn.returns])
         return UNKNOWN
+
+    def _array_call(self, base: ir.Value, method: str, call: ir.Call, depth: int) -> Any:
+        """`xs.filter(f)`, `xs.slice(…)`, `xs.sort(…)`: (at most) the elements of xs — a tools
+        list filtered at run time is over-approximated by all of them; `xs.concat(ys)`: both;
+        `xs.map(f)`: f's one return value for each element."""
+        if method in _SAME_ELEMENTS:
+            items = self.eval(base, depth + 1)
+            return items if isinstance(items, list) else UNKNOWN
+        if method == "concat":
+            items = self.eval(base, depth + 1)
+            if not isinstance(items, list):
+                return UNKNOWN
+            out = list(items)
+            for arg in call.args:
+                more = self.eval(arg.value if isinstance(arg, ir.Spread) else arg, depth + 1)
+                out.extend(more if isinstance(more, list) else [more])
+            return out
+        if method in ("map", "flatMap") and call.args:
+            elements = self.resolver.array_elements(base)
+            if elements is None:
+                return UNKNOWN
+            mapped: list[Any] = []
+            for fn in self.resolver.resolve(call.args[0]):
+                function = (
+                    self.resolver.project.functions.get(fn.func_id)
+                    if isinstance(fn, RFunc)
+                    else None
+                )
+                if function is None or len(function.returns) != 1 or not function.params:
+                    return UNKNOWN
+                for element in elements:
+                    env = {function.params[0]: element}
+                    one = StaticEvaluator(self.resolver, env).eval(function.returns[0], depth + 1)
+                    if method == "flatMap" and isinstance(one, list):
+                        mapped.extend(one)
+                    else:
+                        mapped.append(one)
+                return mapped
+        return UNKNOWN
+
+
+_MAX_RETURNS = 16
+_SAME_ELEMENTS = frozenset(
+    {"filter", "slice", "sort", "toSorted", "reverse", "toReversed", "flat", "values"}
+)
+
+
+def _array_method(callee: ir.Value) -> tuple[ir.Value, str] | None:
+    """(receiver, method) of `receiver.method(…)` for the array methods folded above."""
+    if isinstance(callee, ir.Name) and len(callee.path) >= 2:
+        base: ir.Value = ir.Name(callee.path[:-1], callee.scope)
+        method = callee.path[-1]
+    elif isinstance(callee, ir.Member) and callee.path:
+        base = ir.Member(callee.base, callee.path[:-1]) if len(callee.path) > 1 else callee.base
+        method = callee.path[-1]
+    else:
+        return None
+    if method in _SAME_ELEMENTS or method in ("concat", "map", "flatMap"):
+        return base, method
+    return None
+
+
+def _union(values: list[Any]) -> Any:
+    """Several possible values: lists join (a tools list under a condition is all its tools);
+    anything else is known only when every option agrees."""
+    if not values or any(v is UNKNOWN for v in values):
+        return UNKNOWN  # never a subset: the caller reports what it could not read
+    if all(isinstance(v, list) for v in values):
+        return [item for v in values for item in v]
+    first = values[0]
+    return first if all(v == first for v in values[1:]) else UNKNOWN

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from toolwitness.code import lattice
-from toolwitness.code.declared import Declaration, DeclaredFrom, declare
+from toolwitness.code.declared import Declaration, DeclaredFrom, declare, is_credential_name
 from toolwitness.code.graph import CallGraph, DispatchContext, Reach, SinkHit
 from toolwitness.code.registrations import ToolSpec
 from toolwitness.findings import Finding, Witness
@@ -41,17 +41,44 @@ class ToolVerdict:
         return self.reach.leaves
 
     @property
+    def authenticated(self) -> frozenset[str]:
+        """The credentials the tool reads only to authenticate its declared network call."""
+        return credentials_for_network(self.reach, self.declaration.leaves)
+
+    @property
     def undeclared(self) -> frozenset[str]:
-        return lattice.minus(self.actual, self.declaration.leaves)
+        missing = lattice.minus(self.actual, self.declaration.leaves)
+        return missing - {"ENV"} if self.authenticated else missing
 
     def witnesses(self) -> dict[str, tuple[Witness, ...]]:
+        authenticated = self.authenticated
         return {
-            leaf: tuple(to_witness(hit) for hit in self.reach.hits[leaf])
+            leaf: tuple(to_witness(hit, authenticated) for hit in self.reach.hits[leaf])
             for leaf in lattice.ordered(self.actual)
         }
 
 
-def to_witness(hit: SinkHit) -> Witness:
+def credentials_for_network(reach: Reach, declared: frozenset[str]) -> frozenset[str]:
+    """Leaf convention (docs/capabilities.md): reading named credentials (`GITHUB_TOKEN`) is
+    part of a declared network call it authenticates; reading, dumping or enumerating the
+    environment otherwise is ENV. Empty unless every ENV read is such a credential."""
+    hits = reach.hits.get("ENV", [])
+    if not hits or "NETWORK_OUTBOUND" not in reach.leaves or "NETWORK_OUTBOUND" not in declared:
+        return frozenset()
+    keys = {hit.key for hit in hits}
+    if None in keys or len(keys) > _MAX_CREDENTIALS:
+        return frozenset()
+    named = frozenset(k for k in keys if k is not None)
+    return named if all(is_credential_name(k) for k in named) else frozenset()
+
+
+_MAX_CREDENTIALS = 3
+
+
+def to_witness(hit: SinkHit, authenticated: frozenset[str] = frozenset()) -> Witness:
+    detail = f"{hit.leaf} via {hit.sink}"
+    if hit.leaf == "ENV" and hit.key in authenticated:
+        detail += f" (credential {hit.key}, read to authenticate the declared network call)"
     return Witness(
         kind="source",
         file=hit.file,
@@ -59,7 +86,7 @@ def to_witness(hit: SinkHit) -> Witness:
         column=hit.column - 1,  # Witness columns are 0-based code points (SARIF adds 1)
         symbol=hit.symbol,
         path=(*hit.path, hit.sink),
-        detail=f"{hit.leaf} via {hit.sink}",
+        detail=detail,
     )
 
 
@@ -76,7 +103,10 @@ def verify_tools(
         except RecursionError:  # fail closed: an analysis that did not finish is not OK
             reach = Reach(reasons=["the code nests deeper than the analysis follows"])
         reasons = sorted(set(spec.problems) | set(reach.reasons))
-        if lattice.minus(reach.leaves, declaration.leaves):
+        undeclared = lattice.minus(reach.leaves, declaration.leaves)
+        if credentials_for_network(reach, declaration.leaves):
+            undeclared -= {"ENV"}
+        if undeclared:
             verdict = VIOLATION  # a witnessed violation stands even if some path was unresolved
         elif reasons:
             verdict = UNANALYZABLE

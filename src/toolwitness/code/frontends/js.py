@@ -28,11 +28,15 @@ from toolwitness.code.frontends.js_values import (
     set_source,
     short,
     text,
+    type_path,
     unwrap,
     value_of,
 )
 
 DYNAMIC_LOAD = "dynamic-load"
+ITERATION_METHODS = frozenset(
+    {"forEach", "map", "flatMap", "filter", "some", "every", "find", "findLast", "reduce"}
+)
 REGISTRATION_METHODS = frozenset(
     {"tool", "registerTool", "registerToolTask", "addTool", "setRequestHandler"}
 )
@@ -72,11 +76,26 @@ def dialect_for(path: str) -> str:
     return "js"
 
 
-def parse_module(key: str, source: bytes) -> ir.Module:
-    tree = _parser(dialect_for(key)).parse(source)
-    set_source(source)
+def parse_module(key: str, source: bytes, max_nodes: int = 4_000_000) -> ir.Module:
+    """One file as IR; what could not be analysed is a module error, never an exception."""
     builder = _Builder(key)
-    root = tree.root_node
+    refused = _not_source_text(source)
+    if refused is not None:
+        builder.module.errors.append(refused)
+        return builder.module
+    tree = _parser(dialect_for(key)).parse(source)
+    root = tree.root_node if tree is not None else None
+    if root is None:
+        builder.module.errors.append("the parser returned no tree: not analysed")
+        return builder.module
+    nodes = root.descendant_count
+    builder.module.nodes = nodes
+    if nodes > max_nodes:  # the walk below is linear in nodes: bound it before it starts
+        builder.module.errors.append(
+            f"{nodes} syntax nodes, over the bound of {max_nodes}: not analysed"
+        )
+        return builder.module
+    set_source(source)
     if root.has_error:
         builder.module.errors.append("tree-sitter reported syntax errors")
     for statement in root.named_children:  # one statement too deep must not hide the rest
@@ -85,7 +104,24 @@ def parse_module(key: str, source: bytes) -> ir.Module:
         except RecursionError:
             line = position(statement)[0]
             builder.module.errors.append(f"line {line}: nesting too deep to analyse")
+    for name, getter in builder.pending_getters:  # an exported getter exports what it returns
+        for returned in (
+            builder.module.functions[getter].returns if getter in builder.module.functions else ()
+        ):
+            builder.module.export(name, returned)
     return builder.module
+
+
+def _not_source_text(source: bytes) -> str | None:
+    """Bytes that are not UTF-8 text are no JavaScript a runtime would load; tree-sitter's error
+    recovery on them costs far more than linear time, so they are never parsed."""
+    if b"\0" in source:
+        return "NUL bytes: not source text, not analysed"
+    try:
+        source.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return f"not UTF-8 at byte {exc.start}: not source text, not analysed"
+    return None
 
 
 class _Builder:
@@ -95,6 +131,9 @@ class _Builder:
         self.module.scopes[key] = ir.Scope(key, None)
         self.top = ir.Function(key, "<module>", key, 1, 1, key)
         self.classes: list[ir.ClassDef] = []
+        # (element, method) while the callback of an iteration method is being built
+        self.element_of: tuple[ir.Value, str] | None = None
+        self.pending_getters: list[tuple[str, str]] = []  # defineProperty getters, by function
 
     # -- traversal ---------------------------------------------------------------------------
     def walk_children(self, node: Node, fn: ir.Function) -> None:
@@ -173,8 +212,14 @@ class _Builder:
         if params is not None:
             names = param_names(params)
             fn.params = tuple(names)
+            typed = js_modules.typed_params(self, params, fn.id)
             for pname in names:
-                self.scope(fn.id).bind(pname, ir.Opaque("parameter"))
+                self.scope(fn.id).bind(pname, typed.get(pname, ir.Opaque("parameter")))
+            if self.element_of is not None and names:  # `xs.forEach(x => …)`: x is an element
+                index = 1 if self.element_of[1] == "reduce" else 0
+                if index < len(names):
+                    self.scope(fn.id).bindings[names[index]] = [self.element_of[0]]
+            self.element_of = None
             for param in params.named_children if params.type != "identifier" else []:
                 default = param.child_by_field_name("right") or param.child_by_field_name("value")
                 with_default = ("assignment_pattern", "required_parameter", "optional_parameter")
@@ -218,6 +263,9 @@ class _Builder:
             fname = property_name(key) or "<field>"
             value = member.child_by_field_name("value")
             if value is None:
+                path = type_path(member.child_by_field_name("type"))
+                if path is not None:  # `private db: Database.Database;`
+                    cls.attrs.setdefault(fname, []).append(ir.Call(ir.Name(path, fn.id), new=True))
                 return
             inner = unwrap(value)
             if inner.type in FUNCTION_NODES:
@@ -359,7 +407,15 @@ class _Builder:
             else:
                 self.walk_subscripts(callee, fn)
         if args_node is not None:
-            self.walk_children(args_node, fn)
+            path = chain(callee) if callee is not None else None
+            js_modules.compiled_forms(self, path, value)
+            method = path[-1] if path and len(path) >= 2 else None
+            for arg in args_node.named_children:
+                if method in ITERATION_METHODS and unwrap(arg).type in FUNCTION_NODES:
+                    receiver = ir.Name(path[:-1], fn.id) if path else ir.Opaque("receiver")
+                    self.element_of = (ir.Member(receiver, (ir.COMPUTED,)), method or "")
+                self.walk(arg, fn)
+                self.element_of = None
 
     def access(self, node: Node, fn: ir.Function) -> None:
         path = chain(node)

@@ -12,6 +12,7 @@ from toolwitness.code.frontends.js_values import (
     property_name,
     string_value,
     text,
+    type_path,
     value_of,
 )
 
@@ -113,3 +114,50 @@ def declared_names(node: Node) -> list[str]:
         return names
     name = node.child_by_field_name("name")
     return [text(name)] if name is not None else []
+
+
+_STAR_EXPORTERS = frozenset({("__exportStar",), ("__export",), ("tslib", "__exportStar")})
+
+
+def compiled_forms(builder: _Builder, path: tuple[str, ...] | None, value: ir.Value) -> None:
+    """CommonJS as compilers write it: `Object.defineProperty(exports, "x", {get() {…}})`
+    and `__exportStar(require("./m"), exports)` / `__export(require("./m"))`."""
+    if not isinstance(value, ir.Call) or not value.args:
+        return
+    args = value.args
+    if path == ("Object", "defineProperty") and len(args) >= 3:
+        target, key, descriptor = args[0], args[1], args[2]
+        exported = isinstance(target, ir.Name) and target.path in (
+            ("exports",),
+            ("module", "exports"),
+        )
+        if exported and isinstance(key, ir.Lit) and isinstance(key.value, str):
+            items = dict(descriptor.items) if isinstance(descriptor, ir.Obj) else {}
+            getter = items.get("get")
+            if isinstance(getter, ir.FuncRef):
+                builder.pending_getters.append((key.value, getter.func_id))
+            elif "value" in items:
+                builder.module.export(key.value, items["value"])
+    elif path in _STAR_EXPORTERS and isinstance(args[0], ir.Import):
+        builder.module.star_exports.append(args[0])
+
+
+def typed_params(builder: _Builder, params: Node, scope: str) -> dict[str, ir.Value]:
+    """`(db: Database.Database)`: the parameter holds an instance of the class it names;
+    `constructor(private db: Client)` also makes it a field of the class."""
+    out: dict[str, ir.Value] = {}
+    if params.type == "identifier":
+        return out
+    for param in params.named_children:
+        if param.type not in ("required_parameter", "optional_parameter"):
+            continue
+        pattern = param.child_by_field_name("pattern")
+        path = type_path(param.child_by_field_name("type"))
+        if pattern is None or pattern.type != "identifier" or path is None:
+            continue
+        instance = ir.Call(ir.Name(path, scope), (), (), True)
+        out[text(pattern)] = instance
+        modifier = any(c.type == "accessibility_modifier" for c in param.named_children)
+        if modifier and builder.classes:
+            builder.classes[-1].attrs.setdefault(text(pattern), []).append(instance)
+    return out

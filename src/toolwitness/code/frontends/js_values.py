@@ -23,12 +23,25 @@ FUNCTION_NODES = frozenset(
 CLASS_NODES = frozenset({"class_declaration", "class", "abstract_class_declaration"})
 WRAPPERS = frozenset(
     {
+        "sequence_expression",  # `(0, fn)(…)`: tsc's call without `this`; the value is the last
         "parenthesized_expression",
         "as_expression",
         "satisfies_expression",
         "non_null_expression",
         "type_assertion",
         "await_expression",
+    }
+)
+# Helpers compilers emit around `require(...)`: each returns (a view of) the module it is given.
+INTEROP_HELPERS = frozenset(
+    {
+        "__importDefault",
+        "__importStar",
+        "_interopRequireDefault",
+        "_interopRequireWildcard",
+        "__toESM",
+        "__toCommonJS",
+        "__importWildcard",
     }
 )
 _ESCAPE = re.compile(r"\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|.)", re.S)
@@ -42,6 +55,7 @@ class _Source:
     data: bytes = b""
     line_starts: tuple[int, ...] = (0,)
     values: dict[tuple[int, str], ir.Value] = {}  # noqa: RUF012  (reset per file)
+    ascii_lines: dict[int, bool] = {}  # noqa: RUF012  (reset per file)
     depth = 0
 
 
@@ -50,16 +64,25 @@ def set_source(data: bytes) -> None:
     _Source.values = {}
     _Source.depth = 0
     _Source.line_starts = (0, *(m.end() for m in re.finditer(b"\n", data)))
+    _Source.ascii_lines = {}
 
 
 def position(node: Node) -> tuple[int, int]:
-    """(line, column), both 1-based; the column counts code points (not tree-sitter's bytes)."""
+    """(line, column), both 1-based; the column counts code points (not tree-sitter's bytes).
+
+    Whether a line is ASCII is decided once per line, so a bundle's 200 KB line costs one scan,
+    not one per node (which made positions quadratic in the line's length)."""
     offset = node.start_byte
     line = bisect.bisect_right(_Source.line_starts, offset) - 1
     start = _Source.line_starts[line]
+    ascii_line = _Source.ascii_lines.get(line)
+    if ascii_line is None:
+        end = _Source.line_starts[line + 1] if line + 1 < len(_Source.line_starts) else None
+        ascii_line = _Source.ascii_lines[line] = _Source.data[start:end].isascii()
+    if ascii_line:
+        return line + 1, offset - start + 1
     prefix = _Source.data[start:offset]
-    column = len(prefix.decode("utf-8", "replace")) if not prefix.isascii() else len(prefix)
-    return line + 1, column + 1
+    return line + 1, len(prefix.decode("utf-8", "replace")) + 1
 
 
 MAX_VALUE_DEPTH = 48
@@ -94,7 +117,7 @@ def string_value(node: Node) -> str:
 def unwrap(node: Node) -> Node:
     while node.type in WRAPPERS and node.named_child_count:
         inner = node.named_children[0]
-        if node.type == "await_expression":
+        if node.type in ("await_expression", "sequence_expression"):
             inner = node.named_children[-1]
         node = inner
     return node
@@ -182,7 +205,8 @@ def _value_of(node: Node, scope: str, module: str) -> ir.Value:
     if kind == "object":
         return _object(node, scope, module)
     if kind == "array":
-        return ir.Arr(tuple(_item(child, scope, module) for child in node.named_children))
+        items = (c for c in node.named_children if c.type != "comment")
+        return ir.Arr(tuple(_item(child, scope, module) for child in items))
     if kind == "binary_expression" and _operator(node) == "+":
         left = value_of(node.child_by_field_name("left"), scope, module)
         right = value_of(node.child_by_field_name("right"), scope, module)
@@ -192,6 +216,14 @@ def _value_of(node: Node, scope: str, module: str) -> ir.Value:
         return ir.Concat(tuple(parts))
     if kind in ("call_expression", "new_expression"):
         return _call(node, scope, module)
+    if kind == "ternary_expression":
+        options = (node.child_by_field_name("consequence"), node.child_by_field_name("alternative"))
+        return ir.Choice(tuple(value_of(o, scope, module) for o in options))
+    if kind == "binary_expression" and _operator(node) in ("||", "??", "&&"):
+        left = value_of(node.child_by_field_name("left"), scope, module)
+        right = value_of(node.child_by_field_name("right"), scope, module)
+        # `a && b` is b when it is chosen at all (a falsy a is no tool list or handler)
+        return right if _operator(node) == "&&" else ir.Choice((left, right))
     if kind == "member_expression":
         obj = value_of(node.child_by_field_name("object"), scope, module)
         prop = property_name(node.child_by_field_name("property"))
@@ -255,6 +287,8 @@ def _call(node: Node, scope: str, module: str) -> ir.Value:
         spec = import_specifier(callee, args)
         if spec is not None:
             return ir.Import(spec, (), module)
+        if callee.type == "identifier" and text(callee) in INTEROP_HELPERS and args:
+            return args[0]  # tsc/babel/esbuild module interop: the module it is given
     return ir.Call(value_of(callee, scope, module), args, (), new)
 
 
@@ -306,6 +340,26 @@ def param_names(node: Node) -> list[str]:
             continue
         stack.extend(reversed(current.named_children))
     return names
+
+
+def type_path(annotation: Node | None) -> tuple[str, ...] | None:
+    """The class a TypeScript annotation names (`: Database.Database`, `: Client | null`,
+    `: Promise<Pool>` is not one); None for primitives, literals and shapes."""
+    if annotation is None:
+        return None
+    node = annotation.named_children[0] if annotation.type == "type_annotation" else annotation
+    if node is None:
+        return None
+    if node.type == "type_identifier":
+        return (text(node),)
+    if node.type == "nested_type_identifier":
+        return tuple(text(node).replace(" ", "").split("."))
+    if node.type == "union_type":  # `Client | null`: the one class in it
+        paths = [p for p in (type_path(c) for c in node.named_children) if p is not None]
+        return paths[0] if len(paths) == 1 else None
+    if node.type == "parenthesized_type" and node.named_child_count:
+        return type_path(node.named_children[0])
+    return None
 
 
 def heritage_exprs(node: Node) -> list[Node]:

@@ -20,16 +20,35 @@ TOOL_DECORATORS = {"tool": "py-tool", "list_tools": "list_tools", "call_tool": "
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
-def parse_module(key: str, source: bytes) -> ir.Module:
+def parse_module(key: str, source: bytes, max_nodes: int = 4_000_000) -> ir.Module:
+    """One file as IR; what could not be analysed is a module error, never an exception.
+
+    Every error `ast.parse` raises is mapped: SyntaxError (and its IndentationError and TabError),
+    ValueError (NUL bytes, bad encodings), and the MemoryError / RecursionError CPython's parser
+    raises on deep nesting (`not not … p`, 20,000 nested lambdas, a 100,000-branch elif).
+    """
     module = ir.Module(key=key, language="py")
     module.scopes[key] = ir.Scope(key, None)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             tree = ast.parse(source, filename=key)
-    except (SyntaxError, ValueError, RecursionError) as exc:
+    except (SyntaxError, ValueError, OverflowError) as exc:
         module.errors.append(f"not valid Python: {type(exc).__name__}")
         return module
+    except (MemoryError, RecursionError) as exc:
+        module.errors.append(
+            f"not analysed: the parser gave up ({type(exc).__name__}: nesting too deep)"
+        )
+        return module
+    nodes = 0
+    for _ in ast.walk(tree):
+        nodes += 1
+        if nodes > max_nodes:
+            module.errors.append(f"over {max_nodes} syntax nodes: not analysed")
+            module.nodes = nodes
+            return module
+    module.nodes = nodes
     builder = _Builder(module, source.split(b"\n"))
     top = ir.Function(key, "<module>", key, 1, 1, key)
     for statement in tree.body:  # one statement too deep must not hide the rest
@@ -66,6 +85,9 @@ class _Builder(ValueBuilder):
             value = node.value
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             bound = self.value(value, fn.id) if value is not None else None
+            if bound is None and isinstance(node, ast.AnnAssign):  # `self.db: sqlite3.Connection`
+                typed = self._annotated(node.annotation, fn.id)
+                bound = None if isinstance(typed, ir.Opaque) else typed
             for target in targets:
                 self.assign(target, bound, fn, cls)
             if value is not None:
@@ -348,6 +370,22 @@ class _Builder(ValueBuilder):
             fn.uses.append(
                 ir.Use(ir.Opaque(DYNAMIC_LOAD), node.lineno, self.column(node), symbol, True)
             )
+        inner = node.func
+        if isinstance(inner, ast.Call) and node.args:  # `mcp.tool(name="x")(handler)`
+            inner_path = chain(inner.func)
+            if inner_path and len(inner_path) >= 2 and inner_path[-1] == "tool":
+                self.module.registrations.append(
+                    ir.Registration(
+                        "py-tool",
+                        tuple(self.arg(a, fn.id) for a in inner.args),
+                        tuple((k.arg, self.value(k.value, fn.id)) for k in inner.keywords if k.arg),
+                        fn.id,
+                        self.key,
+                        node.lineno,
+                        self.column(node),
+                        handler=self.value(node.args[0], fn.id),
+                    )
+                )
         if path and len(path) >= 2 and path[-1] == "add_tool":
             self.module.registrations.append(
                 ir.Registration(

@@ -96,6 +96,20 @@ class ValueBuilder:
             return ir.Arr(tuple(self.arg(e, scope) for e in node.elts))
         if isinstance(node, ast.Lambda):
             return ir.FuncRef(self.node_id(node))
+        if (
+            isinstance(node, ast.ListComp | ast.GeneratorExp | ast.SetComp)
+            and len(node.generators) == 1
+        ):
+            gen = node.generators[0]
+            if isinstance(node.elt, ast.Name) and chain(gen.target) == (node.elt.id,):
+                # `[t for t in TOOLS if ok(t)]`: (at most) the elements of TOOLS
+                return ir.Arr((ir.Spread(self.value(gen.iter, scope)),))
+        if isinstance(node, ast.IfExp):
+            return ir.Choice((self.value(node.body, scope), self.value(node.orelse, scope)))
+        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
+            return ir.Choice(tuple(self.value(v, scope) for v in node.values))
+        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
+            return self.value(node.values[-1], scope)
         if isinstance(node, ast.Await):
             return self.value(node.value, scope)
         return ir.Opaque(type(node).__name__)

@@ -1,0 +1,106 @@
+"""Run a code analysis in a child process under wall-time, memory and CPU limits.
+
+`code` and `scan --code` analyse hostile trees; like `sweep`, the work runs in a forked child
+with `RLIMIT_AS` and `RLIMIT_CPU` set and a wall-clock deadline kept by the parent, so a tree
+whose parse or call graph blows up stops with a clear reason instead of taking the machine with
+it. Only the result crosses back (pickled through a pipe). Temporary folders belong to the
+parent, so they are removed on every exit path, SIGKILL of the child included.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import pickle
+import resource
+import signal
+from collections.abc import Callable
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from typing import TypeVar
+
+from toolwitness.errors import IncompleteScanError, ToolwitnessError
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class ChildLimits:
+    wall_seconds: float = 300.0  # the same defaults as `sweep`
+    memory_mib: int = 2048
+    cpu_seconds: int = 300
+
+    def describe(self) -> str:
+        return (
+            f"{self.wall_seconds:g} s wall time, {self.memory_mib} MiB memory, "
+            f"{self.cpu_seconds} s CPU"
+        )
+
+
+class LimitExceeded(IncompleteScanError):
+    """The analysis hit one of its child limits (exit 3: the scan is incomplete)."""
+
+
+def _child(work: Callable[[], T], limits: ChildLimits, conn: Connection) -> None:
+    if limits.memory_mib > 0:
+        cap = limits.memory_mib * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+    if limits.cpu_seconds > 0:
+        resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds + 5))
+    try:
+        payload: object = ("ok", work())
+    except MemoryError:
+        payload = ("limit", f"the analysis exceeded the memory limit of {limits.memory_mib} MiB")
+    except ToolwitnessError as exc:
+        payload = ("raised", exc)
+    except RecursionError:
+        payload = ("limit", "the code nests deeper than the analysis follows")
+    except Exception as exc:  # fail closed: an internal error, never a clean result
+        payload = ("error", f"{type(exc).__name__}: {exc}"[:400])
+    try:
+        data = pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL)
+    except (MemoryError, RecursionError, pickle.PicklingError) as exc:
+        data = pickle.dumps(("error", f"result could not be returned: {type(exc).__name__}"))
+    conn.send_bytes(data)
+    conn.close()
+
+
+def run_limited(work: Callable[[], T], limits: ChildLimits) -> T:
+    """`work()` in a forked child under `limits`; its result, its ToolwitnessError re-raised,
+    or LimitExceeded naming the limit that stopped it."""
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+    process = context.Process(target=_child, args=(work, limits, send), daemon=True)
+    process.start()
+    send.close()
+    try:
+        if not receive.poll(limits.wall_seconds):
+            raise LimitExceeded(
+                f"code analysis stopped: over the wall-time limit of {limits.wall_seconds:g} s"
+            )
+        try:
+            data = receive.recv_bytes()
+        except EOFError:
+            process.join(5)
+            raise LimitExceeded(_death(process.exitcode, limits)) from None
+    finally:
+        if process.is_alive():
+            process.kill()
+        process.join(5)
+        receive.close()
+    kind, value = pickle.loads(data)  # noqa: S301 - our own child's bytes, never the target's
+    if kind == "ok":
+        result: T = value
+        return result
+    if kind == "raised":
+        raise value
+    if kind == "limit":
+        raise LimitExceeded(f"code analysis stopped: {value}")
+    raise IncompleteScanError(f"code analysis failed: {value}")
+
+
+def _death(exitcode: int | None, limits: ChildLimits) -> str:
+    if exitcode == -signal.SIGXCPU:
+        return f"code analysis stopped: over the CPU limit of {limits.cpu_seconds} s"
+    if exitcode == -signal.SIGKILL:
+        return "code analysis stopped: the analysis process was killed (memory or CPU limit)"
+    return f"code analysis stopped: the analysis process ended with status {exitcode}"
