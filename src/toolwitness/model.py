@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -46,11 +46,22 @@ class TextField(NamedTuple):
     kind: str  # name | title | description | schema-key | schema-text | instructions | ...
 
 
+class SchemaFault(_Frozen):
+    """What the wire held where MCP requires an `inputSchema` object: nothing, or another value.
+
+    Real servers ship such tools; they are analysed (with an empty object schema) and reported,
+    and the original value is kept so snapshots and digests still show what was sent."""
+
+    kind: Literal["absent", "not-object"]
+    value: Any = None  # the non-object value, for "not-object"
+
+
 class Tool(_Frozen):
     name: str
     title: str | None = None
     description: str | None = None
-    input_schema: JsonObject = Field(alias="inputSchema")
+    input_schema: JsonObject = Field(alias="inputSchema")  # {} when `input_schema_fault` is set
+    input_schema_fault: SchemaFault | None = None
     output_schema: JsonObject | None = Field(default=None, alias="outputSchema")
     annotations: JsonObject | None = None
     meta: JsonObject | None = Field(default=None, alias="_meta")
@@ -64,9 +75,19 @@ class Tool(_Frozen):
         value = self.annotations.get(name)
         return value if isinstance(value, bool) else None
 
+    def wire_input_schema(self) -> Any:
+        """`inputSchema` as the wire had it: the object, another value, or None when absent."""
+        fault = self.input_schema_fault
+        if fault is None:
+            return self.input_schema
+        return fault.value if fault.kind == "not-object" else None
+
     def wire(self) -> JsonObject:
         """The tool in MCP wire names, absent fields omitted (what digests and snapshots use)."""
-        out: JsonObject = {"name": self.name, "inputSchema": self.input_schema}
+        out: JsonObject = {"name": self.name}
+        fault = self.input_schema_fault
+        if fault is None or fault.kind == "not-object":
+            out["inputSchema"] = self.wire_input_schema()
         for key, value in (
             ("title", self.title),
             ("description", self.description),

@@ -25,6 +25,7 @@ from toolwitness.model import (
     PromptArgument,
     Resource,
     ResourceTemplate,
+    SchemaFault,
     ServerSurface,
     Tool,
     Transport,
@@ -118,14 +119,16 @@ class _Reader:
     def tool(self, value: Any, where: str) -> Tool:
         raw = self.unalias(self.obj(value, where, "a tool"), where)
         name = self.req_str(raw, "name", where)
+        # A missing or non-object inputSchema is what some real servers ship: the tool is still
+        # analysed (as taking no parameters) and TW-META-007 reports the fault.
+        schema: dict[str, Any] = {}
+        fault = None
         if "inputSchema" not in raw:
-            raise self.fail("tool has no 'inputSchema'", where)
-        schema = raw["inputSchema"]
-        if not isinstance(schema, dict):
-            raise self.fail(
-                f"'inputSchema' must be an object, not {_kind(schema)}",
-                paths.child(where, "inputSchema"),
-            )
+            fault = SchemaFault(kind="absent")
+        elif isinstance(raw["inputSchema"], dict):
+            schema = raw["inputSchema"]
+        else:
+            fault = SchemaFault(kind="not-object", value=raw["inputSchema"])
         icons = raw.get("icons")
         if icons is not None and not isinstance(icons, list):
             raise self.fail("'icons' must be an array", paths.child(where, "icons"))
@@ -134,6 +137,7 @@ class _Reader:
             title=self.opt_str(raw, "title", where),
             description=self.opt_str(raw, "description", where),
             inputSchema=schema,
+            input_schema_fault=fault,
             outputSchema=self.opt_obj(raw, "outputSchema", where),
             annotations=self.annotations(raw.get("annotations"), paths.child(where, "annotations")),
             _meta=self.opt_obj(raw, "_meta", where),
