@@ -181,17 +181,19 @@ _JSON = st.recursive(
 def test_whole_tool_walk_on_generated_tools(
     name: str, description: str, props: dict[str, Any], output: Any, other: str
 ) -> None:
-    """Every part of a tool carries text (also `_meta`, icons and annotation hints, which
-    `tool_text_fields` does not yield today): should it start yielding them, this fails."""
+    """Every part of a tool carries text (custom annotation keys and values, `_meta`, icons,
+    vendor fields, keys outside the schema vocabulary), all of which `tool_text_fields` reads:
+    the whole-tool walk must read each of them too."""
     schema = {"type": "object", "properties": props}
     tool = Tool(
         name=name or "t",
         description=description,
         inputSchema=schema,
         outputSchema=output if isinstance(output, dict) else None,
-        annotations={"title": description[::-1], "note": other},
-        _meta={"note": other, "nested": [other]},
+        annotations={"title": description[::-1], "note": other, other: True},
+        _meta={"note": other, "nested": [other], other: 1},
         icons=[{"src": other}],
+        extra={"execution": {"note": other}, other: [other]},
     )
     siblings = frozenset({tool.name.lower(), "read_file", "send"})
     if inj_quiet.QuietTools(siblings, lexicon()).tool(tool, tool.name.lower()):

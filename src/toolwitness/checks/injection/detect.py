@@ -40,7 +40,7 @@ DETECTORS: tuple[Detector, ...] = (
     inj_payloads.suspicious_urls,
     inj_payloads.credentials,
 )
-IDENTIFIER_KINDS = frozenset({"name", "schema-key"})
+IDENTIFIER_KINDS = frozenset({"name", "schema-key", "key"})
 
 
 WORDLIKE = re.compile(r"[A-Za-z0-9_\-]{1,64}")

@@ -32,7 +32,7 @@ from toolwitness.checks.text.lexicon import Lexicon, lexicon
 from toolwitness.checks.text.secrets_scan import Needles, may_hold_secret, token_needles
 from toolwitness.checks.unicode.decode import reveal_hidden
 from toolwitness.checks.unicode.terminal import has_terminal_controls
-from toolwitness.model import Tool
+from toolwitness.model import Tool, key_kind
 from toolwitness.textnorm import nfc
 
 
@@ -182,6 +182,8 @@ class QuietTools:
         not a string (only possible for a surface built in Python) is left undecided."""
         if not isinstance(key, str) or quiet_words(key, True) is None:
             return False
+        if key_kind(key) == "key-text" and self._verdict(key) is not True:
+            return False  # a key holding a sentence is also read as text
         self.keys.add(key)
         return True
 
@@ -195,11 +197,12 @@ class QuietTools:
         """True when the per-tool pass would yield nothing: a superset of its fields is quiet.
 
         `tool_text_fields` yields the name (an identifier), the title, description, annotation
-        title, and from the schemas their string values and the keys of property maps (as
-        identifiers). Here every key of every schema object is read as an identifier and every
-        string value as text, so each field it yields is tested with its own kind. Parameter
-        signals need a property description that `may_ask`; every such description is a
-        string under a "description" key of the input schema, tested here too."""
+        title, from the annotations, `_meta`, icons, vendor fields and schemas their string
+        values and keys (as identifiers, or as text when a key holds a sentence). Here every key
+        of every such object is read as an identifier (and as text when it holds a sentence) and
+        every string value as text, so each field it yields is tested with its own kind.
+        Parameter signals need a property description that `may_ask`; every such description is
+        a string under a "description" key of the input schema, tested here too."""
         shown = tool.annotations.get("title") if tool.annotations else None
         header = [t for t in (tool.title, tool.description, shown) if isinstance(t, str)]
         if not self.header(tool.name, header, own):
@@ -210,6 +213,10 @@ class QuietTools:
                 if texts.get(text) is not True and not self.text(text, own):
                     return False
         if not self.schema(tool.input_schema, own, ask=True):
+            return False
+        fault = tool.input_schema_fault
+        others = (tool.annotations, tool.meta, tool.icons, tool.extra, fault and fault.value)
+        if not all(self.schema(value, own, ask=False) for value in others if value):
             return False
         return tool.output_schema is None or self.schema(tool.output_schema, own, ask=False)
 

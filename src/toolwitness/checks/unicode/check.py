@@ -39,8 +39,10 @@ from toolwitness.integrity.canonical import digest_surface
 from toolwitness.model import (
     ServerSurface,
     TextField,
+    has_unhashed_text,
     surface_text_fields,
     tool_text_fields,
+    unhashed_text_fields,
 )
 from toolwitness.textnorm import window
 
@@ -54,7 +56,7 @@ __all__ = [
 ]
 
 RULE_IDS = tuple(f"TW-UNI-{n:03d}" for n in range(1, 12))
-IDENTIFIER_KINDS = frozenset({"name", "schema-key"})
+IDENTIFIER_KINDS = frozenset({"name", "schema-key", "key"})
 _ASCII_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\r(?!\n)")
 _MAX_EVIDENCE = 2000
 _CACHED_TEXT = 4096  # longer texts are analysed uncached: the cache must not pin huge strings
@@ -77,11 +79,15 @@ def _suspect() -> re.Pattern[str]:
 @server_check("unicode.hidden", RULE_IDS)
 def hidden_unicode(surface: ServerSurface, ctx: CheckContext) -> Iterator[Finding]:
     # A tool whose hashed fields' canonical JSON is plain holds no character any TW-UNI rule
-    # reports in any text field (`tool_text_fields` yields only strings inside those fields);
-    # the digests are computed once per surface and reused by the result rows and the lock.
+    # reports in any string (or key) inside those fields; the digests are computed once per
+    # surface and reused by the result rows and the lock. What `tool_text_fields` reads outside
+    # them (`_meta`, icons, vendor fields) is checked on its own.
     plain = [t.plain for t in digest_surface(surface).tools]
     for index, tool in enumerate(surface.tools):
         if plain[index]:
+            if has_unhashed_text(tool):
+                for field in unhashed_text_fields(tool, index):
+                    yield from check_field(field, tool.name, ctx)
             continue
         for field in tool_text_fields(tool, index):
             yield from check_field(field, tool.name, ctx)
