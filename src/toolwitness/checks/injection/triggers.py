@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from toolwitness.checks.text.language import Analysis, fold, lower_ascii_tokens, token_texts
 from toolwitness.checks.text.lexicon import Lexicon, Phrase, lexicon
+from toolwitness.checks.text.wordnet import lexical_classes
 
 AUTHORITY = 1
 SECRECY = 2
@@ -29,23 +30,8 @@ _SHELL_SPLIT = re.compile(r"[\s;.!?<>]+")
 
 
 def inflections(verbs: frozenset[str]) -> frozenset[str]:
-    """Base forms plus the third-person, -ing and -ed forms `language.base_form` accepts."""
-    out = set(verbs)
-    for v in verbs:
-        out |= {
-            v + "s",
-            v + "es",
-            v + "ing",
-            v + "ed",
-            v + "d",
-            v + v[-1] + "ing",
-            v + v[-1] + "ed",
-        }
-        if v.endswith("e"):
-            out |= {v[:-1] + "ing", v[:-1] + "ed"}
-        if v.endswith("y"):
-            out |= {v[:-1] + "ies", v[:-1] + "ied"}
-    return frozenset(out)
+    """Base forms plus every inflected form `language.base_form` accepts (the lemmatiser's)."""
+    return lexical_classes().inflect(verbs)
 
 
 def _key(phrase: Phrase) -> str:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from toolwitness.checks.text.lexicon import Lexicon, Phrase, lexicon
+from toolwitness.checks.text.wordnet import lexical_classes
 
 TOKEN = re.compile(r"[\w~$@]+(?:['’.\-/][\w~$@]+)*")
 # TOKEN on lower-cased ASCII text, where \w is [a-z0-9_] and ’ cannot occur. Possessive
@@ -204,26 +205,12 @@ def starts_phrase(words: Sequence[str], i: int, phrases: tuple[Phrase, ...]) -> 
 
 @lru_cache(maxsize=65536)
 def base_form(word: str, verbs: frozenset[str]) -> str | None:
-    """The base verb behind `reads`/`reading`/`sends`, or None (third person and -ing only)."""
+    """The lemma behind `reads`/`reading`/`hid`, when it is one of `verbs`, or None. Forms come
+    from the lemmatiser's dictionary, inverted at build time (`checks.text.wordnet`)."""
     if word in verbs:
         return word
-    for suffix, add in (
-        ("ies", "y"),
-        ("es", ""),
-        ("s", ""),
-        ("ing", ""),
-        ("ing", "e"),
-        ("ed", ""),
-        ("ed", "e"),
-    ):
-        if word.endswith(suffix) and len(word) > len(suffix) + 1:
-            stem = word[: -len(suffix)] + add
-            if stem in verbs:
-                return stem
-            doubled = suffix in ("ing", "ed") and len(stem) > 2 and stem[-1] == stem[-2]
-            if doubled and stem[:-1] in verbs:  # running → run
-                return stem[:-1]
-    return None
+    lemma = lexical_classes().forms.get(word)
+    return lemma if lemma is not None and lemma in verbs else None
 
 
 def _quote_spans(text: str) -> list[tuple[int, int]]:
