@@ -171,8 +171,7 @@ def inflections(vocabulary: set[str]) -> tuple[dict[str, str], str]:
     forms: dict[str, str] = {}
     for form, lemma in table.items():
         low = form.lower()
-        # a form that is itself a lemma we use stays a lemma
-        if lemma in vocabulary and low not in vocabulary and low.replace("-", "").isalpha():
+        if lemma in vocabulary and low != lemma and low.replace("-", "").isalpha():
             forms.setdefault(low, lemma)
     return dict(sorted(forms.items())), str(simplemma.__version__)
 

@@ -14,6 +14,8 @@ from functools import lru_cache
 from typing import TypeVar
 
 from toolwitness.checks.injection import directives as inj_directives
+from toolwitness.checks.injection import frames as inj_frames
+from toolwitness.checks.injection import frames_actions as inj_actions
 from toolwitness.checks.injection import payloads as inj_payloads
 from toolwitness.checks.injection import targets as inj_targets
 from toolwitness.checks.injection import triggers as trig
@@ -39,6 +41,9 @@ DETECTORS: tuple[Detector, ...] = (
     inj_payloads.shell_commands,
     inj_payloads.suspicious_urls,
     inj_payloads.credentials,
+    inj_frames.precedence,
+    inj_frames.concealment,
+    inj_actions.actions,
 )
 IDENTIFIER_KINDS = frozenset({"name", "schema-key", "key"})
 
@@ -77,6 +82,13 @@ def _text_gates(text: str, scan: trig.TextScan, lex: Lexicon) -> frozenset[Detec
         opened.append(inj_payloads.suspicious_urls)
     if may_hold_secret(text, token_needles(), lex):  # `find_secrets`' necessary condition
         opened.append(inj_payloads.credentials)
+    precedence, conceal, acts = trig.frame_gates(mask, text)
+    if precedence:
+        opened.append(inj_frames.precedence)
+    if conceal:
+        opened.append(inj_frames.concealment)
+    if acts:
+        opened.append(inj_actions.actions)
     return frozenset(opened)
 
 
@@ -135,6 +147,8 @@ CONTEXT_FREE = frozenset(
         inj_directives.ranking,
         inj_targets.harmful_intent,
         inj_payloads.credentials,
+        inj_frames.precedence,
+        inj_frames.concealment,
     }
 )
 _BLANK = FieldContext("text", "", None, frozenset(), frozenset(), None)

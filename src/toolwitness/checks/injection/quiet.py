@@ -81,6 +81,8 @@ def text_gates_closed(text: str, tables: GateTables) -> frozenset[str] | None:
     mask = trig.mask_of(words, tables.triggers, "'" in lower)  # tokens are folded like `lower`
     if mask & _TEXT_BITS or mask & _SEQUENCE_BITS == _SEQUENCE_BITS:
         return None
+    if trig.frames_may_open(mask, text):
+        return None  # the frames' own gates
     runs = inj_targets.word_runs(text, lower, words)
     if inj_targets.mentions_in_index(runs, tables.anchors):
         return None

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from toolwitness.checks.injection.model import INTENT, SENSITIVE, SHADOWING, FieldContext, Signal
+from toolwitness.checks.injection.slots import slots
 from toolwitness.checks.text.language import Analysis, Sentence, base_form, find_phrases
 from toolwitness.checks.text.lexicon import Lexicon, TargetCategory
 from toolwitness.findings import Severity
@@ -298,10 +299,13 @@ def _offensive_action(sentence: Sentence, lex: Lexicon) -> int | None:
 def harmful_intent(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
     verbs = lex.intent["verbs"]
     markers = lex.intent["markers"]
+    defensive = slots().members["defensive"]
     for sentence in analysis.sentences:
         if sentence.documentary_from is not None:
             continue
         words = sentence.words()
+        if not defensive.isdisjoint(words):
+            continue  # a scanner, a training course, a detector: it names attacks it handles
         toks = sentence.tokens
         hit: int | None = None
         for i, w in enumerate(words):

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from toolwitness.checks.injection.slots import slots
 from toolwitness.checks.text.language import Analysis, fold, lower_ascii_tokens, token_texts
 from toolwitness.checks.text.lexicon import Lexicon, Phrase, lexicon
 from toolwitness.checks.text.wordnet import lexical_classes
@@ -25,6 +26,13 @@ SEQ_SCOPE = 8
 RANKING = 16
 OTHER_TOOL = 32
 INTENT = 64
+# Frame gates (checks/injection/frames*.py): each frame needs a word of both halves of a pair.
+RANK, RANK_ARG = 128, 256  # prioritize/obey/deem/prevail/yield  x  this text, instructions
+ROLE = 512  # a chat-role word (with a ":" in the text)
+HIDE = 1024  # conceal verbs, covert adverbs, hidden adjectives
+KEEP, KEEP_ARG = 2048, 4096  # keep/remain/without  x  out/away/hidden/telling
+ACT, ACT_ARG = 8192, 16384  # acquire/send/contact/run/call  x  secrets, endpoints, commands
+LURE = 32768  # obsolete/retired, offensive verbs, attack nouns
 
 _SHELL_SPLIT = re.compile(r"[\s;.!?<>]+")
 
@@ -67,7 +75,18 @@ def triggers(lex: Lexicon | None = None) -> Triggers:
 def _build(lex: Lexicon) -> Triggers:
     fr = lex.framing
     action_verbs = frozenset().union(*(v for v, _ in lex.intent["actions"]))
+    sl = slots()
     words = {
+        RANK: sl.of("prioritize", "obey", "deem", "prevail", "submit", "precedence"),
+        RANK_ARG: sl.of("self", "instruction", "person"),
+        ROLE: sl.of("role"),
+        HIDE: sl.of("conceal", "covert", "hidden"),
+        KEEP: sl.of("keep") | {"without"},
+        KEEP_ARG: sl.of("away", "hidden", "communicate", "disclosure"),
+        ACT: sl.of("acquire", "transfer", "contact", "execute", "call"),
+        ACT_ARG: sl.of("secret", "secret_modifier", "endpoint", "command", "sequence",
+                       "third_party"),
+        LURE: sl.of("obsolete", "retire", "offensive", "attack_noun"),
         AUTHORITY: inflections(lex.verbs["override"]) | fr["override_objects"],
         SECRECY: lex.negators | inflections(lex.verbs["concealment"]) | fr["secrecy_adverbs"],
         SEQ_SCOPE: fr["quantifiers"],
@@ -110,6 +129,21 @@ def _build(lex: Lexicon) -> Triggers:
         shell_runs=frozenset(w for w in shell if w.isascii() and w.isalnum()),
         shell_other=tuple(sorted(w for w in shell if not (w.isascii() and w.isalnum()))),
     )
+
+
+def frame_gates(mask: int, text: str) -> tuple[bool, bool, bool]:
+    """Whether the precedence, concealment and action frames may fire: a necessary condition
+    of each (every frame needs a word of both halves of one pair, or the marks it reads)."""
+    precedence = (mask & RANK and mask & RANK_ARG) or (mask & ROLE and ":" in text)
+    conceal = mask & HIDE or (mask & KEEP and mask & KEEP_ARG)
+    acts = bool(mask & LURE) or (
+        bool(mask & ACT) and (bool(mask & ACT_ARG) or "://" in text or "`" in text)
+    )
+    return bool(precedence), bool(conceal), acts or "![" in text or "<img" in text.lower()
+
+
+def frames_may_open(mask: int, text: str) -> bool:
+    return any(frame_gates(mask, text))
 
 
 def wordset(analysis: Analysis) -> frozenset[str]:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from toolwitness.checks.text.lexicon import Lexicon, Phrase, lexicon
+from toolwitness.checks.text.mention import base_verbs, carries_negation, mentioned
 from toolwitness.checks.text.wordnet import lexical_classes
 
 TOKEN = re.compile(r"[\w~$@]+(?:['’.\-/][\w~$@]+)*")
@@ -298,7 +299,7 @@ def _is_directive(clause: Clause, lex: Lexicon) -> bool:
         words, i, lex.framing["modal_openers"]
     ):
         return True
-    if words[i] in lex.verbs["imperative"]:
+    if words[i] in lex.verbs["imperative"] or words[i] in base_verbs():
         return True
     # "you must", "the assistant should" anywhere in the clause
     modals = ("must", "should", "shall", "need", "have", "are")
@@ -388,6 +389,14 @@ def _analyse(text: str, lex: Lexicon) -> Analysis:
         sentence.finish()
         for clause in sentence.clauses:
             _mark_negation(clause, lex)
+        carried = carries_negation(
+            [[t.text for t in c.tokens] for c in sentence.clauses],
+            [c.negation_from is not None for c in sentence.clauses],
+            lex.verbs["imperative"],
+        )
+        for clause, carry in zip(sentence.clauses, carried, strict=True):
+            if carry:
+                clause.negation_from = 0  # "must not hide A, conceal B, or suppress C"
             clause.directive = _is_directive(clause, lex)
         sentence.directive = any(c.directive for c in sentence.clauses)
         sentence.descriptive = _is_descriptive(sentence.clauses[0], lex)
@@ -396,5 +405,7 @@ def _analyse(text: str, lex: Lexicon) -> Analysis:
             find_phrases(words, lex.model_vocatives)
         )
         sentence.documentary_from = _documentary_from(sentence, lex, quotes)
+        if mentioned(words, text[sentence.tokens[0].end : sentence.tokens[0].end + 3]):
+            sentence.documentary_from = sentence.start  # "… is an unsafe phrase", "Lesson: …"
         sentences.append(sentence)
     return Analysis(text=text, lower=fold(text), sentences=sentences, quotes=quotes)

@@ -29,6 +29,7 @@ class LexicalClasses:
     words: dict[str, frozenset[str]]  # class -> its single-word lemmas
     phrases: dict[str, tuple[Phrase, ...]]  # class -> its multi-word lemmas
     forms: dict[str, str]  # inflected form -> lemma ("hid" -> "hide")
+    verb_classes: frozenset[str] = frozenset()  # the classes whose part of speech is a verb
 
     def lemma(self, word: str) -> str:
         return self.forms.get(word, word)
@@ -72,6 +73,7 @@ def parse(doc: Any) -> LexicalClasses:
         raise InternalError("wordnet.json: forms must map words to lemmas")
     words: dict[str, frozenset[str]] = {}
     phrases: dict[str, tuple[Phrase, ...]] = {}
+    verbs = frozenset(n for n, b in classes.items() if isinstance(b, dict) and b.get("pos") == "v")
     for name, body in classes.items():
         if not isinstance(body, dict) or body.get("pos") not in ("n", "v", "a", "r"):
             raise InternalError(f"wordnet.json: class {name!r} is malformed")
@@ -82,7 +84,7 @@ def parse(doc: Any) -> LexicalClasses:
         ):
             raise InternalError(f"wordnet.json: {name}.phrases must be word sequences")
         phrases[name] = tuple(tuple(_words(p, f"{name}.phrases")) for p in raw)
-    return LexicalClasses(words=words, phrases=phrases, forms=dict(forms))
+    return LexicalClasses(words=words, phrases=phrases, forms=dict(forms), verb_classes=verbs)
 
 
 @lru_cache(maxsize=1)
