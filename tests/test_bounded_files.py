@@ -100,9 +100,7 @@ def _run_with_deadline(argv: list[str]) -> int:
 
 
 @pytest.mark.parametrize("command", ["fingerprint", "scan", "lock-diff"])
-def test_commands_refuse_a_fifo(
-    tmp_path: Path, command: str, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_commands_refuse_a_fifo(tmp_path: Path, command: str, capsys: pytest.CaptureFixture[str]) -> None:
     fifo = _fifo(tmp_path)
     good = tmp_path / "good.json"
     good.write_text(json.dumps(CATALOG))
@@ -190,26 +188,14 @@ def test_a_5000_digit_integer_in_a_rule_pack_or_suppressions_exits_2(
 @pytest.mark.parametrize(
     ("name", "text", "message"),
     [
-        (
-            "mcp.yaml",
-            "mcpServers:\n  a:\n    command: npx\n    timeout: " + "9" * 5000 + "\n",
-            "key 'timeout': integer of 5000 characters",
-        ),
-        (
-            "config.toml",
-            "[mcp_servers.a]\ncommand = 'npx'\nstartup_timeout_sec = " + "9" * 5000 + "\n",
-            "key 'startup_timeout_sec'",
-        ),
-        (
-            "config.toml",
-            "[mcp_servers.a]\ncommand = 'npx'\nstartup_timeout_sec = 9007199254740993\n",
-            "integer outside",
-        ),
-        (
-            "config.toml",
-            "[mcp_servers.a]\ncommand = 'npx'\nstartup_timeout_sec = inf\n",
-            "NaN or infinite",
-        ),
+        ("mcp.yaml", "mcpServers:\n  a:\n    command: npx\n    timeout: " + "9" * 5000 + "\n",
+         "key 'timeout': integer of 5000 characters"),
+        ("config.toml", "[mcp_servers.a]\ncommand = 'npx'\nstartup_timeout_sec = " + "9" * 5000 + "\n",
+         "key 'startup_timeout_sec'"),
+        ("config.toml", "[mcp_servers.a]\ncommand = 'npx'\nstartup_timeout_sec = 9007199254740993\n",
+         "integer outside"),
+        ("config.toml", "[mcp_servers.a]\ncommand = 'npx'\nstartup_timeout_sec = inf\n",
+         "NaN or infinite"),
     ],
 )
 def test_hostile_numbers_in_a_config_file_exit_2(

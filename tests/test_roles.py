@@ -67,7 +67,7 @@ def test_negated_verbs_do_not_give_roles() -> None:
 
 
 def test_a_means_clause_names_what_the_tool_does() -> None:
-    """ "by <verb>ing" says how the tool does its job: that verb is the tool's own action."""
+    """"by <verb>ing" says how the tool does its job: that verb is the tool's own action."""
     assert "destructive" in roles("tidy", "Tidy the Downloads folder by deleting old files.")
     assert "code-exec" in roles("export", "Export notes by running a shell command.")
     assert "destructive" not in roles("tidy", "Tidy the folder without deleting any files.")

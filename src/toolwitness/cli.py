@@ -134,9 +134,7 @@ def scan_command(
         )
         lab_settings = (
             lab_commands.lab_settings(
-                flags,
-                all_tools=all_tools,
-                call_timeout=call_timeout,
+                flags, all_tools=all_tools, call_timeout=call_timeout,
                 url_headers=live_options.url_headers if live_options else None,
             )
             if lab

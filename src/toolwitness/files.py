@@ -32,7 +32,9 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
-def check_regular(path: Path, *, source: str | None = None, what: str = "file") -> os.stat_result:
+def check_regular(
+    path: Path, *, source: str | None = None, what: str = "file"
+) -> os.stat_result:
     """Refuse anything but a regular file (following links), without opening it."""
     where = source if source is not None else str(path)
     try:
@@ -70,7 +72,9 @@ def read_regular(
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise InputError(f"{what} is not a regular file ({_kind(info.st_mode)})", source=where)
+            raise InputError(
+                f"{what} is not a regular file ({_kind(info.st_mode)})", source=where
+            )
         if info.st_size > max_bytes:
             raise InputError(
                 f"{what} is {info.st_size} bytes, over the {max_bytes}-byte limit", source=where
