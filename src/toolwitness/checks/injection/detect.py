@@ -134,6 +134,8 @@ def _gate(
     if detector is inj_targets.shadowing:
         own = (fctx.tool or "").lower()
         return any(w != own for w in scan.words & fctx.siblings)
+    if detector is inj_actions.actions:  # a `target_host` parameter is the other half of AIM
+        return fctx.victim > 0 and bool(scan.mask & trig.AIM)
     return False
 
 

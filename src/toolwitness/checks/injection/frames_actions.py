@@ -70,6 +70,7 @@ def actions(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
             _beacon(analysis, sentence, words, tags, ctx, sl),
             _command(analysis, sentence, words, tags, ctx, sl, lex),
             _intent(analysis, sentence, words, tags, sl),
+            _aimed(analysis, sentence, words, tags, ctx, sl),
         ):
             if found is not None:
                 yield found
@@ -233,6 +234,41 @@ def _command(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags:
             sentence.end, "tells the model to run a shell command unrelated to the tool",
         )  # fmt: skip
     return None
+
+
+def _aimed(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: Tags,
+           ctx: FieldContext, sl: Slots) -> Signal | None:  # fmt: skip
+    """ "Scan target for open ports", "Upload a shell to a vulnerable server", "Read sensitive
+    files": an operation aimed at a system the tool does not own (a target or victim named in
+    the text, or a `target_host`-like parameter) or at sensitive data."""
+    if sentence.documentary_from is not None or find(tags, "defensive", 0, len(words)):
+        return None
+    acts = [i for i, t in enumerate(tags) if t & {"intrusive", "acquire", "transfer", "contact",
+            "execute", "call"} and not _clause_of(sentence, i)[1]]  # fmt: skip
+    if not acts or analysis.quoted_at(sentence.tokens[acts[0]].start):
+        return None
+    verb = acts[0]
+    intrusive = next((i for i in acts if "intrusive" in tags[i]), None)
+    aim = find(tags, "aimed", 0, len(words))
+    named = aim is not None and (
+        words[aim] in ("target", "targets", "victim", "victims")
+        or find(tags, "victim", aim + 1, aim + 3) is not None
+    )
+    strong = aim is not None and "aimed_strong" in tags[aim] and named
+    sensitive = next((k for k in range(verb + 1, min(len(words), verb + 5))
+                      if "sensitive" in tags[k]
+                      and find(tags, "sensitive_data", k + 1, k + 3) is not None), None)  # fmt: skip
+    if intrusive is not None and intrusive != verb:
+        verb = intrusive
+    param = ctx.victim >= 2 or (
+        ctx.victim == 1 and intrusive is not None and words[intrusive] not in ("run", "execute")
+    )
+    if not (strong or sensitive is not None or param or (named and intrusive is not None)):
+        return None
+    return _signal(
+        INTENT, Severity.MEDIUM, sentence.tokens[verb].start, sentence.end,
+        "aims an intrusive operation at a target system or at sensitive data (offensive tooling)",
+    )  # fmt: skip
 
 
 def _intent(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: Tags,

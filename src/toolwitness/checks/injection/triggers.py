@@ -33,6 +33,7 @@ HIDE = 1024  # conceal verbs, covert adverbs, hidden adjectives
 KEEP, KEEP_ARG = 2048, 4096  # keep/remain/without  x  out/away/hidden/telling
 ACT, ACT_ARG = 8192, 16384  # acquire/send/contact/run/call  x  secrets, endpoints, commands
 LURE = 32768  # obsolete/retired, offensive verbs, attack nouns
+AIM, AIM_ARG = 65536, 131072  # intrusive operations  x  a target, remote or vulnerable system
 
 _SHELL_SPLIT = re.compile(r"[\s;.!?<>]+")
 
@@ -87,6 +88,8 @@ def _build(lex: Lexicon) -> Triggers:
         ACT_ARG: sl.of("secret", "secret_modifier", "endpoint", "command", "sequence",
                        "third_party"),
         LURE: sl.of("obsolete", "retire", "offensive", "attack_noun"),
+        AIM: sl.of("intrusive", "acquire", "transfer", "contact", "execute", "call"),
+        AIM_ARG: sl.of("aimed", "sensitive"),
         AUTHORITY: inflections(lex.verbs["override"]) | fr["override_objects"],
         SECRECY: lex.negators | inflections(lex.verbs["concealment"]) | fr["secrecy_adverbs"],
         SEQ_SCOPE: fr["quantifiers"],
@@ -136,8 +139,10 @@ def frame_gates(mask: int, text: str) -> tuple[bool, bool, bool]:
     of each (every frame needs a word of both halves of one pair, or the marks it reads)."""
     precedence = (mask & RANK and mask & RANK_ARG) or (mask & ROLE and ":" in text)
     conceal = mask & HIDE or (mask & KEEP and mask & KEEP_ARG)
-    acts = bool(mask & LURE) or (
-        bool(mask & ACT) and (bool(mask & ACT_ARG) or "://" in text or "`" in text)
+    acts = (
+        bool(mask & LURE)
+        or bool(mask & AIM and mask & AIM_ARG)
+        or (bool(mask & ACT) and (bool(mask & ACT_ARG) or "://" in text or "`" in text))
     )
     return bool(precedence), bool(conceal), acts or "![" in text or "<img" in text.lower()
 
