@@ -255,9 +255,11 @@ def _aimed(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: T
         or find(tags, "victim", aim + 1, aim + 3) is not None
     )
     strong = aim is not None and "aimed_strong" in tags[aim] and named
-    sensitive = next((k for k in range(verb + 1, min(len(words), verb + 5))
-                      if "sensitive" in tags[k]
-                      and find(tags, "sensitive_data", k + 1, k + 3) is not None), None)  # fmt: skip
+    sensitive = next(
+        (k for k in range(verb + 1, min(len(words), verb + 5))
+         if "sensitive" in tags[k] and find(tags, "sensitive_data", k + 1, k + 3) is not None),
+        None,
+    )  # fmt: skip
     if intrusive is not None and intrusive != verb:
         verb = intrusive
     param = ctx.victim >= 2 or (
