@@ -93,11 +93,46 @@ def test_nothing_hidden_only_when_nothing_is_revealed(text: str) -> None:
         assert reveal_hidden(text) == []
 
 
+def _encodings(text: str) -> list[str]:
+    import base64
+    import codecs
+
+    raw = text.encode("utf-8")
+    return [
+        base64.b64encode(raw).decode(),
+        base64.b32encode(raw).decode(),
+        " ".join(f"0x{b:02x}" for b in raw),
+        ",".join(str(b) for b in raw),
+        " ".join(f"0{b:o}" for b in raw),
+        "".join(f"&#{b};" for b in raw),
+        codecs.encode(text, "rot13"),
+        text[::-1],
+        "\u202e" + text[::-1] + "\u202c",
+        "\u200b".join(text),
+    ]
+
+
+_ENCODED = st.one_of(
+    _TEXT,
+    st.builds(
+        lambda plain, k, pre: pre + " " + _encodings(plain)[k],
+        st.text(alphabet="abcdefghij klmnopqrstuvwxyz", min_size=8, max_size=40),
+        st.integers(0, 9),
+        _TEXT,
+    ),
+)
+
+
 @settings(max_examples=400, deadline=None)
-@given(_TEXT)
-def test_encoding_gate_is_unchanged(text: str) -> None:
-    old = any(c in text for c in "%\\&") or any(len(t) >= 24 for t in text.split())
-    assert inj_detect.may_encode(text) == old
+@given(_ENCODED)
+def test_encoding_gate_is_a_superset_of_every_decoder(text: str) -> None:
+    """`may_encode` is the necessary condition the fast paths rely on: whenever any decoder
+    yields a payload, it holds (with and without the word set)."""
+    from toolwitness.checks.injection import decoders
+
+    words = trig.scan(text).words
+    if decoders.decode_chains(text, words):
+        assert decoders.may_encode(text, words) and decoders.may_encode(text)
 
 
 @settings(max_examples=600, deadline=None)

@@ -19,6 +19,7 @@ from toolwitness.checks.injection import frames_actions as inj_actions
 from toolwitness.checks.injection import payloads as inj_payloads
 from toolwitness.checks.injection import targets as inj_targets
 from toolwitness.checks.injection import triggers as trig
+from toolwitness.checks.injection.decoders import may_encode
 from toolwitness.checks.injection.model import ENCODED, HIDDEN, FieldContext, Signal
 from toolwitness.checks.text.language import Analysis, analyse
 from toolwitness.checks.text.lexicon import Lexicon, lexicon
@@ -184,13 +185,6 @@ def context_free(text: str, names_only: bool) -> tuple[Signal, ...]:
     return tuple(_run(free, text, _BLANK, lexicon()))
 
 
-def may_encode(text: str) -> bool:
-    """Encoded runs need %, backslash, & or a whitespace-free run of 24+ characters."""
-    if "%" in text or "\\" in text or "&" in text:
-        return True
-    return len(text) >= 24 and max(map(len, text.split()), default=0) >= 24
-
-
 def detect(text: str, fctx: FieldContext, lex: Lexicon, *, decode: bool = True) -> list[Signal]:
     """Every signal in one piece of text (and, one level deep, in what it encodes)."""
     chosen = detectors_for(text, fctx)
@@ -200,8 +194,9 @@ def detect(text: str, fctx: FieldContext, lex: Lexicon, *, decode: bool = True) 
     signals = list(context_free(text, chosen is NAME_DETECTORS)) if shared else []
     rest = [d for d in chosen if not (shared and d in CONTEXT_FREE)]
     signals += _run(rest, text, fctx, lex)
-    if decode and may_encode(text):
-        for payload in inj_payloads.decode_payloads(text):
+    words = trig.scan(text).words if shared else None
+    if decode and may_encode(text, words):
+        for payload in inj_payloads.decode_payloads(text, words):
             inner = detect(payload.text, fctx, lex, decode=False)
             shown = f"{payload.encoding} decodes to: {excerpt(redact(payload.text), 200)}"
             if any(s.severity.at_least(Severity.MEDIUM) for s in inner):

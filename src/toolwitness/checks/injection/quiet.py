@@ -14,6 +14,7 @@ from typing import Any
 from toolwitness.checks.injection import payloads as inj_payloads
 from toolwitness.checks.injection import targets as inj_targets
 from toolwitness.checks.injection import triggers as trig
+from toolwitness.checks.injection.decoders import may_encode
 from toolwitness.checks.injection.detect import (
     CONTEXT_FREE,
     DETECTORS,
@@ -22,7 +23,6 @@ from toolwitness.checks.injection.detect import (
     WORDLIKE,
     Detector,
     context_free,
-    may_encode,
     shared_text_gates,
     short_cache,
 )
@@ -108,7 +108,8 @@ def closed_words(text: str, identifier: bool) -> frozenset[str] | None:
         quiet = text_gates_closed(text, tables)
         if quiet is None:
             return None
-    if may_encode(text) and next(iter(inj_payloads.decode_payloads(text)), None) is not None:
+        words = quiet
+    if may_encode(text, words) and next(iter(inj_payloads.decode_payloads(text, words)), None):
         return None
     return quiet
 
@@ -139,7 +140,8 @@ def gated_words(text: str, chosen: tuple[Detector, ...]) -> frozenset[str] | Non
     # With every gate closed the context-free detectors are silent: skip computing them.
     if not opened.isdisjoint(chosen) and context_free(text, names_only):
         return None
-    if may_encode(text) and next(iter(inj_payloads.decode_payloads(text)), None) is not None:
+    words = trig.scan(text).words
+    if may_encode(text, words) and next(iter(inj_payloads.decode_payloads(text, words)), None):
         return None
     if not opened.isdisjoint(d for d in chosen if d not in CONTEXT_FREE):
         return None
@@ -235,10 +237,8 @@ class QuietTools:
         if not nothing_hidden(name) or not all(nothing_hidden(t) for t in texts):
             return False  # (ASCII only, so every part is its own NFC form)
         joined = "\n".join([" ".join(split_identifier(name)), *texts])
-        if may_encode(joined):
-            return False
         words = text_gates_closed(joined, gate_tables())
-        if words is None:
+        if words is None or may_encode(joined, words):
             return False
         return words.isdisjoint(self.siblings) or all(w == own for w in words & self.siblings)
 
