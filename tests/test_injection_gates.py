@@ -21,6 +21,7 @@ from toolwitness.checks.injection import detect as inj_detect
 from toolwitness.checks.injection import quiet as inj_quiet
 from toolwitness.checks.injection import targets as inj_targets
 from toolwitness.checks.injection import triggers as trig
+from toolwitness.checks.injection.model import FieldContext
 from toolwitness.checks.injection.params import exfil_params
 from toolwitness.checks.text.language import TOKEN, lower_ascii_tokens, split_identifier
 from toolwitness.checks.text.lexicon import lexicon
@@ -177,12 +178,20 @@ def _legacy_tool_quiet(tool: Tool, index: int, siblings: frozenset[str]) -> bool
     if list(exfil_params(tool.name, tool.input_schema, base, frozenset(), lex)):
         return False
     own = tool.name.lower()
+    prose = []
     for field in tool_text_fields(tool, index):
         identifier = field.kind in inj_detect.IDENTIFIER_KINDS
+        if not identifier and " " in field.text:
+            prose.append(field.text)
         if not identifier and inj_detect.INERT.fullmatch(field.text):
             continue
         words = inj_quiet.quiet_words(field.text, identifier)
         if words is None or any(w != own for w in words & siblings):
+            return False
+    if len(prose) >= 2:  # the split pass reads the prose fields joined
+        fctx = FieldContext("joined", "", tool.name, frozenset(), siblings, None)
+        joined = " ".join(nfc(t) for t in prose)
+        if any(s.severity.rank >= 2 for s in inj_detect.detect(joined, fctx, lex)):
             return False
     return True
 

@@ -18,6 +18,7 @@ from toolwitness.checks.injection.params import exfil_params
 from toolwitness.checks.injection.purpose import purpose_words, server_purpose
 from toolwitness.checks.injection.quiet import QuietTools, quiet_words
 from toolwitness.checks.injection.slots import slots
+from toolwitness.checks.injection.split import is_prose, split_findings
 from toolwitness.checks.interface import CheckContext, server_check
 from toolwitness.checks.text.language import split_identifier, tokens
 from toolwitness.checks.text.lexicon import Lexicon, lexicon
@@ -146,9 +147,13 @@ def tool_poisoning(surface: ServerSurface, ctx: CheckContext) -> Iterator[Findin
         ):
             param_signals.setdefault(found.location, []).append(sig)
         param_words: dict[str, frozenset[str]] = {}
+        reported: dict[str, set[str]] = {}
+        prose: list[TextField] = []
         for field in tool_text_fields(tool, i):
             text = field.text
             identifier = field.kind in IDENTIFIER_KINDS
+            if not identifier and is_prose(text):
+                prose.append(field)
             if not identifier and inert(text):
                 continue  # a bare word such as "string" carries no sentence and no hidden text
             if not victim and (not param_signals or field.location not in param_signals):
@@ -168,7 +173,13 @@ def tool_poisoning(surface: ServerSurface, ctx: CheckContext) -> Iterator[Findin
             fctx = FieldContext(
                 field.kind, field.location, tool.name, words, siblings, param, victim
             )
-            yield from field_findings(field, fctx, ctx, lex, param_signals.get(field.location))
+            for finding in field_findings(field, fctx, ctx, lex, param_signals.get(field.location)):
+                reported.setdefault(field.location, set()).add(finding.rule_id)
+                yield finding
+        if len(prose) >= 2:
+            whole = FieldContext("joined", prose[0].location, tool.name, purpose(), siblings,
+                                 None, victim)  # fmt: skip
+            yield from split_findings(prose, whole, ctx, lex, reported)
     everything: frozenset[str] | None = None  # the server's purpose words, when needed
     for field in surface_text_fields(surface):
         if everything is None:

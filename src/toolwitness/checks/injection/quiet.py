@@ -27,6 +27,7 @@ from toolwitness.checks.injection.detect import (
     short_cache,
 )
 from toolwitness.checks.injection.params import may_ask
+from toolwitness.checks.injection.split import is_prose
 from toolwitness.checks.text.language import split_identifier
 from toolwitness.checks.text.lexicon import Lexicon, lexicon
 from toolwitness.checks.text.secrets_scan import Needles, may_hold_secret, token_needles
@@ -163,6 +164,7 @@ class QuietTools:
         # True: skippable in any tool; False: never; else the sibling names the text holds
         self.texts: dict[str, bool | frozenset[str]] = {}
         self.silent: set[str] = set()  # property descriptions that cannot ask for data
+        self.prose: list[str] = []  # the prose strings of the tool being walked (see `split`)
 
     def _verdict(self, text: str) -> bool | frozenset[str]:
         if INERT.fullmatch(text):
@@ -209,20 +211,25 @@ class QuietTools:
         a string under a "description" key of the input schema, tested here too."""
         shown = tool.annotations.get("title") if tool.annotations else None
         header = [t for t in (tool.title, tool.description, shown) if isinstance(t, str)]
-        if not self.header(tool.name, header, own):
-            texts = self.texts
-            if tool.name not in self.keys and not self.key(tool.name):
-                return False
-            for text in header:
-                if texts.get(text) is not True and not self.text(text, own):
-                    return False
+        self.prose = [t for t in header if is_prose(t)]
         if not self.schema(tool.input_schema, own, ask=True):
             return False
         fault = tool.input_schema_fault
         others = (tool.annotations, tool.meta, tool.icons, tool.extra, fault and fault.value)
         if not all(self.schema(value, own, ask=False) for value in others if value):
             return False
-        return tool.output_schema is None or self.schema(tool.output_schema, own, ask=False)
+        if tool.output_schema is not None and not self.schema(tool.output_schema, own, ask=False):
+            return False
+        # The joined-prose pass (`split`) reads every prose field of the tool as one text: the
+        # header test of that join covers it, and the header texts with it.
+        if self.header(tool.name, [*header, *self.prose[len(header) :]], own):
+            return True
+        if len(self.prose) >= 2:
+            return False  # the join opens a gate: the split pass may fire
+        if tool.name not in self.keys and not self.key(tool.name):
+            return False
+        texts = self.texts
+        return all(texts.get(text) is True or self.text(text, own) for text in header)
 
     def header(self, name: str, texts: list[str], own: str) -> bool:
         """True when the name and the texts are all quiet, read as one text (else undecided).
@@ -245,7 +252,7 @@ class QuietTools:
     def schema(self, root: Any, own: str, *, ask: bool) -> bool:
         """Every key (as a name) and string value of a schema, at any depth. JSON values are
         exact built-in types: the class is compared first, `isinstance` only for others."""
-        keys, texts, silent = self.keys, self.texts, self.silent
+        keys, texts, silent, prose = self.keys, self.texts, self.silent, self.prose
         stack: list[Any] = [root]
         while stack:
             node = stack.pop()
@@ -253,10 +260,14 @@ class QuietTools:
                 for key, value in node.items():
                     if key not in keys and not self.key(key):
                         return False
+                    if " " in key:
+                        prose.append(key)  # a key holding a sentence is a prose field
                     kind = value.__class__
                     if kind is str or (kind not in _SCALARS and isinstance(value, str)):
                         if texts.get(value) is not True and not self.text(value, own):
                             return False
+                        if " " in value:
+                            prose.append(value)
                         asks = ask and key == "description" and value not in silent
                         if asks and self.asks(value):
                             return False
@@ -270,10 +281,15 @@ class QuietTools:
                     if kind is str or (kind not in _SCALARS and isinstance(value, str)):
                         if texts.get(value) is not True and not self.text(value, own):
                             return False
+                        if " " in value:
+                            prose.append(value)
                     elif kind in _CONTAINERS or (
                         kind not in _SCALARS and isinstance(value, _CONTAINERS)
                     ):
                         stack.append(value)
-            elif isinstance(node, str) and not self.text(node, own):
-                return False
+            elif isinstance(node, str):
+                if not self.text(node, own):
+                    return False
+                if " " in node:
+                    prose.append(node)
         return True
