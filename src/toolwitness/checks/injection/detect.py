@@ -136,7 +136,7 @@ def _gate(
         own = (fctx.tool or "").lower()
         return any(w != own for w in scan.words & fctx.siblings)
     if detector is inj_actions.actions:  # a `target_host` parameter is the other half of AIM
-        return fctx.victim > 0 and bool(scan.mask & trig.AIM)
+        return fctx.victim > 0 and bool(scan.mask & trig.ACT)
     return False
 
 

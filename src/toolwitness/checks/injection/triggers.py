@@ -31,9 +31,14 @@ RANK, RANK_ARG = 128, 256  # prioritize/obey/deem/prevail/yield  x  this text, i
 ROLE = 512  # a chat-role word (with a ":" in the text)
 HIDE = 1024  # conceal verbs, covert adverbs, hidden adjectives
 KEEP, KEEP_ARG = 2048, 4096  # keep/remain/without  x  out/away/hidden/telling
-ACT, ACT_ARG = 8192, 16384  # acquire/send/contact/run/call  x  secrets, endpoints, commands
+RUN, COMMAND = 8192, 16384  # run/execute  x  a command word (or a code span)
 LURE = 32768  # obsolete/retired, offensive verbs, attack nouns
 AIM, AIM_ARG = 65536, 131072  # intrusive operations  x  a target, remote or vulnerable system
+TAKE, SECRET = 1 << 18, 1 << 19  # acquire/pass on  x  a secret or sign-in material
+CALL, ORDER = 1 << 20, 1 << 21  # call/use  x  before/after/first (dependency injection)
+SEND, ENDPOINT = 1 << 22, 1 << 23  # contact/send  x  an endpoint or third party (or a URL)
+EXPOSED = 1 << 24  # a vulnerable/exposed system or sensitive data: any action verb completes it
+ACT = RUN | TAKE | CALL | SEND | AIM  # the action verbs (the other half of EXPOSED)
 
 _SHELL_SPLIT = re.compile(r"[\s;.!?<>]+")
 
@@ -84,12 +89,18 @@ def _build(lex: Lexicon) -> Triggers:
         HIDE: sl.of("conceal", "covert", "hidden"),
         KEEP: sl.of("keep") | {"without"},
         KEEP_ARG: sl.of("away", "hidden", "communicate", "disclosure"),
-        ACT: sl.of("acquire", "transfer", "contact", "execute", "call"),
-        ACT_ARG: sl.of("secret", "secret_modifier", "endpoint", "command", "sequence",
-                       "third_party"),
+        RUN: sl.of("execute"),
+        COMMAND: sl.of("command"),
+        TAKE: sl.of("acquire", "transfer"),
+        SECRET: sl.of("secret", "secret_modifier"),
+        CALL: sl.of("call"),
+        ORDER: sl.of("sequence"),
+        SEND: sl.of("contact", "transfer"),
+        ENDPOINT: sl.of("endpoint", "third_party"),
+        EXPOSED: sl.of("aimed_strong", "sensitive"),
         LURE: sl.of("obsolete", "retire", "offensive", "attack_noun"),
-        AIM: sl.of("intrusive", "acquire", "transfer", "contact", "execute", "call"),
-        AIM_ARG: sl.of("aimed", "sensitive"),
+        AIM: sl.of("intrusive"),
+        AIM_ARG: sl.of("aimed"),
         AUTHORITY: inflections(lex.verbs["override"]) | fr["override_objects"],
         SECRECY: lex.negators | inflections(lex.verbs["concealment"]) | fr["secrecy_adverbs"],
         SEQ_SCOPE: fr["quantifiers"],
@@ -142,7 +153,11 @@ def frame_gates(mask: int, text: str) -> tuple[bool, bool, bool]:
     acts = (
         bool(mask & LURE)
         or bool(mask & AIM and mask & AIM_ARG)
-        or (bool(mask & ACT) and (bool(mask & ACT_ARG) or "://" in text or "`" in text))
+        or bool(mask & ACT and mask & EXPOSED)
+        or bool(mask & RUN and (mask & COMMAND or "`" in text))
+        or bool(mask & TAKE and mask & SECRET)
+        or bool(mask & CALL and mask & ORDER)
+        or bool(mask & SEND and (mask & ENDPOINT or "://" in text))
     )
     return bool(precedence), bool(conceal), acts or "![" in text or "<img" in text.lower()
 
