@@ -176,6 +176,25 @@ def inflections(vocabulary: set[str]) -> tuple[dict[str, str], str]:
     return dict(sorted(forms.items())), str(simplemma.__version__)
 
 
+def frame_slots(classes: dict[str, Any], forms: dict[str, str]) -> dict[str, list[str]]:
+    """Every token of each frame slot (`frames.yaml`): its words and its WordNet classes'
+    lemmas, with their inflected forms; computed here so a scan only reads the result."""
+    by_lemma: dict[str, set[str]] = {}
+    for form, lemma in forms.items():
+        by_lemma.setdefault(lemma, set()).add(form)
+    doc = yaml.safe_load((LEXICON / "frames.yaml").read_text("utf-8"))
+    out: dict[str, list[str]] = {}
+    for name, body in sorted(doc["slots"].items()):
+        lemmas = {str(w).lower() for w in body.get("words", [])}
+        for cls in body.get("wordnet", []):
+            lemmas |= set(classes[cls]["words"])
+        tokens = set(lemmas)
+        for lemma in lemmas:
+            tokens |= by_lemma.get(lemma, set())
+        out[name] = sorted(tokens)
+    return out
+
+
 def build(root: Path) -> str:
     seeds = yaml.safe_load(SEEDS.read_text("utf-8"))
     wn = WordNet(root)
@@ -193,6 +212,7 @@ def build(root: Path) -> str:
     others = sorted(p for p in LEXICON.glob("*.yaml") if p.name != SEEDS.name)
     vocabulary |= yaml_words(others)
     forms, version = inflections(vocabulary)
+    slots = frame_slots(classes, forms)
     doc = {
         "schema": SCHEMA,
         "source": "WordNet 3.0, Copyright 2006 by Princeton University (see WORDNET-LICENSE)",
@@ -200,6 +220,7 @@ def build(root: Path) -> str:
         "generator": "scripts/build_lexicon.py from wordnet-seeds.yaml",
         "classes": classes,
         "forms": forms,
+        "slots": slots,
     }
     return json.dumps(doc, indent=1, sort_keys=True, ensure_ascii=True) + "\n"
 

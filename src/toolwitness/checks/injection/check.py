@@ -87,7 +87,9 @@ def takes_target(tool: Tool) -> int:
     """2 for a target parameter no honest tool takes (`target_pid`, `target_bssid`), 1 for one
     naming a target system (`target_host`, `targetDomain`), else 0."""
     props = tool.input_schema.get("properties")
-    if not isinstance(props, dict):
+    if not isinstance(props, dict) or not any(
+        isinstance(n, str) and n[:6].lower() == "target" for n in props
+    ):
         return 0
     sl = slots()
     level = 0

@@ -41,7 +41,10 @@ _B64 = re.compile(r"[A-Za-z0-9+/_\-]{24,8000}={0,2}")
 _B32 = re.compile(r"[A-Z2-7]{16,8000}={0,6}")
 _HEX = re.compile(r"(?:\\x|0x)?[0-9A-Fa-f]{32,8000}")
 _HEX_ESC = re.compile(r"(?:\\x[0-9A-Fa-f]{2}){8,4000}")
-_HEX_SEP = re.compile(r"(?:(?:0[xX])?[0-9A-Fa-f]{2}[\s,;:]{1,3}){7,4000}(?:0[xX])?[0-9A-Fa-f]{2}")
+# A hex byte of readable text always holds a digit (printable ASCII is 0x20-0x7e; a UTF-8 lead
+# or continuation byte of letters is 0xc3 0xa9, …): items without one ("be ad") are not bytes.
+_HEX_ITEM = r"(?:0[xX])?(?:[0-9][0-9A-Fa-f]|[A-Fa-f][0-9])"
+_HEX_SEP = re.compile(rf"(?:{_HEX_ITEM}[\s,;:]{{1,3}}){{7,4000}}{_HEX_ITEM}")
 _DECIMAL = re.compile(r"(?<![\w.])(?:[0-9]{1,3}[\s,;]{1,3}){7,4000}[0-9]{1,3}(?![\w.])")
 _OCTAL_ESC = re.compile(r"(?:\\[0-7]{3}){6,4000}")
 _OCTAL_LIST = re.compile(r"(?<![\w.])(?:0[0-7]{2,3}[\s,;]{1,3}){7,4000}0[0-7]{2,3}(?![\w.])")
@@ -51,6 +54,7 @@ _PCT_BYTE = re.compile(r"%[0-9A-Fa-f]{2}")
 _UESC = re.compile(r"(?:\\u[0-9A-Fa-f]{4}){6,4000}")
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z]{2,10});")
 _HAS_DIGIT = re.compile(r"[0-9]")
+_DIGIT_RUN = re.compile(r"[0-9]+")
 _LETTERS = re.compile(r"[a-z]+")
 _ROT13 = str.maketrans(
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
@@ -109,7 +113,13 @@ def _function_count(text: str) -> int:
 def may_transform(words: frozenset[str]) -> bool:
     """Necessary for ROT13 or reversal to be tried: two distinct transformed function words."""
     _, shifted = _function_words()
-    return len(words & shifted) >= 2
+    return not words.isdisjoint(shifted) and len(words & shifted) >= 2
+
+
+def _items(text: str) -> int:
+    """An upper bound on the number-list items of a text: every item of the hex, decimal and
+    octal list decoders holds a digit run of its own."""
+    return len(_DIGIT_RUN.findall(text))
 
 
 def may_encode(text: str, words: frozenset[str] | None = None) -> bool:
@@ -117,9 +127,10 @@ def may_encode(text: str, words: frozenset[str] | None = None) -> bool:
     known; without it ROT13 and reversal are assumed possible)."""
     if "%" in text or "\\" in text or "&" in text or not text.isascii():
         return True
-    if len(text) >= 16 and max(map(len, text.split()), default=0) >= 16:
+    parts = text.split()
+    if len(text) >= 16 and max(map(len, parts), default=0) >= 16:
         return True
-    if _HAS_DIGIT.search(text) is not None and any(
+    if _items(text) >= 8 and any(
         p.search(text) is not None for p in (_HEX_SEP, _DECIMAL, _OCTAL_LIST)
     ):
         return True

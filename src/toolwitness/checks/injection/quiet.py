@@ -33,7 +33,7 @@ from toolwitness.checks.text.lexicon import Lexicon, lexicon
 from toolwitness.checks.text.secrets_scan import Needles, may_hold_secret, token_needles
 from toolwitness.checks.unicode.decode import reveal_hidden
 from toolwitness.checks.unicode.terminal import has_terminal_controls
-from toolwitness.model import Tool, key_kind
+from toolwitness.model import POLICY_HINTS, Tool, key_kind
 from toolwitness.textnorm import nfc
 
 
@@ -149,6 +149,7 @@ def gated_words(text: str, chosen: tuple[Detector, ...]) -> frozenset[str] | Non
     return trig.scan(text).words if inj_targets.shadowing in chosen else frozenset()
 
 
+_PLAIN_ANNOTATIONS = frozenset({"title", *POLICY_HINTS})
 _CONTAINERS = (dict, list)
 _SCALARS = frozenset({int, float, bool, type(None)})
 
@@ -215,7 +216,15 @@ class QuietTools:
         if not self.schema(tool.input_schema, own, ask=True):
             return False
         fault = tool.input_schema_fault
-        others = (tool.annotations, tool.meta, tool.icons, tool.extra, fault and fault.value)
+        # Annotations holding only boolean policy hints and a string title (a header text)
+        # carry no other text.
+        ann = tool.annotations
+        plain = not ann or (
+            ann.keys() <= _PLAIN_ANNOTATIONS
+            and all(v.__class__ is bool for k, v in ann.items() if k != "title")
+            and ann.get("title", "").__class__ is str
+        )
+        others = (None if plain else ann, tool.meta, tool.icons, tool.extra, fault and fault.value)
         if not all(self.schema(value, own, ask=False) for value in others if value):
             return False
         if tool.output_schema is not None and not self.schema(tool.output_schema, own, ask=False):

@@ -62,6 +62,8 @@ class Triggers:
     keys: frozenset[str]  # every word of `bits` and `phrases`
     shell_runs: frozenset[str]  # the shell words made of [a-z0-9] only
     shell_other: tuple[str, ...]  # the rest, tested as substrings
+    # every key -> (its own bits, its phrases): `bits` and `phrases` in one lookup
+    entries: dict[str, tuple[int, tuple[tuple[int, frozenset[str]], ...]]]
 
 
 _CACHE: dict[int, tuple[Lexicon, Triggers]] = {}
@@ -135,9 +137,11 @@ def _build(lex: Lexicon) -> Triggers:
         | lex.shell["decoders"]
         | frozenset(p[0] for p in lex.shell["dangerous"])
     )
+    keyed = {k: tuple(sorted(v, key=repr)) for k, v in by_key.items()}
     return Triggers(
         bits=bits,
-        phrases={k: tuple(sorted(v, key=repr)) for k, v in by_key.items()},
+        phrases=keyed,
+        entries={k: (bits.get(k, 0), keyed.get(k, ())) for k in set(bits) | set(keyed)},
         shell=shell,
         keys=frozenset(bits) | frozenset(by_key),
         shell_runs=frozenset(w for w in shell if w.isascii() and w.isalnum()),
@@ -184,11 +188,12 @@ def gate_mask(words: frozenset[str], lex: Lexicon) -> int:
 def mask_of(words: frozenset[str], table: Triggers, apostrophe: bool = True) -> int:
     """`gate_mask` given the lexicon's trigger table; `apostrophe=False` says no word holds "'"
     (true when the folded text holds none)."""
-    bits, phrases = table.bits, table.phrases
+    entries = table.entries
     mask = 0
     for w in words & table.keys:  # only words that open something on their own or key a phrase
-        mask |= bits.get(w, 0)
-        for bit, rest in phrases.get(w, ()):
+        own, keyed = entries[w]
+        mask |= own
+        for bit, rest in keyed:
             if not mask & bit and rest <= words:
                 mask |= bit
     if apostrophe and not mask & SECRECY and "n't " in " ".join(words) + " ":  # a word ends in n't

@@ -214,7 +214,6 @@ def _states_read_only(clause: Clause, heads: frozenset[str], vocab: RoleVocabula
     )
 
 
-
 def _may_matter(words: frozenset[str], vocab: RoleVocabulary) -> Callable[[str], bool]:
     if not SYNTHETIC_TOKENS.isdisjoint(words):  # such a token has no surface form: no prefilter
         return lambda lower: True

@@ -44,12 +44,21 @@ class LexicalClasses:
 
     def inflect(self, lemmas: frozenset[str]) -> frozenset[str]:
         """`lemmas` with every inflected form the lemmatiser knows for them."""
-        return lemmas | frozenset(f for f, lemma in self.forms.items() if lemma in lemmas)
+        by_lemma = _by_lemma(self)
+        return lemmas.union(*(by_lemma.get(lemma, ()) for lemma in lemmas))
 
 
 @lru_cache(maxsize=64)
 def _surface(classes: LexicalClasses, cls: str) -> frozenset[str]:
     return classes.inflect(classes.words[cls])
+
+
+@lru_cache(maxsize=4)
+def _by_lemma(classes: LexicalClasses) -> dict[str, tuple[str, ...]]:
+    index: dict[str, list[str]] = {}
+    for form, lemma in classes.forms.items():
+        index.setdefault(lemma, []).append(form)
+    return {lemma: tuple(forms) for lemma, forms in index.items()}
 
 
 def _words(value: Any, where: str) -> list[str]:
@@ -88,6 +97,12 @@ def parse(doc: Any) -> LexicalClasses:
 
 
 @lru_cache(maxsize=1)
-def lexical_classes() -> LexicalClasses:
+def wordnet_document() -> Any:
+    """The generated `data/lexicon/wordnet.json`, parsed once."""
     text = resources.files("toolwitness.data").joinpath("lexicon", "wordnet.json").read_text()
-    return parse(json.loads(text))
+    return json.loads(text)
+
+
+@lru_cache(maxsize=1)
+def lexical_classes() -> LexicalClasses:
+    return parse(wordnet_document())
