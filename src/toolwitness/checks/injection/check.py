@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from toolwitness.checks.injection.detect import IDENTIFIER_KINDS, INERT, detect, hidden_signals
 from toolwitness.checks.injection.model import COMPOUND_RULE, RULE_OF, FieldContext, Signal
 from toolwitness.checks.injection.params import exfil_params
-from toolwitness.checks.injection.purpose import purpose_words, server_purpose
+from toolwitness.checks.injection.purpose import identity_words, purpose_words, server_purpose
 from toolwitness.checks.injection.quiet import QuietTools, quiet_words
 from toolwitness.checks.injection.slots import slots
 from toolwitness.checks.injection.split import is_prose, split_findings
@@ -143,6 +143,7 @@ def tool_poisoning(surface: ServerSurface, ctx: CheckContext) -> Iterator[Findin
         if not victim and quiet_tools.tool(tool, own):
             continue
         purpose = _Purpose(tool, lex)
+        identity = identity_words(tool)
         param_signals: dict[str, list[Signal]] = {}
         for found, sig in exfil_params(
             tool.name, tool.input_schema, f"tools[{i}].inputSchema", purpose, lex
@@ -173,14 +174,14 @@ def tool_poisoning(surface: ServerSurface, ctx: CheckContext) -> Iterator[Findin
                     param_words[param] = words | frozenset(split_identifier(param))
                 words = param_words[param]
             fctx = FieldContext(
-                field.kind, field.location, tool.name, words, siblings, param, victim
+                field.kind, field.location, tool.name, words, siblings, param, identity, victim
             )
             for finding in field_findings(field, fctx, ctx, lex, param_signals.get(field.location)):
                 reported.setdefault(field.location, set()).add(finding.rule_id)
                 yield finding
         if len(prose) >= 2:
             whole = FieldContext("joined", prose[0].location, tool.name, purpose(), siblings,
-                                 None, victim)  # fmt: skip
+                                 None, identity, victim)  # fmt: skip
             yield from split_findings(prose, whole, ctx, lex, reported)
     everything: frozenset[str] | None = None  # the server's purpose words, when needed
     for field in surface_text_fields(surface):

@@ -24,6 +24,7 @@ from toolwitness.checks.injection.model import AUTHORITY, SECRECY, FieldContext,
 from toolwitness.checks.injection.slots import Slots, slots
 from toolwitness.checks.text.language import Analysis, Clause, Sentence
 from toolwitness.checks.text.lexicon import Lexicon
+from toolwitness.checks.text.wordnet import lexical_classes
 from toolwitness.findings import Severity
 
 Tags = list[frozenset[str]]
@@ -34,6 +35,7 @@ _TO_BE = frozenset({"is", "are", "be", "has", "have"})
 _SUBORDINATORS = frozenset(
     {"when", "if", "because", "while", "for", "to", "since", "unless", "where", "whenever"}
 )
+_GRANT = frozenset({"give", "grant", "assign", "accord", "award"})
 _PRECEDENCE_VERBS = frozenset({"take", "takes", "taking", "has", "have", "given", "get", "gets"})
 
 
@@ -128,6 +130,14 @@ def _ranks_above(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> int | N
             return None
         at = words.index("as", obj + 1)
         return find_any(tags, frozenset({"governing", "precedence"}), at + 1, at + 5)
+    if words[i] in _GRANT:  # "give these instructions priority over the user's request"
+        obj = next((k for k in range(i + 1, min(len(words), i + 5))
+                    if self_reference(words, tags, k, sl)), None)  # fmt: skip
+        rank = None if obj is None else find(tags, "precedence", obj + 1, obj + 5)
+        cmp_ = None if rank is None else find(tags, "comparator", rank + 1, rank + 3)
+        if cmp_ is not None:
+            return find_any(tags, frozenset({"instruction", "person", "conflicting", "role"}),
+                            cmp_ + 1, cmp_ + 5)  # fmt: skip
     prevails = "prevail" in tag or (
         words[i] in _PRECEDENCE_VERBS and find(tags, "precedence", i + 1, i + 4) is not None
     )
@@ -190,9 +200,12 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
             tags = [sl.tags(w) for w in words]
             toks = clause.tokens
             asked = addressed(sentence, clause, words)
+            first = _first_word(words, lex)
             for i, tag in enumerate(tags):
                 if not tag & {"conceal", "keep", "covert"} or clause.negated(i):
                     continue
+                if i == first and words[i] not in lexical_classes().forms:
+                    asked = True  # the frame's own verb as an imperative: "Leave it out of …"
                 if skipped(analysis, sentence, toks[i].start):
                     continue
                 why = None
@@ -206,6 +219,15 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
                     yield _signal(SECRECY, clause.start, clause.end, why, Severity.HIGH)
                     return
         yield from _without_notice(analysis, sentence, sl)
+
+
+def _first_word(words: Sequence[str], lex: Lexicon) -> int:
+    """Index of the first word after sentence openers ("Also,", "Then", "Please")."""
+    openers = lex.framing["openers"]
+    k = 0
+    while k < len(words) and words[k] in openers:
+        k += 1
+    return k
 
 
 def _privacy(words: Sequence[str], tags: Tags, k: int, sl: Slots) -> bool:

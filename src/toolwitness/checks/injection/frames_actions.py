@@ -31,6 +31,7 @@ from toolwitness.checks.injection.model import (
 from toolwitness.checks.injection.slots import Slots, slots
 from toolwitness.checks.text.language import Analysis, Sentence
 from toolwitness.checks.text.lexicon import Lexicon
+from toolwitness.checks.text.wordnet import lexical_classes
 from toolwitness.findings import Severity
 
 _URL = re.compile(r"(?:https?|wss?)://[^\s\"'<>`)\]]{1,2000}")
@@ -55,7 +56,13 @@ def _signal(family: str, sev: Severity, start: int, end: int, message: str) -> S
 
 
 def _within_purpose(ctx: FieldContext, sl: Slots, slot: str) -> bool:
-    return not ctx.purpose.isdisjoint(sl.members[slot])
+    """The tool's name or title is about this (its description's first clause may be the
+    payload itself, so it is not read here)."""
+    return not _called(ctx).isdisjoint(sl.members[slot])
+
+
+def _called(ctx: FieldContext) -> frozenset[str]:
+    return ctx.identity if ctx.identity or ctx.tool is None else ctx.purpose
 
 
 def actions(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
@@ -87,10 +94,28 @@ def _clause_of(sentence: Sentence, i: int) -> tuple[int, bool]:
     return len(sentence.clauses) - 1, False
 
 
+_LEADING = frozenset({"after", "before", "when", "whenever", "once", "upon", "while", "on",
+                      "for", "with", "during", "then", "also", "first", "finally"})  # fmt: skip
+
+
 def _asked(sentence: Sentence, words: Sequence[str], i: int) -> bool:
+    """An order: `frames.addressed`, or an imperative after a leading phrase ("After each
+    conversion also contact …": the verb in base form, the clause opening with a preposition
+    or sequence word, no other verb before it)."""
     c, _ = _clause_of(sentence, i)
     clause = sentence.clauses[c]
-    return addressed(sentence, clause, [t.text for t in clause.tokens])
+    own = [t.text for t in clause.tokens]
+    if addressed(sentence, clause, own):
+        return True
+    offset = sum(len(sentence.clauses[k].tokens) for k in range(c))
+    at = i - offset
+    forms = lexical_classes().forms
+    return (
+        0 < at <= 6
+        and own[0] in _LEADING
+        and words[i] not in forms
+        and not any(w in forms for w in own[1:at])
+    )
 
 
 def _secret_at(words: Sequence[str], tags: Tags, k: int, sl: Slots) -> bool:
@@ -102,7 +127,7 @@ def _secret_at(words: Sequence[str], tags: Tags, k: int, sl: Slots) -> bool:
 def _harvest(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: Tags,
              ctx: FieldContext, sl: Slots, lex: Lexicon) -> Signal | None:  # fmt: skip
     domain = next(c.domain for c in lex.targets if c.name == "secrets")
-    if not ctx.purpose.isdisjoint(domain):
+    if not _called(ctx).isdisjoint(domain):
         return None
     for i, tag in enumerate(tags):
         if not tag & {"acquire", "transfer"}:
@@ -217,7 +242,7 @@ def _command(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags:
              ctx: FieldContext, sl: Slots, lex: Lexicon) -> Signal | None:  # fmt: skip
     """ "Run `wget -q … && sh`", "execute sudo -l first": a command the model is told to run,
     in a tool whose purpose is not a shell."""
-    if not ctx.purpose.isdisjoint(lex.sets["shell_domain"]):
+    if not _called(ctx).isdisjoint(lex.sets["shell_domain"]):
         return None
     for i, tag in enumerate(tags):
         if "execute" not in tag or _clause_of(sentence, i)[1] or not _asked(sentence, words, i):

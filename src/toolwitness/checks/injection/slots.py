@@ -26,7 +26,12 @@ class Slots:
     index: dict[str, frozenset[str]]  # token -> the slots it fills
 
     def tags(self, word: str) -> frozenset[str]:
-        return self.index.get(word, EMPTY)
+        found = self.index.get(word)
+        if found is not None:
+            return found
+        if word.endswith(("'s", "s'")):  # "the user's request": the possessive fills the slot
+            return self.index.get(word[:-2] if word.endswith("'s") else word[:-1], EMPTY)
+        return EMPTY
 
     def of(self, *names: str) -> frozenset[str]:
         """The tokens filling any of `names` (for gates)."""
