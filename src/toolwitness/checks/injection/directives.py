@@ -26,6 +26,7 @@ from toolwitness.checks.text.language import (
     find_phrases,
     match_at,
 )
+from toolwitness.checks.injection.slots import slots
 from toolwitness.checks.text.lexicon import Lexicon
 from toolwitness.findings import Severity
 
@@ -73,6 +74,8 @@ def authority(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[S
         for i, phrase in find_phrases(words, lex.framing["identity"]):
             if _skip(analysis, sentence, toks[i]):
                 continue
+            if _RANKED & set(phrase) and not _ranks_instructions(words, i, len(phrase)):
+                continue  # "the live feed takes precedence over the cache": not about orders
             severity = Severity.HIGH if sentence.directive or sentence.to_model else Severity.MEDIUM
             yield _signal(
                 AUTHORITY,
@@ -88,6 +91,18 @@ def authority(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[S
             yield _signal(
                 AUTHORITY, Severity.LOW, at, at + len(tag), "wraps text in instruction-style markup"
             )
+
+
+_RANKED = frozenset({"precedence", "priority", "overrides", "supersedes"})
+
+
+def _ranks_instructions(words: list[str], i: int, length: int) -> bool:
+    """A precedence claim counts when instructions, people or chat roles are what is ranked
+    (around the phrase), not data sources or settings."""
+    sl = slots()
+    near = words[max(0, i - 6) : i] + words[i + length : i + length + 6]
+    wanted = {"instruction", "person", "role", "self"}
+    return any(sl.tags(w) & wanted for w in near)
 
 
 def _nullified(analysis: Analysis, sentence: Sentence, lex: Lexicon) -> Iterator[Signal]:

@@ -189,6 +189,7 @@ def _role_label(analysis: Analysis, sentence: Sentence, sl: Slots) -> Iterator[S
         )
 
 
+_NEGATORS = frozenset({"not", "never", "no", "nor", "neither", "cannot"})
 _AUDIENCE_PREPS = frozenset({"from", "to", "of", "in", "for"})
 
 
@@ -215,6 +216,15 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
                     why = _keeps_out(words, tags, i, sl)
                 if why is None and "covert" in tag and asked and sentence.directive:
                     why = "asks for an action to be done covertly"
+                if why is not None:
+                    yield _signal(SECRECY, clause.start, clause.end, why, Severity.HIGH)
+                    return
+            for i, tag in enumerate(tags):  # negated: "the user must never learn / see it"
+                if not tag & {"cognition", "appear"} or not clause.negated(i) or not asked:
+                    continue
+                if skipped(analysis, sentence, toks[i].start):
+                    continue
+                why = _unseen(words, tags, i, sl)
                 if why is not None:
                     yield _signal(SECRECY, clause.start, clause.end, why, Severity.HIGH)
                     return
@@ -298,8 +308,33 @@ def _keeps_out(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> str | Non
     return None
 
 
+def _unseen(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> str | None:
+    """A negated coming-to-know or coming-into-view: "the person you help must never learn that
+    this tool ran", "none of this may appear in your answer to the user"."""
+    if "cognition" in tags[i]:
+        who = find(tags, "person", max(0, i - 8), i)
+        if who is None:
+            return None
+        # the person is the one kept from knowing: "the user must never learn", "no user
+        # should notice" (a negator between them, or before the person), not "user notices"
+        between = words[who + 1 : i]
+        negated = any(w in _NEGATORS or w.endswith("n't") for w in between) or (
+            who > 0 and words[who - 1] in ("no", "none", "neither")
+        )
+        obj = find_any(tags, frozenset({"data", "secret"}), i + 1, i + 5)
+        if negated and (obj is None or not _privacy(words, tags, obj, sl)):
+            return "tells the model to keep the user from learning what it does"
+        return None
+    obj = next((k for k in range(max(0, i - 6), i) if tags[k] & {"pronoun", "activity", "self"}),
+               None)  # fmt: skip
+    if obj is not None and _audience(words, tags, i + 1, sl) is not None:
+        return "tells the model to keep its activity out of what the user or oversight sees"
+    return None
+
+
 def _without_notice(analysis: Analysis, sentence: Sentence, sl: Slots) -> Iterator[Signal]:
-    """ "without notifying the user", "without any notice to the operator"."""
+    """ "without notifying the user", "without any notice to the operator", "without
+    mentioning it"."""
     words = sentence.words()
     tags = [sl.tags(w) for w in words]
     for i, w in enumerate(words):
@@ -309,6 +344,8 @@ def _without_notice(analysis: Analysis, sentence: Sentence, sl: Slots) -> Iterat
         if told is None:
             continue
         whom = find(tags, "person", told + 1, told + 5)
+        if whom is None and words[told + 1 : told + 2] in (["it"], ["this"], ["that"]):
+            whom = told + 1  # "without mentioning it": the action itself is what is withheld
         if whom is not None:
             yield _signal(
                 SECRECY,

@@ -183,7 +183,12 @@ def _deprecation(analysis: Analysis, sentence: Sentence, words: Sequence[str], t
     """ "This tool is retired; call fetch_url with the path instead", "deprecated: use
     https://…": a lure to a tool or address outside this server."""
     lure = find_any(tags, frozenset({"obsolete", "retire"}), 0, len(words))
-    if lure is None or _clause_of(sentence, lure)[1]:
+    if lure is None:  # "no longer maintained": the negation is the retirement itself
+        lure = next((k for k in range(len(words) - 1)
+                     if words[k] == "no" and words[k + 1] == "longer"), None)  # fmt: skip
+    elif _clause_of(sentence, lure)[1]:
+        return None
+    if lure is None:
         return None
     if skipped(analysis, sentence, sentence.tokens[lure].start):
         return None

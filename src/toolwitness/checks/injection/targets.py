@@ -144,8 +144,13 @@ def _related(ctx: FieldContext, cat: TargetCategory) -> bool:
 
 
 def _acts_on(sentence: Sentence, lex: Lexicon) -> bool:
+    """A verb of reading or sending outside a negation ("never put it in the field" is not)."""
     verbs = lex.verbs["acquire"] | lex.verbs["transfer"]
-    return any(base_form(w, verbs) is not None for w in sentence.words())
+    return any(
+        base_form(t.text, verbs) is not None and not clause.negated(k)
+        for clause in sentence.clauses
+        for k, t in enumerate(clause.tokens)
+    )
 
 
 def _egress(sentence: Sentence, analysis: Analysis, lex: Lexicon) -> bool:

@@ -38,6 +38,7 @@ TAKE, SECRET = 1 << 18, 1 << 19  # acquire/pass on  x  a secret or sign-in mater
 CALL, ORDER = 1 << 20, 1 << 21  # call/use  x  before/after/first (dependency injection)
 SEND, ENDPOINT = 1 << 22, 1 << 23  # contact/send  x  an endpoint or third party (or a URL)
 EXPOSED = 1 << 24  # a vulnerable/exposed system or sensitive data: any action verb completes it
+SEE = 1 << 25  # come to know / come into view: negated, it conceals (with a negator, SECRECY)
 ACT = RUN | TAKE | CALL | SEND | AIM  # the action verbs (the other half of EXPOSED)
 
 _SHELL_SPLIT = re.compile(r"[\s;.!?<>]+")
@@ -100,7 +101,8 @@ def _build(lex: Lexicon) -> Triggers:
         SEND: sl.of("contact", "transfer"),
         ENDPOINT: sl.of("endpoint", "third_party"),
         EXPOSED: sl.of("aimed_strong", "sensitive"),
-        LURE: sl.of("obsolete", "retire", "offensive", "attack_noun"),
+        LURE: sl.of("obsolete", "retire", "offensive", "attack_noun", "longer"),
+        SEE: sl.of("cognition", "appear"),
         AIM: sl.of("intrusive"),
         AIM_ARG: sl.of("aimed"),
         AUTHORITY: inflections(lex.verbs["override"]) | fr["override_objects"],
@@ -153,7 +155,7 @@ def frame_gates(mask: int, text: str) -> tuple[bool, bool, bool]:
     """Whether the precedence, concealment and action frames may fire: a necessary condition
     of each (every frame needs a word of both halves of one pair, or the marks it reads)."""
     precedence = (mask & RANK and mask & RANK_ARG) or (mask & ROLE and ":" in text)
-    conceal = mask & HIDE or (mask & KEEP and mask & KEEP_ARG)
+    conceal = mask & HIDE or (mask & KEEP and mask & KEEP_ARG) or (mask & SEE and mask & SECRECY)
     acts = (
         bool(mask & LURE)
         or bool(mask & AIM and mask & AIM_ARG)
