@@ -18,6 +18,7 @@ from toolwitness.checks.injection.model import (
     FieldContext,
     Signal,
 )
+from toolwitness.checks.injection.slots import slots
 from toolwitness.checks.text.language import (
     Analysis,
     Sentence,
@@ -26,7 +27,6 @@ from toolwitness.checks.text.language import (
     find_phrases,
     match_at,
 )
-from toolwitness.checks.injection.slots import slots
 from toolwitness.checks.text.lexicon import Lexicon
 from toolwitness.findings import Severity
 
