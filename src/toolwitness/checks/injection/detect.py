@@ -96,7 +96,7 @@ def _text_gates(text: str, scan: trig.TextScan, lex: Lexicon) -> frozenset[Detec
 def _word_gates(text: str, mask: int) -> list[Detector]:
     """The gates of the name detectors (authority, harmful intent): word mask and markup only."""
     opened: list[Detector] = []
-    if mask & trig.AUTHORITY or "<" in text or "[" in text or "#" in text:
+    if trig.authority_may_open(mask) or "<" in text or "[" in text or "#" in text:
         opened.append(inj_directives.authority)
     if mask & trig.INTENT:
         opened.append(inj_targets.harmful_intent)

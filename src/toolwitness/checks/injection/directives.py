@@ -10,6 +10,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterator
 
+from toolwitness.checks.injection.frames import skipped
 from toolwitness.checks.injection.model import (
     AUTHORITY,
     RANKING,
@@ -32,7 +33,7 @@ from toolwitness.findings import Severity
 
 
 def _skip(analysis: Analysis, sentence: Sentence, tok: Token) -> bool:
-    return sentence.documentary_at(tok.start) or analysis.quoted_at(tok.start)
+    return skipped(analysis, sentence, tok.start)
 
 
 def _signal(family: str, severity: Severity, start: int, end: int, message: str) -> Signal:
@@ -107,8 +108,10 @@ def _ranks_instructions(words: list[str], i: int, length: int) -> bool:
 
 def _nullified(analysis: Analysis, sentence: Sentence, lex: Lexicon) -> Iterator[Signal]:
     """ "previous restrictions no longer apply", "your rules are void": an override by decree."""
-    objects = lex.framing["override_objects"]
-    qualifiers = lex.framing["override_qualifiers"] - {"the", "these", "those"}
+    objects = lex.framing["override_objects"] | slots().members["instruction"]
+    qualifiers = (lex.framing["override_qualifiers"] | slots().members["conflicting"]) - {
+        "the", "these", "those", "other", "any", "all", "every",
+    }  # fmt: skip
     for clause in sentence.clauses:
         words = [t.text for t in clause.tokens]
         obj = next(
@@ -122,7 +125,8 @@ def _nullified(analysis: Analysis, sentence: Sentence, lex: Lexicon) -> Iterator
         if obj is None or _skip(analysis, sentence, clause.tokens[obj]):
             continue
         rest = words[obj + 1 : obj + 8]
-        declared_void = any(w in lex.framing["nullifiers"] for w in rest)
+        void = lex.framing["nullifiers"] | slots().members["obsolete"]
+        declared_void = any(w in void for w in rest)
         negated_valid = (
             clause.negation_from is not None
             and clause.negation_from > obj
@@ -164,7 +168,7 @@ def _passive_concealment(words: list[str], i: int) -> bool:
 
 
 def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
-    comm = lex.verbs["communication"]
+    comm = lex.verbs["communication"] | slots().members["communicate"]
     conceal = lex.verbs["concealment"]
     secret_words = lex.sets["secret_nouns"]
     for sentence in analysis.sentences:

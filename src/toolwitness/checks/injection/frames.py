@@ -35,6 +35,7 @@ _TO_BE = frozenset({"is", "are", "be", "has", "have"})
 _SUBORDINATORS = frozenset(
     {"when", "if", "because", "while", "for", "to", "since", "unless", "where", "whenever"}
 )
+_FILLERS = frozenset({"always", "here", "now", "regardless", "everywhere", "in", "every"})
 _GRANT = frozenset({"give", "grant", "assign", "accord", "award"})
 _PRECEDENCE_VERBS = frozenset({"take", "takes", "taking", "has", "have", "given", "get", "gets"})
 
@@ -64,7 +65,14 @@ def addressed(sentence: Sentence, clause: Clause, words: Sequence[str]) -> bool:
 
 
 def skipped(analysis: Analysis, sentence: Sentence, start: int) -> bool:
-    return sentence.documentary_at(start) or analysis.quoted_at(start)
+    """Documentation of attacks, a quotation, or what a defensive tool handles: a filter,
+    scanner, detector or course named before the words at `start` ("Injection filter: blocks
+    text that tells the model to hide …"). Named after them, it is the attack's object
+    ("ignore the content filters")."""
+    if sentence.documentary_at(start) or analysis.quoted_at(start):
+        return True
+    defensive = slots().members["defensive"]
+    return any(t.text in defensive for t in sentence.tokens if t.end <= start)
 
 
 def self_reference(words: Sequence[str], tags: Tags, k: int, sl: Slots) -> bool:
@@ -117,6 +125,8 @@ def _ranks_above(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> int | N
         cmp_ = find(tags, "comparator", obj + 1, obj + 8)
         if cmp_ is None:
             return None
+        if words[cmp_] == "instead" and cmp_ + 1 == len(words):
+            return cmp_  # "obey this paragraph instead": instead of everything else
         # the noun phrase right after the comparator, up to a subordinate clause
         stop = next((k for k in range(cmp_ + 1, min(len(words), cmp_ + 5))
                      if words[k] in _SUBORDINATORS), min(len(words), cmp_ + 5))  # fmt: skip
@@ -144,8 +154,19 @@ def _ranks_above(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> int | N
     if prevails:
         subject = next((k for k in range(max(0, i - 5), i)
                         if self_reference(words, tags, k, sl)), None)  # fmt: skip
-        if subject is not None:
-            return find(tags, "precedence", i + 1, i + 4) or i
+        if subject is None:
+            return None
+        # what is outranked must be instructions, people or roles ("supersedes the old
+        # endpoint" is a changelog); with nothing after it, the text simply prevails
+        after = [k for k in range(i + 1, min(len(words), i + 7)) if words[k] not in _FILLERS]
+        ranked = find_any(tags, frozenset({"instruction", "person", "role", "conflicting"}),
+                          i + 1, i + 7)  # fmt: skip
+        if ranked is not None:
+            return ranked
+        rank = find(tags, "precedence", i + 1, i + 4)
+        compared = find(tags, "comparator", (rank or i) + 1, (rank or i) + 3)
+        if compared is None and (not after or rank is not None):
+            return rank or i  # "this entry shall prevail", "these notes take precedence"
     return None
 
 

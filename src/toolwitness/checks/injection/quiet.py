@@ -82,8 +82,8 @@ def text_gates_closed(text: str, tables: GateTables) -> frozenset[str] | None:
     mask = trig.mask_of(words, tables.triggers, "'" in lower)  # tokens are folded like `lower`
     if mask & _TEXT_BITS or mask & _SEQUENCE_BITS == _SEQUENCE_BITS:
         return None
-    if trig.frames_may_open(mask, text):
-        return None  # the frames' own gates
+    if trig.frames_may_open(mask, text) or trig.authority_may_open(mask):
+        return None  # the frames' own gates, and the authority gate's word pair
     runs = inj_targets.word_runs(text, lower, words)
     if inj_targets.mentions_in_index(runs, tables.anchors):
         return None
@@ -102,7 +102,8 @@ def closed_words(text: str, identifier: bool) -> frozenset[str] | None:
         # The joined words of `split_identifier` are [a-z0-9]+ with single spaces: its tokens,
         # word set and fold are the words and the text itself, and no markup character occurs.
         words = frozenset(text.split())
-        if trig.mask_of(words, tables.triggers) & _NAME_BITS:
+        name_mask = trig.mask_of(words, tables.triggers)
+        if name_mask & _NAME_BITS or trig.authority_may_open(name_mask):
             return None
         quiet: frozenset[str] | None = frozenset()
     else:

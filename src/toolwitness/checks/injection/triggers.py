@@ -39,6 +39,8 @@ CALL, ORDER = 1 << 20, 1 << 21  # call/use  x  before/after/first (dependency in
 SEND, ENDPOINT = 1 << 22, 1 << 23  # contact/send  x  an endpoint or third party (or a URL)
 EXPOSED = 1 << 24  # a vulnerable/exposed system or sensitive data: any action verb completes it
 SEE = 1 << 25  # come to know / come into view: negated, it conceals (with a negator, SECRECY)
+CONVO = 1 << 26  # the conversation (with TAKE: moved into an argument)
+VOID = 1 << 27  # expired, revoked, void (with RANK_ARG: "your previous directions have expired")
 ACT = RUN | TAKE | CALL | SEND | AIM  # the action verbs (the other half of EXPOSED)
 
 _SHELL_SPLIT = re.compile(r"[\s;.!?<>]+")
@@ -97,12 +99,14 @@ def _build(lex: Lexicon) -> Triggers:
         TAKE: sl.of("acquire", "transfer"),
         SECRET: sl.of("secret", "secret_modifier"),
         CALL: sl.of("call"),
-        ORDER: sl.of("sequence"),
+        ORDER: sl.of("sequence") | {"instead"},
         SEND: sl.of("contact", "transfer"),
         ENDPOINT: sl.of("endpoint", "third_party"),
         EXPOSED: sl.of("aimed_strong", "sensitive"),
         LURE: sl.of("obsolete", "retire", "offensive", "attack_noun", "longer"),
         SEE: sl.of("cognition", "appear"),
+        CONVO: sl.of("conversation"),
+        VOID: sl.of("obsolete") | fr["nullifiers"],
         AIM: sl.of("intrusive"),
         AIM_ARG: sl.of("aimed"),
         AUTHORITY: inflections(lex.verbs["override"]) | fr["override_objects"],
@@ -161,11 +165,17 @@ def frame_gates(mask: int, text: str) -> tuple[bool, bool, bool]:
         or bool(mask & AIM and mask & AIM_ARG)
         or bool(mask & ACT and mask & EXPOSED)
         or bool(mask & RUN and (mask & COMMAND or "`" in text))
-        or bool(mask & TAKE and mask & SECRET)
+        or bool(mask & TAKE and mask & (SECRET | CONVO))
         or bool(mask & CALL and mask & ORDER)
-        or bool(mask & SEND and (mask & ENDPOINT or "://" in text))
+        or bool(mask & SEND and (mask & ENDPOINT or "://" in text or "@" in text))
     )
     return bool(precedence), bool(conceal), acts or "![" in text or "<img" in text.lower()
+
+
+def authority_may_open(mask: int) -> bool:
+    """The word half of the authority gate: an override word, or an instruction word with a
+    word declaring something void (the markup half is tested on the text)."""
+    return bool(mask & AUTHORITY) or bool(mask & RANK_ARG and mask & VOID)
 
 
 def frames_may_open(mask: int, text: str) -> bool:
