@@ -24,11 +24,13 @@ from toolwitness.commands import live as live_commands
 from toolwitness.commands import report as report_commands
 from toolwitness.commands import snapshot as snapshot_commands
 from toolwitness.commands import sweep as sweep_commands
+from toolwitness.commands import trust as trust_commands
 from toolwitness.errors import UsageError
 from toolwitness.findings import Severity
 from toolwitness.integrity.canonical import SurfaceDigests, digest_surface
 from toolwitness.pipeline import GRADES, ScanOptions, exit_code, scan
 from toolwitness.report.interface import OutputFormat, ReportOptions, formatter_for
+from toolwitness.report.sarif_artifacts import find_source_root
 from toolwitness.rules import load_registry
 from toolwitness.suppressions import load_suppressions
 from toolwitness.textnorm import escape_display
@@ -47,6 +49,14 @@ OutputOpt = Annotated[Path | None, typer.Option("--output", "-o", help="Write th
 MaxTools = Annotated[int, typer.Option(help="Reject a catalog with more tools than this.", min=1)]
 MaxMib = Annotated[int, typer.Option(help="Reject input files larger than this many MiB.", min=1)]
 DebugOpt = Annotated[bool, typer.Option(help="Show tracebacks for internal errors.")]
+SourceRootOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--source-root",
+        help="SARIF: write file paths relative to this folder (default: the repository root "
+        "above the first target, else the current folder).",
+    ),
+]
 
 
 def _limits(max_tools: int, max_file_mib: int) -> InputLimits:
@@ -76,11 +86,14 @@ def scan_command(
         typer.Option("--suppressions", help="YAML of accepted findings, each justified."),
     ] = None,
     lock: Annotated[
-        Path | None, typer.Option("--lock", help="Verify against this lockfile (pins baselines).")
+        Path | None, typer.Option("--lock", help="Verify against this lockfile (never writes it).")
     ] = None,
     strict: Annotated[
-        bool, typer.Option("--strict", help="With --lock: exit 1 on any change, not only blocked.")
+        bool, typer.Option("--strict", help="With --lock: exit 1 unless every server matches.")
     ] = False,
+    server_id: integrity_commands.ServerIdOpt = None,
+    record_baseline: integrity_commands.RecordBaselineFlag = False,
+    pin_policy: integrity_commands.PinPolicyOpt = integrity_commands.DEFAULT_POLICY,
     live: live_commands.LiveFlag = False,
     stdio: live_commands.StdioOpt = None,
     sandbox: live_commands.SandboxFlag = False,
@@ -110,9 +123,11 @@ def scan_command(
     discover: discover_commands.DiscoverFlag = False,
     home: discover_commands.HomeOpt = None,
     project: discover_commands.ProjectOpt = None,
+    no_project: discover_commands.NoProjectFlag = False,
     online: discover_commands.OnlineFlag = False,
     max_tools: MaxTools = 5000,
     max_file_mib: MaxMib = 10,
+    source_root: SourceRootOpt = None,
     debug: DebugOpt = False,
 ) -> None:
     """Scan tool catalogs, client configs or live servers; report findings with witnesses."""
@@ -127,10 +142,13 @@ def scan_command(
             tuple(allow_host or ()), tuple(header or ()), bearer, timeout, server_timeout,
             concurrency, max_pages,
         )  # fmt: skip
+        lock_settings = integrity_commands.check_lock_flags(
+            lock, server_id=server_id, record_baseline=record_baseline, policy=pin_policy
+        )
         limits = _limits(max_tools, max_file_mib)
         scan_targets, live_options = live_commands.scan_inputs(targets or [], flags, limits)
-        scan_targets += discover_commands.discover_targets(
-            discover, home, project, limits, alone=not scan_targets
+        discovered = discover_commands.discover_targets(
+            discover, home, project, limits, alone=not scan_targets, no_project=no_project
         )
         lab_settings = (
             lab_commands.lab_settings(
@@ -145,19 +163,26 @@ def scan_command(
         ) as observer:
             options = ScanOptions(
                 limits=limits, rule_packs=tuple(rules or ()), lock=lock,
+                lock_settings=lock_settings,
                 suppressions=load_suppressions(suppressions) if suppressions else (),
                 live=live_options, live_observer=observer, check_options={"online": online},
                 lab=lab_settings,
                 code=CodeOptions(declared_from=declared_from) if verify_code else None,
             )  # fmt: skip
-            result = scan(scan_targets, options)
+            result = scan([*scan_targets, *discovered], options)
         color = output is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
-        report = formatter_for(fmt, ReportOptions(redact=redact, color=color)).format(result)
+        report_options = ReportOptions(
+            redact=redact, color=color, limits=limits,
+            source_root=source_root or find_source_root([Path(t) for t in targets or []]),
+        )  # fmt: skip
+        report = formatter_for(fmt, report_options).format(result)
         emit(report, output)
         code = exit_code(
             result, fail_on=fail_on, min_grade=min_grade.upper() if min_grade else None
         )
-        code = integrity_commands.after_scan(result, lock, strict, code)
+        code = integrity_commands.after_scan(
+            result, lock, strict, code, record_baseline=record_baseline
+        )
         if min_grade is not None:  # an ungraded (incomplete) server never passes a grade gate
             for server in (s for s in result.servers if s.grade is None):
                 sys.stderr.write(
@@ -256,6 +281,7 @@ def escape_display_lines(lines: list[str]) -> str:
 
 
 integrity_commands.register(app)
+trust_commands.register(app)
 lab_commands.register(app)
 code_commands.register(app)
 discover_commands.register(app)

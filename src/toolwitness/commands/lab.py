@@ -141,7 +141,13 @@ def probe_command(
             )
         if source is not None and not source.is_dir():
             raise UsageError(f"--source {source}: not a directory")
-        result = scan_surfaces([probe.surface], ScanOptions(), probes={probe.surface.id: probe})
+        from toolwitness.lab.stage import LabStage
+        from toolwitness.pipeline import MetadataChecks
+        from toolwitness.stage import Stage
+
+        options = ScanOptions()
+        stages: list[Stage] = [MetadataChecks(options), LabStage({probe.surface.id: probe})]
+        result = scan_surfaces([probe.surface], options, stages)
         if source is not None:
             result = with_code_verdicts(result, probe, source)
         color = output is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
@@ -152,13 +158,16 @@ def probe_command(
         raise typer.Exit(exit_code(result, fail_on=fail_on))
 
 
-_CODE_FIELDS = ("declared", "actual", "undeclared", "verdict", "verdict_reason", "witnesses")
+_CODE_FIELDS = (
+    "declared", "actual", "undeclared", "verdict", "verdict_reason", "witnesses", "registration",
+)  # fmt: skip
 
 
 def with_code_verdicts(result: ScanResult, probe: ServerProbe, source: Path) -> ScanResult:
     """Code verification's verdicts on the same tools, and how they compare with the lab's."""
-    from toolwitness.code.analyse import analyse_directory, code_scan_result
+    from toolwitness.code.analyse import analyse_directory
     from toolwitness.lab.run import attach_probe
+    from toolwitness.pipeline import code_scan_result
 
     analysed = code_scan_result(analyse_directory(source))
     coded = {t.name: t for s in analysed.servers for t in s.tools}
@@ -169,7 +178,14 @@ def with_code_verdicts(result: ScanResult, probe: ServerProbe, source: Path) -> 
         else t
         for t in server.tools
     )
-    return ScanResult(servers=(attach_probe(server.model_copy(update={"tools": tools}), probe),))
+    # The code's TW-CODE findings count in the grade like every other finding (docs/scoring.md).
+    from toolwitness.findings import sort_findings
+    from toolwitness.score import rescored
+
+    code = [f for s in analysed.servers for f in s.findings if f.family == "CODE"]
+    findings = tuple(sort_findings([*server.findings, *code]))
+    server = rescored(server.model_copy(update={"tools": tools, "findings": findings}))
+    return ScanResult(servers=(attach_probe(server, probe),))
 
 
 def register(app: typer.Typer) -> None:
