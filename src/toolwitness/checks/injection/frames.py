@@ -71,8 +71,12 @@ def skipped(analysis: Analysis, sentence: Sentence, start: int) -> bool:
     ("ignore the content filters")."""
     if sentence.documentary_at(start) or analysis.quoted_at(start):
         return True
-    defensive = slots().members["defensive"]
-    return any(t.text in defensive for t in sentence.tokens if t.end <= start)
+    first = sentence.memo.get("defensive_end")
+    if first is None:  # the end of the sentence's first defensive word, computed once
+        defensive = slots().members["defensive"]
+        first = next((t.end for t in sentence.tokens if t.text in defensive), -1)
+        sentence.memo["defensive_end"] = first
+    return 0 <= first <= start
 
 
 def self_reference(words: Sequence[str], tags: Tags, k: int, sl: Slots) -> bool:

@@ -14,6 +14,7 @@ Quiet like every frame (`frames`): negated, documentary, quoted, or within the t
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator, Sequence
 
@@ -87,14 +88,23 @@ def actions(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
     yield from _image_beacons(analysis)
 
 
+def _offsets(sentence: Sentence) -> list[int]:
+    """The index of each clause's first word in the sentence (computed once per sentence)."""
+    held = sentence.memo.get("clause_offsets")
+    if held is None:
+        held, at = [], 0
+        for clause in sentence.clauses:
+            held.append(at)
+            at += len(clause.tokens)
+        sentence.memo["clause_offsets"] = held
+    return held
+
+
 def _clause_of(sentence: Sentence, i: int) -> tuple[int, bool]:
-    """(index of the clause holding word i, whether word i is negated there)."""
-    offset = 0
-    for c, clause in enumerate(sentence.clauses):
-        if i < offset + len(clause.tokens):
-            return c, clause.negated(i - offset)
-        offset += len(clause.tokens)
-    return len(sentence.clauses) - 1, False
+    """(index of the clause holding word i, whether word i is negated there): a bisection."""
+    offsets = _offsets(sentence)
+    c = max(0, bisect.bisect_right(offsets, i) - 1)
+    return c, sentence.clauses[c].negated(i - offsets[c])
 
 
 _LEADING = frozenset({"after", "before", "when", "whenever", "once", "upon", "while", "on",
@@ -104,20 +114,23 @@ _LEADING = frozenset({"after", "before", "when", "whenever", "once", "upon", "wh
 def _asked(sentence: Sentence, words: Sequence[str], i: int) -> bool:
     """An order: `frames.addressed`, or an imperative after a leading phrase ("After each
     conversion also contact …": the verb in base form, the clause opening with a preposition
-    or sequence word, no other verb before it)."""
+    or sequence word, no other verb before it). `addressed` is computed once per clause."""
     c, _ = _clause_of(sentence, i)
     clause = sentence.clauses[c]
-    own = [t.text for t in clause.tokens]
-    if addressed(sentence, clause, own):
+    key = f"addressed{c}"
+    if key not in sentence.memo:
+        sentence.memo[key] = addressed(sentence, clause, [t.text for t in clause.tokens])
+    if sentence.memo[key]:
         return True
-    offset = sum(len(sentence.clauses[k].tokens) for k in range(c))
-    at = i - offset
+    at = i - _offsets(sentence)[c]
+    if not 0 < at <= 6:
+        return False
     forms = lexical_classes().forms
+    own = clause.tokens
     return (
-        0 < at <= 6
-        and own[0] in _LEADING
+        own[0].text in _LEADING
         and words[i] not in forms
-        and not any(w in forms for w in own[1:at])
+        and not any(t.text in forms for t in own[1:at])
     )
 
 
@@ -261,6 +274,7 @@ def _beacon(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: 
     if _within_purpose(ctx, sl, "network_domain"):
         return None
     chunk = analysis.text[sentence.start : sentence.end]
+    literal: bool | None = None  # a URL or e-mail address in the sentence (searched once)
     for i, tag in enumerate(tags):
         if not tag & {"contact", "transfer"} or _clause_of(sentence, i)[1]:
             continue
@@ -268,7 +282,11 @@ def _beacon(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: 
             continue
         ep = find(tags, "endpoint", i + 1, i + 8)
         third = ep is not None and find(tags, "third_party", ep - 3, ep) is not None
-        if third or _URL.search(chunk) is not None or _EMAIL.search(chunk) is not None:
+        if literal is None:
+            literal = _URL.search(chunk) is not None or (
+                "@" in chunk and _EMAIL.search(chunk) is not None
+            )
+        if third or literal:
             return _signal(
                 URL, Severity.MEDIUM, sentence.start, sentence.end,
                 "tells the model to contact an outside endpoint the tool's purpose does not need",

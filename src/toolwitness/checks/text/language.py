@@ -16,6 +16,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from toolwitness.checks.text.lexicon import Lexicon, Phrase, lexicon
 from toolwitness.checks.text.mention import base_verbs, carries_negation, mentioned
@@ -79,6 +80,8 @@ class Sentence:
     tokens: list[Token] = field(default_factory=list)
     clause_starts: list[int] = field(default_factory=list)
     _words: list[str] = field(default_factory=list)
+    # per-sentence facts a detector computes once (so a check per token stays linear)
+    memo: dict[str, Any] = field(default_factory=dict)
 
     def finish(self) -> None:
         for clause in self.clauses:
