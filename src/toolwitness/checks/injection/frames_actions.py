@@ -339,7 +339,7 @@ def _aimed(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: T
     if sentence.documentary_from is not None or find(tags, "defensive", 0, len(words)):
         return None
     acts = [i for i, t in enumerate(tags) if t & {"intrusive", "acquire", "transfer", "contact",
-            "execute", "call"} and not _clause_of(sentence, i)[1]]  # fmt: skip
+            "execute", "call", "seek"} and not _clause_of(sentence, i)[1]]  # fmt: skip
     if not acts or analysis.quoted_at(sentence.tokens[acts[0]].start):
         return None
     verb = acts[0]

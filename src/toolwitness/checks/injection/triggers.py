@@ -41,7 +41,8 @@ EXPOSED = 1 << 24  # a vulnerable/exposed system or sensitive data: any action v
 SEE = 1 << 25  # come to know / come into view: negated, it conceals (with a negator, SECRECY)
 CONVO = 1 << 26  # the conversation (with TAKE: moved into an argument)
 VOID = 1 << 27  # expired, revoked, void (with RANK_ARG: "your previous directions have expired")
-ACT = RUN | TAKE | CALL | SEND | AIM  # the action verbs (the other half of EXPOSED)
+SEEK = 1 << 28  # search/query/hunt: an action verb only for EXPOSED (an exposed system, secrets)
+ACT = RUN | TAKE | CALL | SEND | AIM | SEEK  # the action verbs (the other half of EXPOSED)
 
 _SHELL_SPLIT = re.compile(r"[\s;.!?<>]+")
 
@@ -108,6 +109,7 @@ def _build(lex: Lexicon) -> Triggers:
         CONVO: sl.of("conversation"),
         VOID: sl.of("obsolete") | fr["nullifiers"],
         AIM: sl.of("intrusive"),
+        SEEK: sl.of("seek"),
         AIM_ARG: sl.of("aimed"),
         AUTHORITY: inflections(lex.verbs["override"]) | fr["override_objects"],
         SECRECY: lex.negators | inflections(lex.verbs["concealment"]) | fr["secrecy_adverbs"],
