@@ -171,7 +171,8 @@ def frame_gates(mask: int, text: str) -> tuple[bool, bool, bool]:
         or bool(mask & CALL and mask & ORDER)
         or bool(mask & SEND and (mask & ENDPOINT or "://" in text or "@" in text))
     )
-    return bool(precedence), bool(conceal), acts or "![" in text or "<img" in text.lower()
+    image = "![" in text or ("<" in text and "<img" in text.lower())
+    return bool(precedence), bool(conceal), acts or image
 
 
 def authority_may_open(mask: int) -> bool:
