@@ -113,8 +113,6 @@ def test_unfinished_page_chain_is_noted() -> None:
 BAD: list[tuple[str, Any, str]] = [
     ("conflict", {"tools": [{**TOOLS[0], "input_schema": {"type": "string"}}]}, "different values"),
     ("dup-name", {"tools": [TOOLS[0], TOOLS[0]]}, "duplicate tool name"),
-    ("no-schema", {"tools": [{"name": "x"}]}, "no 'inputSchema'"),
-    ("schema-not-object", {"tools": [{"name": "x", "inputSchema": []}]}, "must be an object"),
     ("name-not-string", {"tools": [{"name": 5, "inputSchema": {}}]}, "non-empty string"),
     ("hint-not-bool", {"tools": [{**TOOLS[0], "annotations": {"readOnlyHint": "yes"}}]}, "boolean"),
     (
@@ -137,10 +135,37 @@ def test_bad_catalogs_are_rejected_with_path(label: str, doc: Any, message: str)
 
 
 def test_error_names_json_path() -> None:
-    doc = {"tools": [TOOLS[0], {"name": "x", "inputSchema": "nope"}]}
+    doc = {"tools": [TOOLS[0], {"name": "x", "inputSchema": {}, "description": 5}]}
     with pytest.raises(InputError) as info:
         surface_from_document(doc, server_id="s", source="f.json")
-    assert "tools[1].inputSchema" in str(info.value)
+    assert "tools[1].description" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("tool", "kind"),
+    [
+        ({"name": "x", "description": "No schema."}, "absent"),
+        ({"name": "x", "inputSchema": []}, "not-object"),
+        ({"name": "x", "inputSchema": "nope"}, "not-object"),
+        ({"name": "x", "inputSchema": None}, "not-object"),
+    ],
+)
+def test_tools_without_an_object_schema_load_and_keep_the_wire(tool: Any, kind: str) -> None:
+    """Real servers ship such tools (#13 §6): they load, are analysed as taking no parameters,
+    and the wire value survives a snapshot round trip and the digest."""
+    from toolwitness.integrity.canonical import tool_digest
+
+    surface = surface_from_document({"tools": [tool]}, server_id="s", source="x.json")
+    loaded = surface.tools[0]
+    assert loaded.input_schema == {}
+    assert loaded.input_schema_fault is not None and loaded.input_schema_fault.kind == kind
+    assert loaded.wire() == tool
+    again = surface_from_document(surface_to_snapshot(surface), server_id="s", source="y")
+    assert again.tools[0] == loaded
+    expected = "null" if kind == "absent" else json.dumps(tool["inputSchema"])
+    from toolwitness.integrity.canonical import digest
+
+    assert tool_digest(loaded).fields["inputSchema"] == digest(json.loads(expected))
 
 
 def test_too_many_tools(tmp_path: Path) -> None:

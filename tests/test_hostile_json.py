@@ -132,3 +132,58 @@ def test_tool_shaped_json_never_traceback(tools: list[dict[str, Any]]) -> None:
         surface_from_document({"tools": tools}, server_id="s", source="fuzz.json")
     except InputError:
         pass
+
+
+def _nodes(value: Any) -> int:
+    """Values plus object keys, counted on the parsed value."""
+    if isinstance(value, dict):
+        return 1 + sum(1 + _nodes(v) for v in value.values())
+    if isinstance(value, list):
+        return 1 + sum(_nodes(v) for v in value)
+    return 1
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(json_values)
+def test_node_count_is_exact_and_its_cheap_bound_an_upper_bound(value: Any) -> None:
+    from toolwitness.acquire.hostile_json import count_nodes
+
+    for text in (json.dumps(value), json.dumps(value, indent=1, ensure_ascii=False)):
+        if "Infinity" in text:
+            continue  # not JSON (refused by the parser), and no scalar of ours
+        assert count_nodes(text) == _nodes(value)
+        assert count_nodes(text, stop_after=10**9) >= _nodes(value)
+
+
+def test_node_budget_refuses_tiny_containers_before_building_them() -> None:
+    """#19: 9.7 MiB of `[]` built 3.4 million lists (535 MiB). The budget is counted on the
+    text, so nothing is built; one node under the budget still parses."""
+    from toolwitness.acquire.hostile_json import BYTES_PER_NODE, node_budget
+
+    limits = InputLimits(max_file_bytes=64 * 1024)
+    budget = node_budget(limits)
+    assert budget == 64 * 1024 // BYTES_PER_NODE
+    ok = "[" + ",".join(["[]"] * (budget - 1)) + "]"  # the outer list and budget-1 inner ones
+    assert len(parse_json_text(ok, "ok.json", limits)) == budget - 1
+    over = "[" + ",".join(["[]"] * budget) + "]"
+    with pytest.raises(InputError) as info:
+        parse_json_text(over, "over.json", limits)
+    assert f"over the node budget of {budget}" in str(info.value)
+    big = b"[" + b",".join([b"[]"] * (LIMITS.max_file_bytes // 3 - 1)) + b"]"
+    assert len(big) <= LIMITS.max_file_bytes
+    with pytest.raises(InputError, match="node budget"):
+        parse_json_bytes(big, "brackets.json", LIMITS)
+
+
+def test_commas_inside_strings_do_not_count_as_nodes() -> None:
+    limits = InputLimits(max_file_bytes=8 * 1024)
+    text = json.dumps({"tools": [{"name": "x", "description": "," * 6000}]})
+    assert parse_json_text(text, "s.json", limits)["tools"][0]["name"] == "x"
+
+
+def test_node_budget_exits_2_from_the_cli(tmp_path: Any) -> None:
+    from toolwitness.cli import main
+
+    path = tmp_path / "brackets.json"
+    path.write_bytes(b"[" + b",".join([b"[]"] * 2_000_000) + b"]")
+    assert main(["scan", str(path)]) == 2

@@ -21,6 +21,7 @@ from toolwitness.checks.injection import detect as inj_detect
 from toolwitness.checks.injection import quiet as inj_quiet
 from toolwitness.checks.injection import targets as inj_targets
 from toolwitness.checks.injection import triggers as trig
+from toolwitness.checks.injection.model import FieldContext
 from toolwitness.checks.injection.params import exfil_params
 from toolwitness.checks.text.language import TOKEN, lower_ascii_tokens, split_identifier
 from toolwitness.checks.text.lexicon import lexicon
@@ -93,11 +94,46 @@ def test_nothing_hidden_only_when_nothing_is_revealed(text: str) -> None:
         assert reveal_hidden(text) == []
 
 
+def _encodings(text: str) -> list[str]:
+    import base64
+    import codecs
+
+    raw = text.encode("utf-8")
+    return [
+        base64.b64encode(raw).decode(),
+        base64.b32encode(raw).decode(),
+        " ".join(f"0x{b:02x}" for b in raw),
+        ",".join(str(b) for b in raw),
+        " ".join(f"0{b:o}" for b in raw),
+        "".join(f"&#{b};" for b in raw),
+        codecs.encode(text, "rot13"),
+        text[::-1],
+        "\u202e" + text[::-1] + "\u202c",
+        "\u200b".join(text),
+    ]
+
+
+_ENCODED = st.one_of(
+    _TEXT,
+    st.builds(
+        lambda plain, k, pre: pre + " " + _encodings(plain)[k],
+        st.text(alphabet="abcdefghij klmnopqrstuvwxyz", min_size=8, max_size=40),
+        st.integers(0, 9),
+        _TEXT,
+    ),
+)
+
+
 @settings(max_examples=400, deadline=None)
-@given(_TEXT)
-def test_encoding_gate_is_unchanged(text: str) -> None:
-    old = any(c in text for c in "%\\&") or any(len(t) >= 24 for t in text.split())
-    assert inj_detect.may_encode(text) == old
+@given(_ENCODED)
+def test_encoding_gate_is_a_superset_of_every_decoder(text: str) -> None:
+    """`may_encode` is the necessary condition the fast paths rely on: whenever any decoder
+    yields a payload, it holds (with and without the word set)."""
+    from toolwitness.checks.injection import decoders
+
+    words = trig.scan(text).words
+    if decoders.decode_chains(text, words):
+        assert decoders.may_encode(text, words) and decoders.may_encode(text)
 
 
 @settings(max_examples=600, deadline=None)
@@ -142,12 +178,20 @@ def _legacy_tool_quiet(tool: Tool, index: int, siblings: frozenset[str]) -> bool
     if list(exfil_params(tool.name, tool.input_schema, base, frozenset(), lex)):
         return False
     own = tool.name.lower()
+    prose = []
     for field in tool_text_fields(tool, index):
         identifier = field.kind in inj_detect.IDENTIFIER_KINDS
+        if not identifier and " " in field.text:
+            prose.append(field.text)
         if not identifier and inj_detect.INERT.fullmatch(field.text):
             continue
         words = inj_quiet.quiet_words(field.text, identifier)
         if words is None or any(w != own for w in words & siblings):
+            return False
+    if len(prose) >= 2:  # the split pass reads the prose fields joined
+        fctx = FieldContext("joined", "", tool.name, frozenset(), siblings, None)
+        joined = " ".join(nfc(t) for t in prose)
+        if any(s.severity.rank >= 2 for s in inj_detect.detect(joined, fctx, lex)):
             return False
     return True
 
@@ -181,17 +225,19 @@ _JSON = st.recursive(
 def test_whole_tool_walk_on_generated_tools(
     name: str, description: str, props: dict[str, Any], output: Any, other: str
 ) -> None:
-    """Every part of a tool carries text (also `_meta`, icons and annotation hints, which
-    `tool_text_fields` does not yield today): should it start yielding them, this fails."""
+    """Every part of a tool carries text (custom annotation keys and values, `_meta`, icons,
+    vendor fields, keys outside the schema vocabulary), all of which `tool_text_fields` reads:
+    the whole-tool walk must read each of them too."""
     schema = {"type": "object", "properties": props}
     tool = Tool(
         name=name or "t",
         description=description,
         inputSchema=schema,
         outputSchema=output if isinstance(output, dict) else None,
-        annotations={"title": description[::-1], "note": other},
-        _meta={"note": other, "nested": [other]},
+        annotations={"title": description[::-1], "note": other, other: True},
+        _meta={"note": other, "nested": [other], other: 1},
         icons=[{"src": other}],
+        extra={"execution": {"note": other}, other: [other]},
     )
     siblings = frozenset({tool.name.lower(), "read_file", "send"})
     if inj_quiet.QuietTools(siblings, lexicon()).tool(tool, tool.name.lower()):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -46,11 +46,22 @@ class TextField(NamedTuple):
     kind: str  # name | title | description | schema-key | schema-text | instructions | ...
 
 
+class SchemaFault(_Frozen):
+    """What the wire held where MCP requires an `inputSchema` object: nothing, or another value.
+
+    Real servers ship such tools; they are analysed (with an empty object schema) and reported,
+    and the original value is kept so snapshots and digests still show what was sent."""
+
+    kind: Literal["absent", "not-object"]
+    value: Any = None  # the non-object value, for "not-object"
+
+
 class Tool(_Frozen):
     name: str
     title: str | None = None
     description: str | None = None
-    input_schema: JsonObject = Field(alias="inputSchema")
+    input_schema: JsonObject = Field(alias="inputSchema")  # {} when `input_schema_fault` is set
+    input_schema_fault: SchemaFault | None = None
     output_schema: JsonObject | None = Field(default=None, alias="outputSchema")
     annotations: JsonObject | None = None
     meta: JsonObject | None = Field(default=None, alias="_meta")
@@ -64,9 +75,19 @@ class Tool(_Frozen):
         value = self.annotations.get(name)
         return value if isinstance(value, bool) else None
 
+    def wire_input_schema(self) -> Any:
+        """`inputSchema` as the wire had it: the object, another value, or None when absent."""
+        fault = self.input_schema_fault
+        if fault is None:
+            return self.input_schema
+        return fault.value if fault.kind == "not-object" else None
+
     def wire(self) -> JsonObject:
         """The tool in MCP wire names, absent fields omitted (what digests and snapshots use)."""
-        out: JsonObject = {"name": self.name, "inputSchema": self.input_schema}
+        out: JsonObject = {"name": self.name}
+        fault = self.input_schema_fault
+        if fault is None or fault.kind == "not-object":
+            out["inputSchema"] = self.wire_input_schema()
         for key, value in (
             ("title", self.title),
             ("description", self.description),
@@ -85,6 +106,7 @@ class PromptArgument(_Frozen):
     title: str | None = None
     description: str | None = None
     required: bool | None = None
+    extra: JsonObject = Field(default_factory=dict)  # every other wire field (_meta, vendor keys)
 
 
 class Prompt(_Frozen):
@@ -92,6 +114,7 @@ class Prompt(_Frozen):
     title: str | None = None
     description: str | None = None
     arguments: tuple[PromptArgument, ...] = ()
+    extra: JsonObject = Field(default_factory=dict)  # every other wire field (_meta, icons, …)
 
 
 class Resource(_Frozen):
@@ -100,6 +123,7 @@ class Resource(_Frozen):
     title: str | None = None
     description: str | None = None
     mime_type: str | None = Field(default=None, alias="mimeType")
+    extra: JsonObject = Field(default_factory=dict)  # every other wire field (_meta, size, …)
 
 
 class ResourceTemplate(_Frozen):
@@ -108,6 +132,7 @@ class ResourceTemplate(_Frozen):
     title: str | None = None
     description: str | None = None
     mime_type: str | None = Field(default=None, alias="mimeType")
+    extra: JsonObject = Field(default_factory=dict)  # every other wire field
 
 
 class Transport(_Frozen):
@@ -167,11 +192,41 @@ class ServerSurface(_Frozen):
         return not (self.tools or self.prompts or self.resources or self.resource_templates)
 
 
-_NAME_KEYS = frozenset({"properties", "patternProperties", "$defs", "definitions"})
+_NAME_KEYS = frozenset(
+    {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
+)
+# Keys a client shows the model only as structure: the JSON Schema vocabulary (2020-12 and
+# draft-07) and the MCP fields. Any other key inside a tool is text someone chose, and is read.
+_KNOWN_KEYS = frozenset(
+    {
+        "$schema", "$id", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary",
+        "$comment", "$defs", "definitions", "type", "enum", "const", "properties",
+        "patternProperties", "additionalProperties", "unevaluatedProperties", "propertyNames",
+        "required", "dependentRequired", "dependentSchemas", "dependencies", "items",
+        "prefixItems", "additionalItems", "unevaluatedItems", "contains", "minContains",
+        "maxContains", "minItems", "maxItems", "uniqueItems", "minLength", "maxLength",
+        "pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+        "multipleOf", "minProperties", "maxProperties", "allOf", "anyOf", "oneOf", "not", "if",
+        "then", "else", "title", "description", "default", "examples", "example", "readOnly",
+        "writeOnly", "deprecated", "contentEncoding", "contentMediaType", "contentSchema",
+        "nullable",
+        # MCP tool, annotation, icon and execution fields
+        "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint", "src", "mimeType",
+        "sizes", "theme", "taskSupport",
+    }
+)  # fmt: skip
+_WORDLIKE_KEY = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.$/@:")
+
+
+def key_kind(key: str) -> str:
+    """How a key chosen by the server is read: an identifier ("key"), or text when it holds
+    anything but identifier characters (a sentence written as a key)."""
+    return "key" if key and set(key) <= _WORDLIKE_KEY else "key-text"
 
 
 def schema_text_fields(schema: Any, location: str) -> Iterator[TextField]:
-    """Every string inside a JSON Schema: property names, descriptions, titles, enums, defaults."""
+    """Every string inside a JSON Schema: property names, descriptions, titles, enums, defaults,
+    examples, `$comment`, nested schemas at any depth, and every key outside the vocabulary."""
     out: list[TextField] = []
     _walk_schema(schema, location, False, out)
     return iter(out)
@@ -192,6 +247,8 @@ def _walk_schema(node: Any, loc: str, keys_are_names: bool, out: list[TextField]
             )  # fmt: skip
             if keys_are_names:
                 out.append(TextField(child, key, "schema-key"))
+            elif key not in _KNOWN_KEYS:
+                out.append(TextField(child, key, key_kind(key)))
             children.append((value, child, key in _NAME_KEYS and isinstance(value, dict)))
         for value, child, names in reversed(children):
             _walk_schema(value, child, names, out)
@@ -200,46 +257,107 @@ def _walk_schema(node: Any, loc: str, keys_are_names: bool, out: list[TextField]
             _walk_schema(node[index], f"{loc}[{index}]", False, out)
 
 
+def _walk_value(node: Any, loc: str, kind: str, out: list[TextField]) -> None:
+    """Every string and every key outside the known vocabulary of a non-schema value
+    (annotations, `_meta`, icons, execution, vendor fields), in document order."""
+    if isinstance(node, str):
+        out.append(TextField(loc, node, kind))
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            child = paths.child(loc, key)
+            if key not in _KNOWN_KEYS:
+                out.append(TextField(child, key, key_kind(key)))
+            _walk_value(value, child, kind, out)
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            _walk_value(value, f"{loc}[{index}]", kind, out)
+
+
 def tool_text_fields(tool: Tool, index: int) -> Iterator[TextField]:
+    """Every string a client can show the model from one tool, with its JSON path: name, title,
+    description, every annotation (custom keys too), `_meta`, icons, unknown top-level fields
+    (`execution`, vendor keys), and every string of both schemas."""
     base = f"tools[{index}]"
     out = [TextField(f"{base}.name", tool.name, "name")]
     if tool.title is not None:
         out.append(TextField(f"{base}.title", tool.title, "title"))
     if tool.description is not None:
         out.append(TextField(f"{base}.description", tool.description, "description"))
-    if tool.annotations and isinstance(tool.annotations.get("title"), str):
-        out.append(TextField(f"{base}.annotations.title", tool.annotations["title"], "title"))
+    if tool.annotations:
+        where = f"{base}.annotations"
+        for key, value in tool.annotations.items():
+            child = paths.child(where, key)
+            if key == "title" and isinstance(value, str):
+                out.append(TextField(child, value, "title"))
+                continue
+            if key not in _KNOWN_KEYS:
+                out.append(TextField(child, key, key_kind(key)))
+            _walk_value(value, child, "annotation", out)
+    if tool.meta:
+        _walk_value(tool.meta, f"{base}._meta", "meta", out)
+    if tool.icons:
+        _walk_value(tool.icons, f"{base}.icons", "icon", out)
+    if tool.extra:
+        _walk_value(tool.extra, base, "extra", out)
+    if tool.input_schema_fault is not None and tool.input_schema_fault.kind == "not-object":
+        _walk_value(tool.input_schema_fault.value, f"{base}.inputSchema", "schema-text", out)
     _walk_schema(tool.input_schema, f"{base}.inputSchema", False, out)
     if tool.output_schema is not None:
         _walk_schema(tool.output_schema, f"{base}.outputSchema", False, out)
     return iter(out)
 
 
+def has_unhashed_text(tool: Tool) -> bool:
+    """Whether the tool holds text outside the hashed fields (`_meta`, icons, vendor fields, a
+    non-object inputSchema): fast paths proved on the hashed fields alone must not skip it."""
+    fault = tool.input_schema_fault
+    return bool(tool.meta or tool.icons or tool.extra) or (
+        fault is not None and fault.kind == "not-object"
+    )
+
+
+def unhashed_text_fields(tool: Tool, index: int) -> Iterator[TextField]:
+    """The fields of `tool_text_fields` that come from outside the hashed fields."""
+    base = f"tools[{index}]"
+    out: list[TextField] = []
+    if tool.meta:
+        _walk_value(tool.meta, f"{base}._meta", "meta", out)
+    if tool.icons:
+        _walk_value(tool.icons, f"{base}.icons", "icon", out)
+    if tool.extra:
+        _walk_value(tool.extra, base, "extra", out)
+    if tool.input_schema_fault is not None and tool.input_schema_fault.kind == "not-object":
+        _walk_value(tool.input_schema_fault.value, f"{base}.inputSchema", "schema-text", out)
+    return iter(out)
+
+
+def _named_text(base: str, item: Prompt | PromptArgument | Resource | ResourceTemplate,
+                out: list[TextField]) -> None:  # fmt: skip
+    for attr in ("name", "title", "description"):
+        value = getattr(item, attr)
+        if value is not None:
+            out.append(TextField(f"{base}.{attr}", value, attr))
+    if item.extra:
+        _walk_value(item.extra, base, "extra", out)
+
+
 def surface_text_fields(surface: ServerSurface) -> Iterator[TextField]:
-    """Text a client shows the model that is not tied to one tool."""
+    """Text a client shows the model that is not tied to one tool: server instructions, and every
+    string of prompts (and their arguments), resources and resource templates."""
+    out: list[TextField] = []
     if surface.instructions is not None:
-        yield TextField(location="instructions", text=surface.instructions, kind="instructions")
+        out.append(TextField("instructions", surface.instructions, "instructions"))
     for i, prompt in enumerate(surface.prompts):
         base = f"prompts[{i}]"
-        yield TextField(location=f"{base}.name", text=prompt.name, kind="name")
-        for attr in ("title", "description"):
-            value = getattr(prompt, attr)
-            if value is not None:
-                yield TextField(location=f"{base}.{attr}", text=value, kind=attr)
+        _named_text(base, prompt, out)
         for j, arg in enumerate(prompt.arguments):
-            if arg.description is not None:
-                yield TextField(
-                    location=f"{base}.arguments[{j}].description",
-                    text=arg.description,
-                    kind="description",
-                )
+            _named_text(f"{base}.arguments[{j}]", arg, out)
     for i, resource in enumerate(surface.resources):
-        for attr in ("name", "title", "description"):
-            value = getattr(resource, attr)
-            if value is not None:
-                yield TextField(location=f"resources[{i}].{attr}", text=value, kind=attr)
+        base = f"resources[{i}]"
+        out.append(TextField(f"{base}.uri", resource.uri, "uri"))
+        _named_text(base, resource, out)
     for i, template in enumerate(surface.resource_templates):
-        for attr in ("name", "title", "description"):
-            value = getattr(template, attr)
-            if value is not None:
-                yield TextField(location=f"resourceTemplates[{i}].{attr}", text=value, kind=attr)
+        base = f"resourceTemplates[{i}]"
+        out.append(TextField(f"{base}.uriTemplate", template.uri_template, "uri"))
+        _named_text(base, template, out)
+    return iter(out)

@@ -25,6 +25,7 @@ from toolwitness.model import (
     PromptArgument,
     Resource,
     ResourceTemplate,
+    SchemaFault,
     ServerSurface,
     Tool,
     Transport,
@@ -118,14 +119,16 @@ class _Reader:
     def tool(self, value: Any, where: str) -> Tool:
         raw = self.unalias(self.obj(value, where, "a tool"), where)
         name = self.req_str(raw, "name", where)
+        # A missing or non-object inputSchema is what some real servers ship: the tool is still
+        # analysed (as taking no parameters) and TW-META-007 reports the fault.
+        schema: dict[str, Any] = {}
+        fault = None
         if "inputSchema" not in raw:
-            raise self.fail("tool has no 'inputSchema'", where)
-        schema = raw["inputSchema"]
-        if not isinstance(schema, dict):
-            raise self.fail(
-                f"'inputSchema' must be an object, not {_kind(schema)}",
-                paths.child(where, "inputSchema"),
-            )
+            fault = SchemaFault(kind="absent")
+        elif isinstance(raw["inputSchema"], dict):
+            schema = raw["inputSchema"]
+        else:
+            fault = SchemaFault(kind="not-object", value=raw["inputSchema"])
         icons = raw.get("icons")
         if icons is not None and not isinstance(icons, list):
             raise self.fail("'icons' must be an array", paths.child(where, "icons"))
@@ -134,6 +137,7 @@ class _Reader:
             title=self.opt_str(raw, "title", where),
             description=self.opt_str(raw, "description", where),
             inputSchema=schema,
+            input_schema_fault=fault,
             outputSchema=self.opt_obj(raw, "outputSchema", where),
             annotations=self.annotations(raw.get("annotations"), paths.child(where, "annotations")),
             _meta=self.opt_obj(raw, "_meta", where),
@@ -184,6 +188,7 @@ class _Reader:
                     title=self.opt_str(a, "title", at),
                     description=self.opt_str(a, "description", at),
                     required=required,
+                    extra=_rest(a, _ARG_KEYS),
                 )
             )
         return Prompt(
@@ -191,6 +196,7 @@ class _Reader:
             title=self.opt_str(raw, "title", where),
             description=self.opt_str(raw, "description", where),
             arguments=tuple(args),
+            extra=_rest(raw, _PROMPT_KEYS),
         )
 
     def resource(self, value: Any, where: str) -> Resource:
@@ -201,6 +207,7 @@ class _Reader:
             title=self.opt_str(raw, "title", where),
             description=self.opt_str(raw, "description", where),
             mimeType=self.opt_str(raw, "mimeType", where),
+            extra=_rest(raw, _RESOURCE_KEYS),
         )
 
     def template(self, value: Any, where: str) -> ResourceTemplate:
@@ -211,7 +218,31 @@ class _Reader:
             title=self.opt_str(raw, "title", where),
             description=self.opt_str(raw, "description", where),
             mimeType=self.opt_str(raw, "mimeType", where),
+            extra=_rest(raw, _TEMPLATE_KEYS),
         )
+
+
+_ARG_KEYS = frozenset({"name", "title", "description", "required"})
+_PROMPT_KEYS = frozenset({"name", "title", "description", "arguments"})
+_RESOURCE_KEYS = frozenset({"uri", "name", "title", "description", "mimeType"})
+_TEMPLATE_KEYS = frozenset({"uriTemplate", "name", "title", "description", "mimeType"})
+
+
+def _rest(raw: dict[str, Any], known: frozenset[str]) -> dict[str, Any]:
+    """Every wire field the model has no attribute for (`_meta`, icons, vendor keys): kept, so
+    checks read it and snapshots write it back."""
+    return {k: v for k, v in raw.items() if k not in known}
+
+
+def _dump(item: Any) -> dict[str, Any]:
+    """A prompt, argument, resource or template as the wire had it (its extra fields inline)."""
+    doc: dict[str, Any] = item.model_dump(
+        by_alias=True, exclude_none=True, exclude={"extra"}, mode="json"
+    )
+    if "arguments" in doc:
+        doc["arguments"] = [_dump(a) for a in item.arguments]
+    extra: dict[str, Any] = item.extra
+    return doc | extra
 
 
 def _kind(value: Any) -> str:
@@ -393,16 +424,9 @@ def surface_to_snapshot(surface: ServerSurface) -> dict[str, Any]:
             doc[key] = value
     doc["coverage"] = [str(c) for c in surface.coverage]
     doc["tools"] = [t.wire() | t.extra for t in surface.tools]
-    doc["prompts"] = [
-        p.model_dump(by_alias=True, exclude_none=True, mode="json") for p in surface.prompts
-    ]
-    doc["resources"] = [
-        r.model_dump(by_alias=True, exclude_none=True, mode="json") for r in surface.resources
-    ]
-    doc["resourceTemplates"] = [
-        r.model_dump(by_alias=True, exclude_none=True, mode="json")
-        for r in surface.resource_templates
-    ]
+    doc["prompts"] = [_dump(p) for p in surface.prompts]
+    doc["resources"] = [_dump(r) for r in surface.resources]
+    doc["resourceTemplates"] = [_dump(r) for r in surface.resource_templates]
     if surface.transport is not None:
         doc["transport"] = surface.transport.model_dump(mode="json")
     if surface.package is not None:

@@ -3,6 +3,8 @@
 Rejected, with the JSON path: duplicate keys, NaN/Infinity (and numbers that overflow to them),
 integers outside I-JSON's ±(2^53-1), nesting deeper than the bound, strings (values or keys)
 longer than the bound, lone surrogates, invalid UTF-8, and files over the size bound.
+Rejected before parsing: documents with more values and keys than the node budget (memory is
+bounded by what a document builds, not only by its size: 10 MiB of `[]` is 3.5 million lists).
 Nothing in the input is executed or fetched.
 """
 
@@ -20,6 +22,11 @@ from toolwitness.gcpause import gc_paused
 
 _MAX_SAFE_INT = 2**53 - 1
 _SURROGATE = re.compile("[\ud800-\udfff]")
+# Bytes of input per value or key the budget allows: real catalogs spend 20 or more (a tool of
+# 24 nodes is about 500 bytes), so only documents made of tiny containers or scalars reach it.
+BYTES_PER_NODE = 8
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*+"')  # one JSON string literal, escapes included
+_SCALAR = re.compile(r"-?[0-9][0-9.eE+\-]*+|true|false|null")
 
 
 class _DuplicateKeyObject(dict[str, Any]):
@@ -87,7 +94,40 @@ def parse_json_text(text: str, source: str, limits: InputLimits) -> Any:
         return _parse_json_text(text, source, limits)
 
 
+def node_budget(limits: InputLimits) -> int:
+    """How many values and object keys a document may hold: proportional to the size bound, so
+    raising `--max-file-mib` raises it too."""
+    return max(1024, limits.max_file_bytes // BYTES_PER_NODE)
+
+
+def count_nodes(text: str, stop_after: int | None = None) -> int:
+    """Values plus object keys of a JSON text (exact for valid JSON), without building them.
+
+    Every container is one `[` or `{`, every string (value or key) one literal, every number,
+    true, false or null one scalar. Outside strings each value or key but the first follows one
+    of `[ { , :`, which gives a cheap upper bound; only a text over `stop_after` by that bound is
+    counted exactly. Linear: one pass per count, possessive repetitions never backtrack."""
+    bound = 1 + sum(text.count(c) for c in "[{,:")
+    if stop_after is not None and bound <= stop_after:
+        return bound
+    stripped = _STRING.sub('"', text)
+    containers = stripped.count("[") + stripped.count("{")
+    return containers + stripped.count('"') + sum(1 for _ in _SCALAR.finditer(stripped))
+
+
+def _check_nodes(text: str, source: str, limits: InputLimits) -> None:
+    budget = node_budget(limits)
+    nodes = count_nodes(text, stop_after=budget)
+    if nodes > budget:
+        raise InputError(
+            f"{nodes} JSON values and keys, over the node budget of {budget}"
+            f" (one per {BYTES_PER_NODE} bytes of the {limits.max_file_bytes}-byte size bound)",
+            source=source,
+        )
+
+
 def _parse_json_text(text: str, source: str, limits: InputLimits) -> Any:
+    _check_nodes(text, source, limits)
     try:
         value = json.loads(
             text,

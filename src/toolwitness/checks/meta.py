@@ -28,7 +28,7 @@ def surface_completeness(surface: ServerSurface, ctx: CheckContext) -> Iterator[
             yield ctx.rules.finding("TW-META-002", tool=None, location="tools", message=note)
 
 
-@server_check("meta.tool-shape", ["TW-META-003", "TW-META-004", "TW-META-006"])
+@server_check("meta.tool-shape", ["TW-META-003", "TW-META-004", "TW-META-006", "TW-META-007"])
 def tool_shape(surface: ServerSurface, ctx: CheckContext) -> Iterator[Finding]:
     for i, tool in enumerate(surface.tools):
         base = f"tools[{i}]"
@@ -39,7 +39,20 @@ def tool_shape(surface: ServerSurface, ctx: CheckContext) -> Iterator[Finding]:
                 location=f"{base}.description",
                 message="the tool has no description",
             )
-        if tool.input_schema.get("type") != "object":
+        fault = tool.input_schema_fault
+        if fault is not None:
+            yield ctx.rules.finding(
+                "TW-META-007",
+                tool=tool.name,
+                location=f"{base}.inputSchema" if fault.kind == "not-object" else base,
+                message=(
+                    "the tool has no inputSchema; analysed as taking no parameters"
+                    if fault.kind == "absent"
+                    else f"inputSchema is {_kind(fault.value)}, not an object; analysed as taking"
+                    " no parameters"
+                ),
+            )
+        elif tool.input_schema.get("type") != "object":
             yield ctx.rules.finding(
                 "TW-META-004",
                 tool=tool.name,
@@ -54,3 +67,9 @@ def tool_shape(surface: ServerSurface, ctx: CheckContext) -> Iterator[Finding]:
                 message="the name is outside [A-Za-z0-9_.-]{1,128}",
                 evidence=excerpt(tool.name),
             )
+
+
+def _kind(value: object) -> str:
+    if value is None:
+        return "null"
+    return {list: "an array", str: "a string", bool: "a boolean"}.get(type(value), "a number")

@@ -104,7 +104,7 @@ def tool_field_values(tool: Tool) -> dict[str, Any]:
         "name": tool.name,
         "title": tool.title,
         "description": tool.description,
-        "inputSchema": tool.input_schema,
+        "inputSchema": tool.wire_input_schema(),  # what the wire had (None when absent)
         "outputSchema": tool.output_schema,
         "annotations": tool.annotations,
     }

@@ -15,8 +15,10 @@ from collections.abc import Iterator
 from toolwitness.checks.injection.detect import IDENTIFIER_KINDS, INERT, detect, hidden_signals
 from toolwitness.checks.injection.model import COMPOUND_RULE, RULE_OF, FieldContext, Signal
 from toolwitness.checks.injection.params import exfil_params
-from toolwitness.checks.injection.purpose import purpose_words, server_purpose
+from toolwitness.checks.injection.purpose import identity_words, purpose_words, server_purpose
 from toolwitness.checks.injection.quiet import QuietTools, quiet_words
+from toolwitness.checks.injection.slots import slots
+from toolwitness.checks.injection.split import is_prose, split_findings
 from toolwitness.checks.interface import CheckContext, server_check
 from toolwitness.checks.text.language import split_identifier, tokens
 from toolwitness.checks.text.lexicon import Lexicon, lexicon
@@ -81,6 +83,23 @@ def field_findings(
         )
 
 
+def takes_target(tool: Tool) -> int:
+    """2 for a target parameter no honest tool takes (`target_pid`, `target_bssid`), 1 for one
+    naming a target system (`target_host`, `targetDomain`), else 0."""
+    props = tool.input_schema.get("properties")
+    if not isinstance(props, dict) or not any(
+        isinstance(n, str) and n[:6].lower() == "target" for n in props
+    ):
+        return 0
+    sl = slots()
+    level = 0
+    for name in props:
+        words = split_identifier(name) if isinstance(name, str) else ()
+        if len(words) >= 2 and words[0] == "target" and words[1] in sl.members["victim"]:
+            level = max(level, 2 if words[1] in sl.members["victim_strong"] else 1)
+    return level
+
+
 def _param_of(location: str) -> str | None:
     found = None
     for m in _PARAM.finditer(location):
@@ -120,21 +139,27 @@ def tool_poisoning(surface: ServerSurface, ctx: CheckContext) -> Iterator[Findin
     quiet_tools = QuietTools(siblings, lex)
     for i, tool in enumerate(surface.tools):
         own = tool.name.lower()
-        if quiet_tools.tool(tool, own):
+        victim = takes_target(tool)  # the fast paths read text alone: such a tool is read fully
+        if not victim and quiet_tools.tool(tool, own):
             continue
         purpose = _Purpose(tool, lex)
+        identity = identity_words(tool)
         param_signals: dict[str, list[Signal]] = {}
         for found, sig in exfil_params(
             tool.name, tool.input_schema, f"tools[{i}].inputSchema", purpose, lex
         ):
             param_signals.setdefault(found.location, []).append(sig)
         param_words: dict[str, frozenset[str]] = {}
+        reported: dict[str, set[str]] = {}
+        prose: list[TextField] = []
         for field in tool_text_fields(tool, i):
             text = field.text
             identifier = field.kind in IDENTIFIER_KINDS
+            if not identifier and is_prose(text):
+                prose.append(field)
             if not identifier and inert(text):
                 continue  # a bare word such as "string" carries no sentence and no hidden text
-            if not param_signals or field.location not in param_signals:
+            if not victim and (not param_signals or field.location not in param_signals):
                 # Nothing in this text can fire (checked once per distinct text) unless it
                 # names a sibling tool other than this one.
                 quiet = quiet_words(text, identifier)
@@ -148,8 +173,16 @@ def tool_poisoning(surface: ServerSurface, ctx: CheckContext) -> Iterator[Findin
                 if param not in param_words:
                     param_words[param] = words | frozenset(split_identifier(param))
                 words = param_words[param]
-            fctx = FieldContext(field.kind, field.location, tool.name, words, siblings, param)
-            yield from field_findings(field, fctx, ctx, lex, param_signals.get(field.location))
+            fctx = FieldContext(
+                field.kind, field.location, tool.name, words, siblings, param, identity, victim
+            )
+            for finding in field_findings(field, fctx, ctx, lex, param_signals.get(field.location)):
+                reported.setdefault(field.location, set()).add(finding.rule_id)
+                yield finding
+        if len(prose) >= 2:
+            whole = FieldContext("joined", prose[0].location, tool.name, purpose(), siblings,
+                                 None, identity, victim)  # fmt: skip
+            yield from split_findings(prose, whole, ctx, lex, reported)
     everything: frozenset[str] | None = None  # the server's purpose words, when needed
     for field in surface_text_fields(surface):
         if everything is None:

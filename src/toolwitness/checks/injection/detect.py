@@ -14,9 +14,12 @@ from functools import lru_cache
 from typing import TypeVar
 
 from toolwitness.checks.injection import directives as inj_directives
+from toolwitness.checks.injection import frames as inj_frames
+from toolwitness.checks.injection import frames_actions as inj_actions
 from toolwitness.checks.injection import payloads as inj_payloads
 from toolwitness.checks.injection import targets as inj_targets
 from toolwitness.checks.injection import triggers as trig
+from toolwitness.checks.injection.decoders import may_encode
 from toolwitness.checks.injection.model import ENCODED, HIDDEN, FieldContext, Signal
 from toolwitness.checks.text.language import Analysis, analyse
 from toolwitness.checks.text.lexicon import Lexicon, lexicon
@@ -39,8 +42,11 @@ DETECTORS: tuple[Detector, ...] = (
     inj_payloads.shell_commands,
     inj_payloads.suspicious_urls,
     inj_payloads.credentials,
+    inj_frames.precedence,
+    inj_frames.concealment,
+    inj_actions.actions,
 )
-IDENTIFIER_KINDS = frozenset({"name", "schema-key"})
+IDENTIFIER_KINDS = frozenset({"name", "schema-key", "key"})
 
 
 WORDLIKE = re.compile(r"[A-Za-z0-9_\-]{1,64}")
@@ -77,13 +83,20 @@ def _text_gates(text: str, scan: trig.TextScan, lex: Lexicon) -> frozenset[Detec
         opened.append(inj_payloads.suspicious_urls)
     if may_hold_secret(text, token_needles(), lex):  # `find_secrets`' necessary condition
         opened.append(inj_payloads.credentials)
+    precedence, conceal, acts = trig.frame_gates(mask, text)
+    if precedence:
+        opened.append(inj_frames.precedence)
+    if conceal:
+        opened.append(inj_frames.concealment)
+    if acts:
+        opened.append(inj_actions.actions)
     return frozenset(opened)
 
 
 def _word_gates(text: str, mask: int) -> list[Detector]:
     """The gates of the name detectors (authority, harmful intent): word mask and markup only."""
     opened: list[Detector] = []
-    if mask & trig.AUTHORITY or "<" in text or "[" in text or "#" in text:
+    if trig.authority_may_open(mask) or "<" in text or "[" in text or "#" in text:
         opened.append(inj_directives.authority)
     if mask & trig.INTENT:
         opened.append(inj_targets.harmful_intent)
@@ -122,6 +135,8 @@ def _gate(
     if detector is inj_targets.shadowing:
         own = (fctx.tool or "").lower()
         return any(w != own for w in scan.words & fctx.siblings)
+    if detector is inj_actions.actions:  # a `target_host` parameter is the other half of AIM
+        return fctx.victim > 0 and bool(scan.mask & trig.ACT)
     return False
 
 
@@ -135,6 +150,8 @@ CONTEXT_FREE = frozenset(
         inj_directives.ranking,
         inj_targets.harmful_intent,
         inj_payloads.credentials,
+        inj_frames.precedence,
+        inj_frames.concealment,
     }
 )
 _BLANK = FieldContext("text", "", None, frozenset(), frozenset(), None)
@@ -168,13 +185,6 @@ def context_free(text: str, names_only: bool) -> tuple[Signal, ...]:
     return tuple(_run(free, text, _BLANK, lexicon()))
 
 
-def may_encode(text: str) -> bool:
-    """Encoded runs need %, backslash, & or a whitespace-free run of 24+ characters."""
-    if "%" in text or "\\" in text or "&" in text:
-        return True
-    return len(text) >= 24 and max(map(len, text.split()), default=0) >= 24
-
-
 def detect(text: str, fctx: FieldContext, lex: Lexicon, *, decode: bool = True) -> list[Signal]:
     """Every signal in one piece of text (and, one level deep, in what it encodes)."""
     chosen = detectors_for(text, fctx)
@@ -184,8 +194,9 @@ def detect(text: str, fctx: FieldContext, lex: Lexicon, *, decode: bool = True) 
     signals = list(context_free(text, chosen is NAME_DETECTORS)) if shared else []
     rest = [d for d in chosen if not (shared and d in CONTEXT_FREE)]
     signals += _run(rest, text, fctx, lex)
-    if decode and may_encode(text):
-        for payload in inj_payloads.decode_payloads(text):
+    words = trig.scan(text).words if shared else None
+    if decode and may_encode(text, words):
+        for payload in inj_payloads.decode_payloads(text, words):
             inner = detect(payload.text, fctx, lex, decode=False)
             shown = f"{payload.encoding} decodes to: {excerpt(redact(payload.text), 200)}"
             if any(s.severity.at_least(Severity.MEDIUM) for s in inner):

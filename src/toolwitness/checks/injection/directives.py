@@ -10,6 +10,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterator
 
+from toolwitness.checks.injection.frames import skipped
 from toolwitness.checks.injection.model import (
     AUTHORITY,
     RANKING,
@@ -18,6 +19,7 @@ from toolwitness.checks.injection.model import (
     FieldContext,
     Signal,
 )
+from toolwitness.checks.injection.slots import slots
 from toolwitness.checks.text.language import (
     Analysis,
     Sentence,
@@ -31,7 +33,7 @@ from toolwitness.findings import Severity
 
 
 def _skip(analysis: Analysis, sentence: Sentence, tok: Token) -> bool:
-    return sentence.documentary_at(tok.start) or analysis.quoted_at(tok.start)
+    return skipped(analysis, sentence, tok.start)
 
 
 def _signal(family: str, severity: Severity, start: int, end: int, message: str) -> Signal:
@@ -73,6 +75,8 @@ def authority(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[S
         for i, phrase in find_phrases(words, lex.framing["identity"]):
             if _skip(analysis, sentence, toks[i]):
                 continue
+            if _RANKED & set(phrase) and not _ranks_instructions(words, i, len(phrase)):
+                continue  # "the live feed takes precedence over the cache": not about orders
             severity = Severity.HIGH if sentence.directive or sentence.to_model else Severity.MEDIUM
             yield _signal(
                 AUTHORITY,
@@ -90,10 +94,24 @@ def authority(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[S
             )
 
 
+_RANKED = frozenset({"precedence", "priority", "overrides", "supersedes"})
+
+
+def _ranks_instructions(words: list[str], i: int, length: int) -> bool:
+    """A precedence claim counts when instructions, people or chat roles are what is ranked
+    (around the phrase), not data sources or settings."""
+    sl = slots()
+    near = words[max(0, i - 6) : i] + words[i + length : i + length + 6]
+    wanted = {"instruction", "person", "role", "self"}
+    return any(sl.tags(w) & wanted for w in near)
+
+
 def _nullified(analysis: Analysis, sentence: Sentence, lex: Lexicon) -> Iterator[Signal]:
     """ "previous restrictions no longer apply", "your rules are void": an override by decree."""
-    objects = lex.framing["override_objects"]
-    qualifiers = lex.framing["override_qualifiers"] - {"the", "these", "those"}
+    objects = lex.framing["override_objects"] | slots().members["instruction"]
+    qualifiers = (lex.framing["override_qualifiers"] | slots().members["conflicting"]) - {
+        "the", "these", "those", "other", "any", "all", "every",
+    }  # fmt: skip
     for clause in sentence.clauses:
         words = [t.text for t in clause.tokens]
         obj = next(
@@ -107,7 +125,8 @@ def _nullified(analysis: Analysis, sentence: Sentence, lex: Lexicon) -> Iterator
         if obj is None or _skip(analysis, sentence, clause.tokens[obj]):
             continue
         rest = words[obj + 1 : obj + 8]
-        declared_void = any(w in lex.framing["nullifiers"] for w in rest)
+        void = lex.framing["nullifiers"] | slots().members["obsolete"]
+        declared_void = any(w in void for w in rest)
         negated_valid = (
             clause.negation_from is not None
             and clause.negation_from > obj
@@ -149,7 +168,7 @@ def _passive_concealment(words: list[str], i: int) -> bool:
 
 
 def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
-    comm = lex.verbs["communication"]
+    comm = lex.verbs["communication"] | slots().members["communicate"]
     conceal = lex.verbs["concealment"]
     secret_words = lex.sets["secret_nouns"]
     for sentence in analysis.sentences:

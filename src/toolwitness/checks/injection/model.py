@@ -49,6 +49,9 @@ class FieldContext:
     purpose: frozenset[str]  # words naming what the tool is for (name, title, first clause)
     siblings: frozenset[str]  # other tool names on the same server (lowercased)
     param: str | None = None  # the parameter a schema string belongs to
+    identity: frozenset[str] = frozenset()  # the words of the tool's name and title only
+    victim: int = 0  # 1: the tool takes a target host, domain… (`target_host`); 2: a process,
+    # an access point or a service principal (`target_pid`), which no honest tool takes
 
     @property
     def is_param_text(self) -> bool:

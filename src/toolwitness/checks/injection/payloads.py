@@ -1,98 +1,29 @@
-"""Detectors for machine-shaped payloads in prose: encodings, shell commands, URLs, credentials."""
+"""Detectors for machine-shaped payloads in prose: encodings, shell commands, URLs, credentials.
+
+Decoding itself lives in `decoders` (every encoding, up to three levels, bounded)."""
 
 from __future__ import annotations
 
-import base64
-import binascii
-import html
 import ipaddress
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
-from urllib.parse import unquote, urlsplit
+from urllib.parse import urlsplit
 
+from toolwitness.checks.injection.decoders import Decoded, decode_chains
 from toolwitness.checks.injection.model import CREDENTIAL, SHELL, URL, FieldContext, Signal
 from toolwitness.checks.text.language import Analysis, phrase_index
 from toolwitness.checks.text.lexicon import Lexicon
 from toolwitness.checks.text.secrets_scan import find_secrets
 from toolwitness.findings import Severity
 
-_B64 = re.compile(r"[A-Za-z0-9+/_\-]{24,8000}={0,2}")
-_HEX = re.compile(r"(?:\\x|0x)?[0-9A-Fa-f]{32,8000}")
-_HEX_ESC = re.compile(r"(?:\\x[0-9A-Fa-f]{2}){8,4000}")
-_WORD_RUN = re.compile(r"\S{1,4000}")
-_PCT_BYTE = re.compile(r"%[0-9A-Fa-f]{2}")
-_UESC = re.compile(r"(?:\\u[0-9A-Fa-f]{4}){6,4000}")
-_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z]{2,10});")
 _URL = re.compile(r"(?:https?|wss?|ftp)://[^\s\"'<>`\\)\]]{1,2000}")
 _BARE_IP_URL = re.compile(r"\b(?:\d{1,3}\.){3}\d{1,3}(?::\d{1,5})?/")
 _CODE_SPAN = re.compile(r"`([^`\n]{1,2000})`")
 
 
-@dataclass(frozen=True)
-class Decoded:
-    start: int
-    end: int
-    encoding: str
-    text: str
-
-
-def _readable(data: bytes) -> str | None:
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    if len(text) < 8:
-        return None
-    printable = sum(1 for c in text if c.isprintable() or c in "\n\t")
-    letters = sum(1 for c in text if c.isalpha() or c == " ")
-    if printable < 0.95 * len(text) or letters < 0.6 * len(text) or " " not in text.strip():
-        return None
-    return text
-
-
-def decode_payloads(text: str) -> Iterator[Decoded]:
-    """Decode each encoded run one level; keep only results that read as text."""
-    for m in _B64.finditer(text):
-        raw = m.group()
-        if raw.isalpha() and (raw.islower() or raw.isupper()):
-            continue  # a long word or identifier, not base64
-        padded = raw + "=" * (-len(raw) % 4)
-        for decoder in (base64.b64decode, base64.urlsafe_b64decode):
-            try:
-                out = _readable(decoder(padded))
-            except (binascii.Error, ValueError):
-                out = None
-            if out:
-                yield Decoded(m.start(), m.end(), "base64", out)
-                break
-    for pattern, name in ((_HEX, "hex"), (_HEX_ESC, "hex")):
-        for m in pattern.finditer(text):
-            digits = m.group().replace("\\x", "").removeprefix("0x")
-            if len(digits) % 2:
-                continue
-            try:
-                out = _readable(bytes.fromhex(digits))
-            except ValueError:
-                out = None
-            if out:
-                yield Decoded(m.start(), m.end(), name, out)
-    for m in _WORD_RUN.finditer(text):
-        if m.group().count("%") < 3 or len(_PCT_BYTE.findall(m.group())) < 3:
-            continue
-        decoded = unquote(m.group())
-        if decoded != m.group() and _readable(decoded.encode("utf-8", "replace")):
-            yield Decoded(m.start(), m.end(), "percent", decoded)
-    for m in _UESC.finditer(text):
-        chars = "".join(chr(int(m.group()[k + 2 : k + 6], 16)) for k in range(0, len(m.group()), 6))
-        if _readable(chars.encode("utf-8", "replace")):
-            yield Decoded(m.start(), m.end(), "unicode-escape", chars)
-    entities = list(_ENTITY.finditer(text))
-    if len(entities) >= 4:
-        lo, hi = entities[0].start(), entities[-1].end()
-        decoded = html.unescape(text[lo:hi])
-        if decoded != text[lo:hi]:
-            yield Decoded(lo, hi, "html-entities", decoded)
+def decode_payloads(text: str, words: frozenset[str] | None = None) -> Iterator[Decoded]:
+    """Every encoded payload of `text`, decoded up to three levels (see `decoders`)."""
+    yield from decode_chains(text, words)
 
 
 def _shellish(words: list[str], lex: Lexicon) -> str | None:

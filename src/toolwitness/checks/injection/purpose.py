@@ -50,6 +50,16 @@ def purpose_words(tool: Tool, lex: Lexicon) -> frozenset[str]:
     return frozenset(_stem_variants(words))
 
 
+def identity_words(tool: Tool) -> frozenset[str]:
+    """What the tool is called: the words of its name and title only. The frames that exempt
+    a tool's own business (a shell tool running commands, a vault asking for passwords) read
+    these, since a description's first clause can itself be the payload."""
+    words = set(split_identifier(tool.name))
+    if tool.title:
+        words |= set(split_identifier(nfc(tool.title)))
+    return frozenset(_stem_variants(words))
+
+
 def server_purpose(surface: ServerSurface) -> frozenset[str]:
     words: set[str] = set()
     for tool in surface.tools:

@@ -14,6 +14,7 @@ from typing import Any
 from toolwitness.checks.injection import payloads as inj_payloads
 from toolwitness.checks.injection import targets as inj_targets
 from toolwitness.checks.injection import triggers as trig
+from toolwitness.checks.injection.decoders import may_encode
 from toolwitness.checks.injection.detect import (
     CONTEXT_FREE,
     DETECTORS,
@@ -22,17 +23,17 @@ from toolwitness.checks.injection.detect import (
     WORDLIKE,
     Detector,
     context_free,
-    may_encode,
     shared_text_gates,
     short_cache,
 )
 from toolwitness.checks.injection.params import may_ask
+from toolwitness.checks.injection.split import is_prose
 from toolwitness.checks.text.language import split_identifier
 from toolwitness.checks.text.lexicon import Lexicon, lexicon
 from toolwitness.checks.text.secrets_scan import Needles, may_hold_secret, token_needles
 from toolwitness.checks.unicode.decode import reveal_hidden
 from toolwitness.checks.unicode.terminal import has_terminal_controls
-from toolwitness.model import Tool
+from toolwitness.model import POLICY_HINTS, Tool, key_kind
 from toolwitness.textnorm import nfc
 
 
@@ -81,6 +82,8 @@ def text_gates_closed(text: str, tables: GateTables) -> frozenset[str] | None:
     mask = trig.mask_of(words, tables.triggers, "'" in lower)  # tokens are folded like `lower`
     if mask & _TEXT_BITS or mask & _SEQUENCE_BITS == _SEQUENCE_BITS:
         return None
+    if trig.frames_may_open(mask, text) or trig.authority_may_open(mask):
+        return None  # the frames' own gates, and the authority gate's word pair
     runs = inj_targets.word_runs(text, lower, words)
     if inj_targets.mentions_in_index(runs, tables.anchors):
         return None
@@ -99,14 +102,16 @@ def closed_words(text: str, identifier: bool) -> frozenset[str] | None:
         # The joined words of `split_identifier` are [a-z0-9]+ with single spaces: its tokens,
         # word set and fold are the words and the text itself, and no markup character occurs.
         words = frozenset(text.split())
-        if trig.mask_of(words, tables.triggers) & _NAME_BITS:
+        name_mask = trig.mask_of(words, tables.triggers)
+        if name_mask & _NAME_BITS or trig.authority_may_open(name_mask):
             return None
         quiet: frozenset[str] | None = frozenset()
     else:
         quiet = text_gates_closed(text, tables)
         if quiet is None:
             return None
-    if may_encode(text) and next(iter(inj_payloads.decode_payloads(text)), None) is not None:
+        words = quiet
+    if may_encode(text, words) and next(iter(inj_payloads.decode_payloads(text, words)), None):
         return None
     return quiet
 
@@ -137,13 +142,15 @@ def gated_words(text: str, chosen: tuple[Detector, ...]) -> frozenset[str] | Non
     # With every gate closed the context-free detectors are silent: skip computing them.
     if not opened.isdisjoint(chosen) and context_free(text, names_only):
         return None
-    if may_encode(text) and next(iter(inj_payloads.decode_payloads(text)), None) is not None:
+    words = trig.scan(text).words
+    if may_encode(text, words) and next(iter(inj_payloads.decode_payloads(text, words)), None):
         return None
     if not opened.isdisjoint(d for d in chosen if d not in CONTEXT_FREE):
         return None
     return trig.scan(text).words if inj_targets.shadowing in chosen else frozenset()
 
 
+_PLAIN_ANNOTATIONS = frozenset({"title", *POLICY_HINTS})
 _CONTAINERS = (dict, list)
 _SCALARS = frozenset({int, float, bool, type(None)})
 
@@ -159,6 +166,7 @@ class QuietTools:
         # True: skippable in any tool; False: never; else the sibling names the text holds
         self.texts: dict[str, bool | frozenset[str]] = {}
         self.silent: set[str] = set()  # property descriptions that cannot ask for data
+        self.prose: list[str] = []  # the prose strings of the tool being walked (see `split`)
 
     def _verdict(self, text: str) -> bool | frozenset[str]:
         if INERT.fullmatch(text):
@@ -182,6 +190,8 @@ class QuietTools:
         not a string (only possible for a surface built in Python) is left undecided."""
         if not isinstance(key, str) or quiet_words(key, True) is None:
             return False
+        if key_kind(key) == "key-text" and self._verdict(key) is not True:
+            return False  # a key holding a sentence is also read as text
         self.keys.add(key)
         return True
 
@@ -195,23 +205,41 @@ class QuietTools:
         """True when the per-tool pass would yield nothing: a superset of its fields is quiet.
 
         `tool_text_fields` yields the name (an identifier), the title, description, annotation
-        title, and from the schemas their string values and the keys of property maps (as
-        identifiers). Here every key of every schema object is read as an identifier and every
-        string value as text, so each field it yields is tested with its own kind. Parameter
-        signals need a property description that `may_ask`; every such description is a
-        string under a "description" key of the input schema, tested here too."""
+        title, from the annotations, `_meta`, icons, vendor fields and schemas their string
+        values and keys (as identifiers, or as text when a key holds a sentence). Here every key
+        of every such object is read as an identifier (and as text when it holds a sentence) and
+        every string value as text, so each field it yields is tested with its own kind.
+        Parameter signals need a property description that `may_ask`; every such description is
+        a string under a "description" key of the input schema, tested here too."""
         shown = tool.annotations.get("title") if tool.annotations else None
         header = [t for t in (tool.title, tool.description, shown) if isinstance(t, str)]
-        if not self.header(tool.name, header, own):
-            texts = self.texts
-            if tool.name not in self.keys and not self.key(tool.name):
-                return False
-            for text in header:
-                if texts.get(text) is not True and not self.text(text, own):
-                    return False
+        self.prose = [t for t in header if is_prose(t)]
         if not self.schema(tool.input_schema, own, ask=True):
             return False
-        return tool.output_schema is None or self.schema(tool.output_schema, own, ask=False)
+        fault = tool.input_schema_fault
+        # Annotations holding only boolean policy hints and a string title (a header text)
+        # carry no other text.
+        ann = tool.annotations
+        plain = not ann or (
+            ann.keys() <= _PLAIN_ANNOTATIONS
+            and all(v.__class__ is bool for k, v in ann.items() if k != "title")
+            and ann.get("title", "").__class__ is str
+        )
+        others = (None if plain else ann, tool.meta, tool.icons, tool.extra, fault and fault.value)
+        if not all(self.schema(value, own, ask=False) for value in others if value):
+            return False
+        if tool.output_schema is not None and not self.schema(tool.output_schema, own, ask=False):
+            return False
+        # The joined-prose pass (`split`) reads every prose field of the tool as one text: the
+        # header test of that join covers it, and the header texts with it.
+        if self.header(tool.name, [*header, *self.prose[len(header) :]], own):
+            return True
+        if len(self.prose) >= 2:
+            return False  # the join opens a gate: the split pass may fire
+        if tool.name not in self.keys and not self.key(tool.name):
+            return False
+        texts = self.texts
+        return all(texts.get(text) is True or self.text(text, own) for text in header)
 
     def header(self, name: str, texts: list[str], own: str) -> bool:
         """True when the name and the texts are all quiet, read as one text (else undecided).
@@ -226,17 +254,15 @@ class QuietTools:
         if not nothing_hidden(name) or not all(nothing_hidden(t) for t in texts):
             return False  # (ASCII only, so every part is its own NFC form)
         joined = "\n".join([" ".join(split_identifier(name)), *texts])
-        if may_encode(joined):
-            return False
         words = text_gates_closed(joined, gate_tables())
-        if words is None:
+        if words is None or may_encode(joined, words):
             return False
         return words.isdisjoint(self.siblings) or all(w == own for w in words & self.siblings)
 
     def schema(self, root: Any, own: str, *, ask: bool) -> bool:
         """Every key (as a name) and string value of a schema, at any depth. JSON values are
         exact built-in types: the class is compared first, `isinstance` only for others."""
-        keys, texts, silent = self.keys, self.texts, self.silent
+        keys, texts, silent, prose = self.keys, self.texts, self.silent, self.prose
         stack: list[Any] = [root]
         while stack:
             node = stack.pop()
@@ -244,10 +270,14 @@ class QuietTools:
                 for key, value in node.items():
                     if key not in keys and not self.key(key):
                         return False
+                    if " " in key:
+                        prose.append(key)  # a key holding a sentence is a prose field
                     kind = value.__class__
                     if kind is str or (kind not in _SCALARS and isinstance(value, str)):
                         if texts.get(value) is not True and not self.text(value, own):
                             return False
+                        if " " in value:
+                            prose.append(value)
                         asks = ask and key == "description" and value not in silent
                         if asks and self.asks(value):
                             return False
@@ -261,10 +291,15 @@ class QuietTools:
                     if kind is str or (kind not in _SCALARS and isinstance(value, str)):
                         if texts.get(value) is not True and not self.text(value, own):
                             return False
+                        if " " in value:
+                            prose.append(value)
                     elif kind in _CONTAINERS or (
                         kind not in _SCALARS and isinstance(value, _CONTAINERS)
                     ):
                         stack.append(value)
-            elif isinstance(node, str) and not self.text(node, own):
-                return False
+            elif isinstance(node, str):
+                if not self.text(node, own):
+                    return False
+                if " " in node:
+                    prose.append(node)
         return True

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from toolwitness.checks.injection.model import INTENT, SENSITIVE, SHADOWING, FieldContext, Signal
+from toolwitness.checks.injection.slots import slots
 from toolwitness.checks.text.language import Analysis, Sentence, base_form, find_phrases
 from toolwitness.checks.text.lexicon import Lexicon, TargetCategory
 from toolwitness.findings import Severity
@@ -143,8 +144,13 @@ def _related(ctx: FieldContext, cat: TargetCategory) -> bool:
 
 
 def _acts_on(sentence: Sentence, lex: Lexicon) -> bool:
+    """A verb of reading or sending outside a negation ("never put it in the field" is not)."""
     verbs = lex.verbs["acquire"] | lex.verbs["transfer"]
-    return any(base_form(w, verbs) is not None for w in sentence.words())
+    return any(
+        base_form(t.text, verbs) is not None and not clause.negated(k)
+        for clause in sentence.clauses
+        for k, t in enumerate(clause.tokens)
+    )
 
 
 def _egress(sentence: Sentence, analysis: Analysis, lex: Lexicon) -> bool:
@@ -298,10 +304,13 @@ def _offensive_action(sentence: Sentence, lex: Lexicon) -> int | None:
 def harmful_intent(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
     verbs = lex.intent["verbs"]
     markers = lex.intent["markers"]
+    defensive = slots().members["defensive"]
     for sentence in analysis.sentences:
         if sentence.documentary_from is not None:
             continue
         words = sentence.words()
+        if not defensive.isdisjoint(words):
+            continue  # a scanner, a training course, a detector: it names attacks it handles
         toks = sentence.tokens
         hit: int | None = None
         for i, w in enumerate(words):

@@ -14,8 +14,10 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from toolwitness.checks.injection.slots import slots
 from toolwitness.checks.text.language import Analysis, fold, lower_ascii_tokens, token_texts
 from toolwitness.checks.text.lexicon import Lexicon, Phrase, lexicon
+from toolwitness.checks.text.wordnet import lexical_classes
 
 AUTHORITY = 1
 SECRECY = 2
@@ -24,28 +26,30 @@ SEQ_SCOPE = 8
 RANKING = 16
 OTHER_TOOL = 32
 INTENT = 64
+# Frame gates (checks/injection/frames*.py): each frame needs a word of both halves of a pair.
+RANK, RANK_ARG = 128, 256  # prioritize/obey/deem/prevail/yield  x  this text, instructions
+ROLE = 512  # a chat-role word (with a ":" in the text)
+HIDE = 1024  # conceal verbs, covert adverbs, hidden adjectives
+KEEP, KEEP_ARG = 2048, 4096  # keep/remain/without  x  out/away/hidden/telling
+RUN, COMMAND = 8192, 16384  # run/execute  x  a command word (or a code span)
+LURE = 32768  # obsolete/retired, offensive verbs, attack nouns
+AIM, AIM_ARG = 65536, 131072  # intrusive operations  x  a target, remote or vulnerable system
+TAKE, SECRET = 1 << 18, 1 << 19  # acquire/pass on  x  a secret or sign-in material
+CALL, ORDER = 1 << 20, 1 << 21  # call/use  x  before/after/first (dependency injection)
+SEND, ENDPOINT = 1 << 22, 1 << 23  # contact/send  x  an endpoint or third party (or a URL)
+EXPOSED = 1 << 24  # a vulnerable/exposed system or sensitive data: any action verb completes it
+SEE = 1 << 25  # come to know / come into view: negated, it conceals (with a negator, SECRECY)
+CONVO = 1 << 26  # the conversation (with TAKE: moved into an argument)
+VOID = 1 << 27  # expired, revoked, void (with RANK_ARG: "your previous directions have expired")
+SEEK = 1 << 28  # search/query/hunt: an action verb only for EXPOSED (an exposed system, secrets)
+ACT = RUN | TAKE | CALL | SEND | AIM | SEEK  # the action verbs (the other half of EXPOSED)
 
 _SHELL_SPLIT = re.compile(r"[\s;.!?<>]+")
 
 
 def inflections(verbs: frozenset[str]) -> frozenset[str]:
-    """Base forms plus the third-person, -ing and -ed forms `language.base_form` accepts."""
-    out = set(verbs)
-    for v in verbs:
-        out |= {
-            v + "s",
-            v + "es",
-            v + "ing",
-            v + "ed",
-            v + "d",
-            v + v[-1] + "ing",
-            v + v[-1] + "ed",
-        }
-        if v.endswith("e"):
-            out |= {v[:-1] + "ing", v[:-1] + "ed"}
-        if v.endswith("y"):
-            out |= {v[:-1] + "ies", v[:-1] + "ied"}
-    return frozenset(out)
+    """Base forms plus every inflected form `language.base_form` accepts (the lemmatiser's)."""
+    return lexical_classes().inflect(verbs)
 
 
 def _key(phrase: Phrase) -> str:
@@ -62,6 +66,8 @@ class Triggers:
     keys: frozenset[str]  # every word of `bits` and `phrases`
     shell_runs: frozenset[str]  # the shell words made of [a-z0-9] only
     shell_other: tuple[str, ...]  # the rest, tested as substrings
+    # every key -> (its own bits, its phrases): `bits` and `phrases` in one lookup
+    entries: dict[str, tuple[int, tuple[tuple[int, frozenset[str]], ...]]]
 
 
 _CACHE: dict[int, tuple[Lexicon, Triggers]] = {}
@@ -81,7 +87,30 @@ def triggers(lex: Lexicon | None = None) -> Triggers:
 def _build(lex: Lexicon) -> Triggers:
     fr = lex.framing
     action_verbs = frozenset().union(*(v for v, _ in lex.intent["actions"]))
+    sl = slots()
     words = {
+        RANK: sl.of("prioritize", "obey", "deem", "prevail", "submit", "precedence"),
+        RANK_ARG: sl.of("self", "instruction", "person"),
+        ROLE: sl.of("role"),
+        HIDE: sl.of("conceal", "covert", "hidden"),
+        KEEP: sl.of("keep") | {"without"},
+        KEEP_ARG: sl.of("away", "hidden", "communicate", "disclosure"),
+        RUN: sl.of("execute"),
+        COMMAND: sl.of("command"),
+        TAKE: sl.of("acquire", "transfer"),
+        SECRET: sl.of("secret", "secret_modifier"),
+        CALL: sl.of("call"),
+        ORDER: sl.of("sequence") | {"instead"},
+        SEND: sl.of("contact", "transfer"),
+        ENDPOINT: sl.of("endpoint", "third_party"),
+        EXPOSED: sl.of("aimed_strong", "sensitive"),
+        LURE: sl.of("obsolete", "retire", "offensive", "attack_noun", "longer"),
+        SEE: sl.of("cognition", "appear"),
+        CONVO: sl.of("conversation"),
+        VOID: sl.of("obsolete") | fr["nullifiers"],
+        AIM: sl.of("intrusive"),
+        SEEK: sl.of("seek"),
+        AIM_ARG: sl.of("aimed"),
         AUTHORITY: inflections(lex.verbs["override"]) | fr["override_objects"],
         SECRECY: lex.negators | inflections(lex.verbs["concealment"]) | fr["secrecy_adverbs"],
         SEQ_SCOPE: fr["quantifiers"],
@@ -116,14 +145,44 @@ def _build(lex: Lexicon) -> Triggers:
         | lex.shell["decoders"]
         | frozenset(p[0] for p in lex.shell["dangerous"])
     )
+    keyed = {k: tuple(sorted(v, key=repr)) for k, v in by_key.items()}
     return Triggers(
         bits=bits,
-        phrases={k: tuple(sorted(v, key=repr)) for k, v in by_key.items()},
+        phrases=keyed,
+        entries={k: (bits.get(k, 0), keyed.get(k, ())) for k in set(bits) | set(keyed)},
         shell=shell,
         keys=frozenset(bits) | frozenset(by_key),
         shell_runs=frozenset(w for w in shell if w.isascii() and w.isalnum()),
         shell_other=tuple(sorted(w for w in shell if not (w.isascii() and w.isalnum()))),
     )
+
+
+def frame_gates(mask: int, text: str) -> tuple[bool, bool, bool]:
+    """Whether the precedence, concealment and action frames may fire: a necessary condition
+    of each (every frame needs a word of both halves of one pair, or the marks it reads)."""
+    precedence = (mask & RANK and mask & RANK_ARG) or (mask & ROLE and ":" in text)
+    conceal = mask & HIDE or (mask & KEEP and mask & KEEP_ARG) or (mask & SEE and mask & SECRECY)
+    acts = (
+        bool(mask & LURE)
+        or bool(mask & AIM and mask & AIM_ARG)
+        or bool(mask & ACT and mask & EXPOSED)
+        or bool(mask & RUN and (mask & COMMAND or "`" in text))
+        or bool(mask & TAKE and mask & (SECRET | CONVO))
+        or bool(mask & CALL and mask & ORDER)
+        or bool(mask & SEND and (mask & ENDPOINT or "://" in text or "@" in text))
+    )
+    image = "![" in text or ("<" in text and "<img" in text.lower())
+    return bool(precedence), bool(conceal), acts or image
+
+
+def authority_may_open(mask: int) -> bool:
+    """The word half of the authority gate: an override word, or an instruction word with a
+    word declaring something void (the markup half is tested on the text)."""
+    return bool(mask & AUTHORITY) or bool(mask & RANK_ARG and mask & VOID)
+
+
+def frames_may_open(mask: int, text: str) -> bool:
+    return any(frame_gates(mask, text))
 
 
 def wordset(analysis: Analysis) -> frozenset[str]:
@@ -144,11 +203,12 @@ def gate_mask(words: frozenset[str], lex: Lexicon) -> int:
 def mask_of(words: frozenset[str], table: Triggers, apostrophe: bool = True) -> int:
     """`gate_mask` given the lexicon's trigger table; `apostrophe=False` says no word holds "'"
     (true when the folded text holds none)."""
-    bits, phrases = table.bits, table.phrases
+    entries = table.entries
     mask = 0
     for w in words & table.keys:  # only words that open something on their own or key a phrase
-        mask |= bits.get(w, 0)
-        for bit, rest in phrases.get(w, ()):
+        own, keyed = entries[w]
+        mask |= own
+        for bit, rest in keyed:
             if not mask & bit and rest <= words:
                 mask |= bit
     if apostrophe and not mask & SECRECY and "n't " in " ".join(words) + " ":  # a word ends in n't

@@ -16,8 +16,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from toolwitness.checks.text.lexicon import Lexicon, Phrase, lexicon
+from toolwitness.checks.text.mention import base_verbs, carries_negation, mentioned
+from toolwitness.checks.text.wordnet import lexical_classes
 
 TOKEN = re.compile(r"[\w~$@]+(?:['’.\-/][\w~$@]+)*")
 # TOKEN on lower-cased ASCII text, where \w is [a-z0-9_] and ’ cannot occur. Possessive
@@ -77,6 +80,8 @@ class Sentence:
     tokens: list[Token] = field(default_factory=list)
     clause_starts: list[int] = field(default_factory=list)
     _words: list[str] = field(default_factory=list)
+    # per-sentence facts a detector computes once (so a check per token stays linear)
+    memo: dict[str, Any] = field(default_factory=dict)
 
     def finish(self) -> None:
         for clause in self.clauses:
@@ -204,26 +209,12 @@ def starts_phrase(words: Sequence[str], i: int, phrases: tuple[Phrase, ...]) -> 
 
 @lru_cache(maxsize=65536)
 def base_form(word: str, verbs: frozenset[str]) -> str | None:
-    """The base verb behind `reads`/`reading`/`sends`, or None (third person and -ing only)."""
+    """The lemma behind `reads`/`reading`/`hid`, when it is one of `verbs`, or None. Forms come
+    from the lemmatiser's dictionary, inverted at build time (`checks.text.wordnet`)."""
     if word in verbs:
         return word
-    for suffix, add in (
-        ("ies", "y"),
-        ("es", ""),
-        ("s", ""),
-        ("ing", ""),
-        ("ing", "e"),
-        ("ed", ""),
-        ("ed", "e"),
-    ):
-        if word.endswith(suffix) and len(word) > len(suffix) + 1:
-            stem = word[: -len(suffix)] + add
-            if stem in verbs:
-                return stem
-            doubled = suffix in ("ing", "ed") and len(stem) > 2 and stem[-1] == stem[-2]
-            if doubled and stem[:-1] in verbs:  # running → run
-                return stem[:-1]
-    return None
+    lemma = lexical_classes().forms.get(word)
+    return lemma if lemma is not None and lemma in verbs else None
 
 
 def _quote_spans(text: str) -> list[tuple[int, int]]:
@@ -311,7 +302,7 @@ def _is_directive(clause: Clause, lex: Lexicon) -> bool:
         words, i, lex.framing["modal_openers"]
     ):
         return True
-    if words[i] in lex.verbs["imperative"]:
+    if words[i] in lex.verbs["imperative"] or words[i] in base_verbs():
         return True
     # "you must", "the assistant should" anywhere in the clause
     modals = ("must", "should", "shall", "need", "have", "are")
@@ -401,6 +392,14 @@ def _analyse(text: str, lex: Lexicon) -> Analysis:
         sentence.finish()
         for clause in sentence.clauses:
             _mark_negation(clause, lex)
+        carried = carries_negation(
+            [[t.text for t in c.tokens] for c in sentence.clauses],
+            [c.negation_from is not None for c in sentence.clauses],
+            lex.verbs["imperative"],
+        )
+        for clause, carry in zip(sentence.clauses, carried, strict=True):
+            if carry:
+                clause.negation_from = 0  # "must not hide A, conceal B, or suppress C"
             clause.directive = _is_directive(clause, lex)
         sentence.directive = any(c.directive for c in sentence.clauses)
         sentence.descriptive = _is_descriptive(sentence.clauses[0], lex)
@@ -409,5 +408,7 @@ def _analyse(text: str, lex: Lexicon) -> Analysis:
             find_phrases(words, lex.model_vocatives)
         )
         sentence.documentary_from = _documentary_from(sentence, lex, quotes)
+        if mentioned(words, text[sentence.tokens[0].end : sentence.tokens[0].end + 3]):
+            sentence.documentary_from = sentence.start  # "… is an unsafe phrase", "Lesson: …"
         sentences.append(sentence)
     return Analysis(text=text, lower=fold(text), sentences=sentences, quotes=quotes)

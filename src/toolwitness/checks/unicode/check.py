@@ -39,8 +39,10 @@ from toolwitness.integrity.canonical import digest_surface
 from toolwitness.model import (
     ServerSurface,
     TextField,
+    has_unhashed_text,
     surface_text_fields,
     tool_text_fields,
+    unhashed_text_fields,
 )
 from toolwitness.textnorm import window
 
@@ -53,8 +55,8 @@ __all__ = [
     "text_hits",
 ]
 
-RULE_IDS = tuple(f"TW-UNI-{n:03d}" for n in range(1, 12))
-IDENTIFIER_KINDS = frozenset({"name", "schema-key"})
+RULE_IDS = tuple(f"TW-UNI-{n:03d}" for n in range(1, 13))
+IDENTIFIER_KINDS = frozenset({"name", "schema-key", "key"})
 _ASCII_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\r(?!\n)")
 _MAX_EVIDENCE = 2000
 _CACHED_TEXT = 4096  # longer texts are analysed uncached: the cache must not pin huge strings
@@ -77,11 +79,23 @@ def _suspect() -> re.Pattern[str]:
 @server_check("unicode.hidden", RULE_IDS)
 def hidden_unicode(surface: ServerSurface, ctx: CheckContext) -> Iterator[Finding]:
     # A tool whose hashed fields' canonical JSON is plain holds no character any TW-UNI rule
-    # reports in any text field (`tool_text_fields` yields only strings inside those fields);
-    # the digests are computed once per surface and reused by the result rows and the lock.
+    # reports in any string (or key) inside those fields; the digests are computed once per
+    # surface and reused by the result rows and the lock. What `tool_text_fields` reads outside
+    # them (`_meta`, icons, vendor fields) is checked on its own.
     plain = [t.plain for t in digest_surface(surface).tools]
+    pad = " " * tables().thresholds.padding_run
     for index, tool in enumerate(surface.tools):
         if plain[index]:
+            if has_unhashed_text(tool):
+                for field in unhashed_text_fields(tool, index):
+                    yield from check_field(field, tool.name, ctx)
+            if pad in (tool.description or "") or pad in (tool.title or ""):
+                base = f"tools[{index}]"
+                for attr in ("title", "description"):
+                    text = getattr(tool, attr)
+                    if text is not None:
+                        found = TextField(f"{base}.{attr}", text, attr)
+                        yield from check_field(found, tool.name, ctx)
             continue
         for field in tool_text_fields(tool, index):
             yield from check_field(field, tool.name, ctx)
@@ -92,9 +106,12 @@ def hidden_unicode(surface: ServerSurface, ctx: CheckContext) -> Iterator[Findin
 def check_field(field: TextField, tool: str | None, ctx: CheckContext) -> Iterator[Finding]:
     """Every TW-UNI finding for one text field (at most one finding per rule)."""
     text = field.text
+    identifier = field.kind in IDENTIFIER_KINDS
+    padded = None if identifier else _padding(text)
+    if padded is not None:
+        yield _padding_finding(field, padded, tool, ctx)
     if text.isascii() and _ASCII_CONTROL.search(text) is None:
         return
-    identifier = field.kind in IDENTIFIER_KINDS
     hits = text_hits(text, identifier) if len(text) <= _CACHED_TEXT else _hits(text, identifier)
     for hit in hits:
         yield ctx.rules.finding(
@@ -127,6 +144,34 @@ def _hits(text: str, identifier: bool) -> Iterator[Hit]:
         yield from _terminal(text, effect)
     if not plain:
         yield from unicode_homoglyph.homoglyph_hits(text, identifier)
+
+
+@lru_cache(maxsize=1)
+def _padding_pattern() -> re.Pattern[str]:
+    n = tables().thresholds.padding_run
+    return re.compile(rf"[^\s][ \t]{{{n},}}(?=[^\s])")
+
+
+def _padding(text: str) -> re.Match[str] | None:
+    """A run of `padding_run` spaces or tabs after text on its line, with text after it (a
+    possessive-free pattern of two character classes: linear)."""
+    if "        " not in text and "\t" not in text:
+        return None
+    return _padding_pattern().search(text)
+
+
+def _padding_finding(
+    field: TextField, m: re.Match[str], tool: str | None, ctx: CheckContext
+) -> Finding:
+    run = m.end() - m.start() - 1
+    return ctx.rules.finding(
+        "TW-UNI-012",
+        tool=tool,
+        location=field.location,
+        message=f"a run of {run} spaces pushes the rest of the line out of view",
+        evidence=f"before: {window(field.text, max(0, m.start() - 60), m.start() + 1)} | after: "
+        f"{window(field.text, m.end(), min(len(field.text), m.end() + 120))}",
+    )
 
 
 def _bounded(text: str) -> str:

@@ -123,6 +123,7 @@ class Thresholds(_Strict):
     zero_width_run: int
     zero_width_total: int
     zero_width_decode_min: int
+    padding_run: int
 
 
 class UnicodeTables(_Strict):

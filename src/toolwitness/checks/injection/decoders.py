@@ -1,0 +1,283 @@
+"""Decode before judging: every encoding a payload hides in, bounded, with the chain named.
+
+One level of `decode_once` finds, in a text: Base64 and Base64url, Base32, hex (plain, and
+bytes separated by spaces, commas, `\\x` or `0x`), decimal and octal character codes, HTML
+numeric and named entities, percent-encoding, `\\uXXXX` escapes, ROT13, reversed text (also the
+display order under a right-to-left override), keywords spelled with confusable letters (the
+UTS #39 skeleton of `checks.unicode.script`) and keywords split by zero-width characters.
+`decode_chains` applies it again to what it decoded, up to `MAX_DEPTH` levels, and names each
+result's chain ("base64 → rot13"). The detectors then judge the decoded text like any other:
+the fact of encoding is never a finding above low on its own.
+
+Bounds, so hostile input costs linear time: every pattern is a bounded character-class run
+(no nesting), each level reads each text once per decoder, a field yields at most
+`MAX_PAYLOADS` results and `MAX_DECODED_CHARS` decoded characters in all, and ROT13 and reversal
+are only tried when the transformed text holds more English function words than the original
+(ordinary prose never qualifies). The bounds are counts, not clock time: a result never depends
+on how loaded the machine is.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import html
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from urllib.parse import unquote
+
+from toolwitness.checks.injection.slots import slots
+from toolwitness.checks.unicode.bidi import logical_and_displayed
+from toolwitness.checks.unicode.data import tables
+from toolwitness.checks.unicode.script import skeleton
+
+MAX_DEPTH = 3
+MAX_PAYLOADS = 24
+MAX_DECODED_CHARS = 65_536
+
+_B64 = re.compile(r"[A-Za-z0-9+/_\-]{24,8000}={0,2}")
+_B32 = re.compile(r"[A-Z2-7]{16,8000}={0,6}")
+_HEX = re.compile(r"(?:\\x|0x)?[0-9A-Fa-f]{32,8000}")
+_HEX_ESC = re.compile(r"(?:\\x[0-9A-Fa-f]{2}){8,4000}")
+# A hex byte of readable text always holds a digit (printable ASCII is 0x20-0x7e; a UTF-8 lead
+# or continuation byte of letters is 0xc3 0xa9, …): items without one ("be ad") are not bytes.
+_HEX_ITEM = r"(?:0[xX])?(?:[0-9][0-9A-Fa-f]|[A-Fa-f][0-9])"
+_HEX_SEP = re.compile(rf"(?:{_HEX_ITEM}[\s,;:]{{1,3}}){{7,4000}}{_HEX_ITEM}")
+_DECIMAL = re.compile(r"(?<![\w.])(?:[0-9]{1,3}[\s,;]{1,3}){7,4000}[0-9]{1,3}(?![\w.])")
+_OCTAL_ESC = re.compile(r"(?:\\[0-7]{3}){6,4000}")
+_OCTAL_LIST = re.compile(r"(?<![\w.])(?:0[0-7]{2,3}[\s,;]{1,3}){7,4000}0[0-7]{2,3}(?![\w.])")
+_NUMBER = re.compile(r"[0-9A-Fa-f]+")
+_WORD_RUN = re.compile(r"\S{1,4000}")
+_PCT_BYTE = re.compile(r"%[0-9A-Fa-f]{2}")
+_UESC = re.compile(r"(?:\\u[0-9A-Fa-f]{4}){6,4000}")
+_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z]{2,10});")
+_HAS_DIGIT = re.compile(r"[0-9]")
+_DIGIT_RUN = re.compile(r"[0-9]+")
+_LETTERS = re.compile(r"[a-z]+")
+_ROT13 = str.maketrans(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+    "nopqrstuvwxyzabcdefghijklmNOPQRSTUVWXYZABCDEFGHIJKLM",
+)
+_INVOLUTIONS = frozenset({"rot13", "reversed"})  # applying these twice gives the text back
+
+
+@dataclass(frozen=True)
+class Decoded:
+    start: int  # span in the field's own text
+    end: int
+    chain: tuple[str, ...]  # outermost first: ("base64", "rot13")
+    text: str
+
+    @property
+    def encoding(self) -> str:
+        return " → ".join(self.chain)
+
+
+def readable(data: bytes | str) -> str | None:
+    """Text a person could read (and a model follow), or a printable run that may be one more
+    layer of encoding; else None: a decoded hash or binary example is neither."""
+    if isinstance(data, bytes):
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    else:
+        text = data
+    if len(text) < 8:
+        return None
+    printable = sum(1 for c in text if c.isprintable() or c.isspace())
+    if printable < 0.95 * len(text):
+        return None
+    letters = sum(1 for c in text if c.isalpha() or c.isspace())
+    if letters >= 0.6 * len(text) and any(c.isspace() for c in text.strip()):
+        return text
+    return text if len(text) >= 16 and text.isascii() and may_encode(text, None) else None
+
+
+@lru_cache(maxsize=1)
+def _function_words() -> tuple[frozenset[str], frozenset[str]]:
+    """English function words, and the tokens their ROT13 and reversal produce (minus those that
+    are function words themselves: "be"/"or" are each other's ROT13)."""
+    plain = slots().members["function_words"]
+    shifted = {w.translate(_ROT13) for w in plain} | {w[::-1] for w in plain}
+    return plain, frozenset(w for w in shifted if w not in plain and len(w) > 1)
+
+
+def _function_count(text: str) -> int:
+    plain, _ = _function_words()
+    return sum(1 for w in _LETTERS.findall(text.lower()) if w in plain)
+
+
+def may_transform(words: frozenset[str]) -> bool:
+    """Necessary for ROT13 or reversal to be tried: two distinct transformed function words."""
+    _, shifted = _function_words()
+    return not words.isdisjoint(shifted) and len(words & shifted) >= 2
+
+
+def _items(text: str) -> int:
+    """An upper bound on the number-list items of a text: every item of the hex, decimal and
+    octal list decoders holds a digit run of its own."""
+    return len(_DIGIT_RUN.findall(text))
+
+
+def may_encode(text: str, words: frozenset[str] | None = None) -> bool:
+    """A superset test for `decode_once` yielding anything (`words`: the text's word set, when
+    known; without it ROT13 and reversal are assumed possible)."""
+    if "%" in text or "\\" in text or "&" in text or not text.isascii():
+        return True
+    parts = text.split()
+    if len(text) >= 16 and max(map(len, parts), default=0) >= 16:
+        return True
+    if _items(text) >= 8 and any(
+        p.search(text) is not None for p in (_HEX_SEP, _DECIMAL, _OCTAL_LIST)
+    ):
+        return True
+    return words is None or may_transform(words)
+
+
+def _bytes_runs(text: str) -> Iterator[tuple[int, int, str, str]]:
+    for m in _B64.finditer(text):
+        raw = m.group()
+        if raw.isalpha() and (raw.islower() or raw.isupper()):
+            continue  # a long word or identifier, not base64
+        padded = raw + "=" * (-len(raw) % 4)
+        for decoder in (base64.b64decode, base64.urlsafe_b64decode):
+            try:
+                out = readable(decoder(padded))
+            except (binascii.Error, ValueError):
+                out = None
+            if out:
+                yield m.start(), m.end(), "base64", out
+                break
+    for m in _B32.finditer(text):
+        raw = m.group().rstrip("=")
+        try:
+            out = readable(base64.b32decode(raw + "=" * (-len(raw) % 8)))
+        except (binascii.Error, ValueError):
+            out = None
+        if out:
+            yield m.start(), m.end(), "base32", out
+    for pattern in (_HEX, _HEX_ESC):
+        for m in pattern.finditer(text):
+            digits = m.group().replace("\\x", "").removeprefix("0x")
+            if len(digits) % 2 == 0:
+                try:
+                    out = readable(bytes.fromhex(digits))
+                except ValueError:
+                    out = None
+                if out:
+                    yield m.start(), m.end(), "hex", out
+
+
+def _code_lists(text: str) -> Iterator[tuple[int, int, str, str]]:
+    """Bytes or character codes written as separated numbers."""
+    for m in _HEX_SEP.finditer(text):
+        items = [n.removeprefix("0x").removeprefix("0X") for n in m.group().replace(",", " ")
+                 .replace(";", " ").replace(":", " ").split()]  # fmt: skip
+        try:
+            out = readable(bytes.fromhex("".join(items)))
+        except ValueError:
+            out = None
+        if out:
+            yield m.start(), m.end(), "hex", out
+    for pattern, base, name in ((_DECIMAL, 10, "decimal codes"), (_OCTAL_LIST, 8, "octal codes")):
+        for m in pattern.finditer(text):
+            codes = [int(n, base) for n in _NUMBER.findall(m.group())]
+            if all(9 <= c <= 0x7E for c in codes):
+                out = readable("".join(map(chr, codes)))
+                if out:
+                    yield m.start(), m.end(), name, out
+    for m in _OCTAL_ESC.finditer(text):
+        codes = [int(m.group()[k + 1 : k + 4], 8) for k in range(0, len(m.group()), 4)]
+        out = readable(bytes(c & 0xFF for c in codes))
+        if out:
+            yield m.start(), m.end(), "octal codes", out
+
+
+def _escapes(text: str) -> Iterator[tuple[int, int, str, str]]:
+    for m in _WORD_RUN.finditer(text):
+        run = m.group()
+        if run.count("%") < 3 or len(_PCT_BYTE.findall(run)) < 3:
+            continue
+        decoded = unquote(run)
+        if decoded != run and readable(decoded):
+            yield m.start(), m.end(), "percent", decoded
+    for m in _UESC.finditer(text):
+        chars = "".join(chr(int(m.group()[k + 2 : k + 6], 16)) for k in range(0, len(m.group()), 6))
+        if readable(chars):
+            yield m.start(), m.end(), "unicode-escape", chars
+    entities = list(_ENTITY.finditer(text))
+    if len(entities) >= 3:
+        # the whole field with its entities resolved: words between entities belong to it
+        decoded = html.unescape(text)
+        if decoded != text and readable(decoded):
+            yield entities[0].start(), entities[-1].end(), "html-entities", decoded
+
+
+def _whole_text(text: str, words: frozenset[str] | None) -> Iterator[tuple[int, int, str, str]]:
+    """Transforms of the whole field: ROT13, reversal, right-to-left display, confusables,
+    zero-width removal."""
+    if not text.isascii():
+        yield from _unicode_disguises(text)
+    if words is None or may_transform(words):
+        before = _function_count(text)
+        for name, out in (("rot13", text.translate(_ROT13)), ("reversed", text[::-1])):
+            if _function_count(out) >= max(2, before + 2):
+                yield 0, len(text), name, out
+
+
+def _unicode_disguises(text: str) -> Iterator[tuple[int, int, str, str]]:
+    if "\u202e" in text or "\u202d" in text:
+        at = text.find("\u202e") if "\u202e" in text else text.find("\u202d")
+        _, displayed = logical_and_displayed(text, at)
+        if displayed and displayed not in text:
+            yield 0, len(text), "right-to-left override", displayed
+    hidden = {*tables().zero_width_by_code, *tables().format_by_code, 0xAD}
+    stripped = "".join(c for c in text if ord(c) not in hidden)
+    if stripped != text:
+        yield 0, len(text), "zero-width split", stripped
+    folded = skeleton(stripped)
+    if folded != stripped:
+        yield 0, len(text), "confusable letters", folded
+
+
+def decode_once(
+    text: str, words: frozenset[str] | None = None
+) -> Iterator[tuple[int, int, str, str]]:
+    """(start, end, encoding, decoded text) for every encoded run of one level."""
+    yield from _bytes_runs(text)
+    if _HAS_DIGIT.search(text) is not None:
+        yield from _code_lists(text)
+    if "%" in text or "\\" in text or "&" in text:
+        yield from _escapes(text)
+    yield from _whole_text(text, words)
+
+
+def decode_chains(text: str, words: frozenset[str] | None = None) -> list[Decoded]:
+    """Every decoded payload up to `MAX_DEPTH` levels, within the field's budgets. A result's
+    span is the span of its outermost encoding in `text`."""
+    out: list[Decoded] = []
+    seen = {text}
+    budget = MAX_DECODED_CHARS
+    frontier: list[Decoded] = [Decoded(0, len(text), (), text)]
+    for _ in range(MAX_DEPTH):
+        nxt: list[Decoded] = []
+        for item in frontier:
+            for start, end, name, decoded in decode_once(item.text, words if not item.chain
+                                                         else None):  # fmt: skip
+                if item.chain and name in _INVOLUTIONS and item.chain[-1] == name:
+                    continue
+                if decoded in seen or len(out) >= MAX_PAYLOADS or len(decoded) > budget:
+                    continue
+                seen.add(decoded)
+                budget -= len(decoded)
+                span = (start, end) if not item.chain else (item.start, item.end)
+                found = Decoded(span[0], span[1], (*item.chain, name), decoded)
+                out.append(found)
+                nxt.append(found)
+        if not nxt:
+            break
+        frontier = nxt
+    return out

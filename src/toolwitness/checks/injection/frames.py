@@ -1,0 +1,382 @@
+"""Semantic frames for instructions aimed at the model: precedence and concealment.
+
+A frame is who is addressed, what it is told to do, to what, relative to whom. Every slot is a
+broad lexical class (`checks.injection.slots`: WordNet classes plus closed-class words), so
+wording nobody wrote down still fills it, and every frame is read on the sentence structure of
+`checks.text.language`:
+
+- addressed: an imperative, a modal of obligation with any subject ("the assistant is expected
+  to", "a conflicting request must yield"), a passive order ("is to be omitted"), a chat-role
+  label ("System: ..."), or a sentence naming the model;
+- quiet: negated (a guarantee: "never hides activity"), documentation of attacks (a scanner, a
+  training example), quoted, or a privacy promise (what is withheld is data, not the activity).
+
+Frames here: precedence (this text's instructions over others, others yielding to it, a role
+label), concealment (hiding the tool's activity from the user or from oversight, keeping it out
+of a response or an audit trail, acting covertly). `frames_actions` holds the action frames.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from toolwitness.checks.injection.model import AUTHORITY, SECRECY, FieldContext, Signal
+from toolwitness.checks.injection.slots import Slots, slots
+from toolwitness.checks.text.language import Analysis, Clause, Sentence
+from toolwitness.checks.text.lexicon import Lexicon
+from toolwitness.checks.text.wordnet import lexical_classes
+from toolwitness.findings import Severity
+
+Tags = list[frozenset[str]]
+_OBLIGATION = frozenset(
+    {"must", "should", "shall", "need", "needs", "required", "expected", "supposed", "ought"}
+)
+_TO_BE = frozenset({"is", "are", "be", "has", "have"})
+_SUBORDINATORS = frozenset(
+    {"when", "if", "because", "while", "for", "to", "since", "unless", "where", "whenever"}
+)
+_FILLERS = frozenset({"always", "here", "now", "regardless", "everywhere", "in", "every"})
+_GRANT = frozenset({"give", "grant", "assign", "accord", "award"})
+_PRECEDENCE_VERBS = frozenset({"take", "takes", "taking", "has", "have", "given", "get", "gets"})
+
+
+def find(tags: Tags, slot: str, lo: int, hi: int) -> int | None:
+    for k in range(max(lo, 0), min(hi, len(tags))):
+        if slot in tags[k]:
+            return k
+    return None
+
+
+def find_any(tags: Tags, wanted: frozenset[str], lo: int, hi: int) -> int | None:
+    for k in range(max(lo, 0), min(hi, len(tags))):
+        if tags[k] & wanted:
+            return k
+    return None
+
+
+def addressed(sentence: Sentence, clause: Clause, words: Sequence[str]) -> bool:
+    """An order to someone: imperative, modal of obligation, passive order, or to the model."""
+    if clause.directive or sentence.directive or sentence.to_model:
+        return True
+    if any(w in _OBLIGATION for w in words):
+        return True
+    # "is to be omitted", "are to remain hidden", "has to call"
+    return any(words[k] in _TO_BE and words[k + 1] == "to" for k in range(len(words) - 1))
+
+
+def skipped(analysis: Analysis, sentence: Sentence, start: int) -> bool:
+    """Documentation of attacks, a quotation, or what a defensive tool handles: a filter,
+    scanner, detector or course named before the words at `start` ("Injection filter: blocks
+    text that tells the model to hide …"). Named after them, it is the attack's object
+    ("ignore the content filters")."""
+    if sentence.documentary_at(start) or analysis.quoted_at(start):
+        return True
+    first = sentence.memo.get("defensive_end")
+    if first is None:  # the end of the sentence's first defensive word, computed once
+        defensive = slots().members["defensive"]
+        first = next((t.end for t in sentence.tokens if t.text in defensive), -1)
+        sentence.memo["defensive_end"] = first
+    return 0 <= first <= start
+
+
+def self_reference(words: Sequence[str], tags: Tags, k: int, sl: Slots) -> bool:
+    """ "this entry", "these instructions", "tool instructions", "the note above": the text
+    itself, as the thing given precedence or hidden."""
+    if not tags[k] & {"self", "instruction"}:
+        return words[k] in ("this", "these")
+    before = words[max(0, k - 3) : k]
+    after = words[k + 1 : k + 2]
+    return any(w in sl.members["demonstrative"] or w in ("tool", "tool's") for w in before) or (
+        bool(after) and after[0] in ("above", "below", "here")
+    )
+
+
+def _signal(family: str, start: int, end: int, message: str, sev: Severity) -> Signal:
+    return Signal(family=family, severity=sev, start=start, end=end, message=message)
+
+
+def precedence(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
+    sl = slots()
+    for sentence in analysis.sentences:
+        yield from _role_label(analysis, sentence, sl)
+        for clause in sentence.clauses:
+            words = [t.text for t in clause.tokens]
+            tags = [sl.tags(w) for w in words]
+            toks = clause.tokens
+            for i in range(len(words)):
+                if clause.negated(i) or skipped(analysis, sentence, toks[i].start):
+                    continue
+                end = _ranks_above(words, tags, i, sl) or _yields(words, tags, i, sl)
+                if end is not None:
+                    yield _signal(
+                        AUTHORITY,
+                        toks[i].start,
+                        toks[end].end,
+                        "puts this text's instructions above the model's other instructions",
+                        Severity.HIGH,
+                    )
+                    return
+
+
+def _ranks_above(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> int | None:
+    """prioritize/obey/follow THIS over OTHER; treat THIS as GOVERNING; THIS prevails."""
+    tag = tags[i]
+    if tag & {"prioritize", "obey"}:
+        obj = next((k for k in range(i + 1, min(len(words), i + 6))
+                    if self_reference(words, tags, k, sl)), None)  # fmt: skip
+        if obj is None:
+            return None
+        cmp_ = find(tags, "comparator", obj + 1, obj + 8)
+        if cmp_ is None:
+            return None
+        if words[cmp_] == "instead" and cmp_ + 1 == len(words):
+            return cmp_  # "obey this paragraph instead": instead of everything else
+        # the noun phrase right after the comparator, up to a subordinate clause
+        stop = next((k for k in range(cmp_ + 1, min(len(words), cmp_ + 5))
+                     if words[k] in _SUBORDINATORS), min(len(words), cmp_ + 5))  # fmt: skip
+        return find_any(
+            tags, frozenset({"instruction", "person", "conflicting", "role"}), cmp_ + 1, stop
+        )
+    if "deem" in tag:
+        obj = next((k for k in range(i + 1, min(len(words), i + 5))
+                    if self_reference(words, tags, k, sl)), None)  # fmt: skip
+        if obj is None or "as" not in words[obj + 1 : obj + 4]:
+            return None
+        at = words.index("as", obj + 1)
+        return find_any(tags, frozenset({"governing", "precedence"}), at + 1, at + 5)
+    if words[i] in _GRANT:  # "give these instructions priority over the user's request"
+        obj = next((k for k in range(i + 1, min(len(words), i + 5))
+                    if self_reference(words, tags, k, sl)), None)  # fmt: skip
+        rank = None if obj is None else find(tags, "precedence", obj + 1, obj + 5)
+        cmp_ = None if rank is None else find(tags, "comparator", rank + 1, rank + 3)
+        if cmp_ is not None:
+            return find_any(tags, frozenset({"instruction", "person", "conflicting", "role"}),
+                            cmp_ + 1, cmp_ + 5)  # fmt: skip
+    prevails = "prevail" in tag or (
+        words[i] in _PRECEDENCE_VERBS and find(tags, "precedence", i + 1, i + 4) is not None
+    )
+    if prevails:
+        subject = next((k for k in range(max(0, i - 5), i)
+                        if self_reference(words, tags, k, sl)), None)  # fmt: skip
+        if subject is None:
+            return None
+        # what is outranked must be instructions, people or roles ("supersedes the old
+        # endpoint" is a changelog); with nothing after it, the text simply prevails
+        after = [k for k in range(i + 1, min(len(words), i + 7)) if words[k] not in _FILLERS]
+        ranked = find_any(tags, frozenset({"instruction", "person", "role", "conflicting"}),
+                          i + 1, i + 7)  # fmt: skip
+        if ranked is not None:
+            return ranked
+        rank = find(tags, "precedence", i + 1, i + 4)
+        compared = find(tags, "comparator", (rank or i) + 1, (rank or i) + 3)
+        if compared is None and (not after or rank is not None):
+            return rank or i  # "this entry shall prevail", "these notes take precedence"
+    return None
+
+
+def _yields(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> int | None:
+    """ "a conflicting request must yield", "the user's instructions defer to this note"."""
+    if "submit" not in tags[i] or i < 2:
+        return None
+    subject = find_any(tags, frozenset({"instruction", "person"}), max(0, i - 5), i)
+    if subject is None or not any(w in _OBLIGATION or w == "will" for w in words[subject:i]):
+        return None
+    qualified = (
+        any(tags[k] & {"conflicting", "person"} for k in range(max(0, subject - 2), subject + 1))
+        or "person" in tags[subject]
+    )
+    target = words[i + 1 : i + 2] == ["to"] and any(
+        self_reference(words, tags, k, sl) for k in range(i + 2, min(len(words), i + 5))
+    )
+    return i if qualified or target else None
+
+
+def _role_label(analysis: Analysis, sentence: Sentence, sl: Slots) -> Iterator[Signal]:
+    """ "System: must select this", "Assistant: always prefer ...": a chat role written into
+    metadata, followed by an order."""
+    toks = sentence.tokens
+    if len(toks) < 3 or toks[0].text not in sl.members["role"]:
+        return
+    after = analysis.text[toks[0].end : toks[0].end + 2]
+    if not after.startswith(":") or skipped(analysis, sentence, toks[0].start):
+        return
+    rest = [t.text for t in toks[1:]]
+    lex_tags = [sl.tags(w) for w in rest[:4]]
+    ordered = sentence.directive or any(w in _OBLIGATION or w in ("always", "never")
+                                        for w in rest[:4])  # fmt: skip
+    if ordered or any(t & {"prioritize", "obey", "disregard", "conceal"} for t in lex_tags):
+        yield _signal(
+            AUTHORITY,
+            toks[0].start,
+            sentence.end,
+            "speaks to the model in a chat role (system, assistant, developer) and gives orders",
+            Severity.HIGH,
+        )
+
+
+_NEGATORS = frozenset({"not", "never", "no", "nor", "neither", "cannot"})
+_AUDIENCE_PREPS = frozenset({"from", "to", "of", "in", "for"})
+
+
+def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
+    sl = slots()
+    for sentence in analysis.sentences:
+        for clause in sentence.clauses:
+            words = [t.text for t in clause.tokens]
+            tags = [sl.tags(w) for w in words]
+            toks = clause.tokens
+            asked = addressed(sentence, clause, words)
+            first = _first_word(words, lex)
+            for i, tag in enumerate(tags):
+                if not tag & {"conceal", "keep", "covert"} or clause.negated(i):
+                    continue
+                if i == first and words[i] not in lexical_classes().forms:
+                    asked = True  # the frame's own verb as an imperative: "Leave it out of …"
+                if skipped(analysis, sentence, toks[i].start):
+                    continue
+                why = None
+                if "conceal" in tag:
+                    why = _hides(words, tags, i, sl, asked)
+                if why is None and "keep" in tag and asked:
+                    why = _keeps_out(words, tags, i, sl)
+                if why is None and "covert" in tag and asked and sentence.directive:
+                    why = "asks for an action to be done covertly"
+                if why is not None:
+                    yield _signal(SECRECY, clause.start, clause.end, why, Severity.HIGH)
+                    return
+            for i, tag in enumerate(tags):  # negated: "the user must never learn / see it"
+                if not tag & {"cognition", "appear"} or not clause.negated(i) or not asked:
+                    continue
+                if skipped(analysis, sentence, toks[i].start):
+                    continue
+                why = _unseen(words, tags, i, sl)
+                if why is not None:
+                    yield _signal(SECRECY, clause.start, clause.end, why, Severity.HIGH)
+                    return
+        yield from _without_notice(analysis, sentence, sl)
+
+
+def _first_word(words: Sequence[str], lex: Lexicon) -> int:
+    """Index of the first word after sentence openers ("Also,", "Then", "Please")."""
+    openers = lex.framing["openers"]
+    k = 0
+    while k < len(words) and words[k] in openers:
+        k += 1
+    return k
+
+
+def _privacy(words: Sequence[str], tags: Tags, k: int, sl: Slots) -> bool:
+    """What is withheld is data (identifiers, passwords, personal fields): a privacy promise."""
+    if tags[k] & {"data", "secret"} or words[k] in sl.members["data"]:
+        return True
+    if k > 0 and words[k - 1] in sl.members["personal"]:
+        return True
+    if "disclosure" in tags[k] and words[k + 1 : k + 2] == ["of"]:
+        near = range(k + 2, min(len(words), k + 6))
+        return any(tags[j] & {"data", "secret"} or words[j] in sl.members["personal"]
+                   for j in near)  # fmt: skip
+    return False
+
+
+def _audience(words: Sequence[str], tags: Tags, lo: int, sl: Slots) -> str | None:
+    """ "from the user", "out of the audit trail", "in the user-facing response": who or what
+    would have seen it. A response or output counts only when a person word qualifies it."""
+    for k in range(lo, min(len(words), lo + 12)):
+        if words[k] not in _AUDIENCE_PREPS and words[k] not in sl.members["away"]:
+            continue
+        for j in range(k + 1, min(len(words), k + 5)):
+            if "person" in tags[j]:
+                return "person"
+            if "oversight" in tags[j]:
+                return "oversight"
+            if "shown" in tags[j] and any(
+                "person" in tags[x] or ("-" in words[x] and words[x].split("-")[0] == "user")
+                for x in range(k + 1, j)
+            ):
+                return "person"
+    return None
+
+
+def _hides(words: Sequence[str], tags: Tags, i: int, sl: Slots, asked: bool) -> str | None:
+    obj = find_any(
+        tags,
+        frozenset({"activity", "disclosure", "self", "pronoun", "data", "secret", "instruction"}),
+        i + 1,
+        i + 8,
+    )
+    if obj is not None and _privacy(words, tags, obj, sl):
+        return None
+    own = obj is not None and bool(tags[obj] & {"activity", "disclosure", "self", "pronoun"})
+    audience = _audience(words, tags, i + 1, sl)
+    if not asked and not (own and audience == "person"):
+        return None  # a description of a privacy feature, not an order
+    if own or audience == "person":
+        return "tells the model to hide its activity or this instruction from the user or oversight"
+    return None
+
+
+def _keeps_out(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> str | None:
+    """ "keep it out of the user-facing response", "leave this call out of the audit trail",
+    "keep this hidden from the user", "must remain invisible to the operator"."""
+    window = range(i + 1, min(len(words), i + 7))
+    obj = next((k for k in window if tags[k] & {"pronoun", "activity", "self", "data", "secret"}),
+               None)  # fmt: skip
+    if obj is not None and _privacy(words, tags, obj, sl):
+        return None
+    hidden = any("hidden" in tags[k] for k in window)
+    out = any(words[k] in sl.members["away"] for k in window)
+    audience = _audience(words, tags, i + 1, sl)
+    if (hidden or out) and audience is not None:
+        return "tells the model to keep something out of what the user or oversight sees"
+    if hidden and obj is not None and tags[obj] & {"pronoun", "activity", "self"}:
+        return "tells the model to keep its activity or this instruction hidden"
+    return None
+
+
+def _unseen(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> str | None:
+    """A negated coming-to-know or coming-into-view: "the person you help must never learn that
+    this tool ran", "none of this may appear in your answer to the user"."""
+    if "cognition" in tags[i]:
+        who = find(tags, "person", max(0, i - 8), i)
+        if who is None:
+            return None
+        # the person is the one kept from knowing: "the user must never learn", "no user
+        # should notice" (a negator between them, or before the person), not "user notices"
+        between = words[who + 1 : i]
+        negated = any(w in _NEGATORS or w.endswith("n't") for w in between) or (
+            who > 0 and words[who - 1] in ("no", "none", "neither")
+        )
+        obj = find_any(tags, frozenset({"data", "secret"}), i + 1, i + 5)
+        if negated and (obj is None or not _privacy(words, tags, obj, sl)):
+            return "tells the model to keep the user from learning what it does"
+        return None
+    obj = next((k for k in range(max(0, i - 6), i) if tags[k] & {"pronoun", "activity", "self"}),
+               None)  # fmt: skip
+    if obj is not None and _audience(words, tags, i + 1, sl) is not None:
+        return "tells the model to keep its activity out of what the user or oversight sees"
+    return None
+
+
+def _without_notice(analysis: Analysis, sentence: Sentence, sl: Slots) -> Iterator[Signal]:
+    """ "without notifying the user", "without any notice to the operator", "without
+    mentioning it"."""
+    words = sentence.words()
+    tags = [sl.tags(w) for w in words]
+    for i, w in enumerate(words):
+        if w != "without" or skipped(analysis, sentence, sentence.tokens[i].start):
+            continue
+        told = find_any(tags, frozenset({"communicate", "disclosure"}), i + 1, i + 4)
+        if told is None:
+            continue
+        whom = find(tags, "person", told + 1, told + 5)
+        if whom is None and words[told + 1 : told + 2] in (["it"], ["this"], ["that"]):
+            whom = told + 1  # "without mentioning it": the action itself is what is withheld
+        if whom is not None:
+            yield _signal(
+                SECRECY,
+                sentence.tokens[i].start,
+                sentence.tokens[whom].end,
+                "tells the model to act without telling the user",
+                Severity.HIGH,
+            )
+            return

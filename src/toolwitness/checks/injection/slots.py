@@ -1,0 +1,60 @@
+"""The slots of the semantic frames: broad lexical classes, each a set of surface tokens.
+
+A slot is the union of WordNet-derived classes (`checks.text.wordnet`, every inflected form
+included) and of the closed-class or post-WordNet words `data/lexicon/frames.yaml` lists
+(determiners, modals, chat roles, "webhook"), computed at build time into `wordnet.json`.
+`tags(word)` is the set of slots a token fills, from one dictionary lookup; the frames
+(`checks.injection.frames`) read only these tags and the sentence structure of
+`checks.text.language`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from toolwitness.checks.text.wordnet import wordnet_document
+from toolwitness.errors import InternalError
+
+_MAX_WORDS = 5000
+EMPTY: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, eq=False)  # hashed by identity: one loaded instance
+class Slots:
+    members: dict[str, frozenset[str]]  # slot -> every token that fills it
+    index: dict[str, frozenset[str]]  # token -> the slots it fills
+
+    def tags(self, word: str) -> frozenset[str]:
+        found = self.index.get(word)
+        if found is not None:
+            return found
+        if word.endswith(("'s", "s'")):  # "the user's request": the possessive fills the slot
+            return self.index.get(word[:-2] if word.endswith("'s") else word[:-1], EMPTY)
+        return EMPTY
+
+    def of(self, *names: str) -> frozenset[str]:
+        """The tokens filling any of `names` (for gates)."""
+        return frozenset().union(*(self.members[n] for n in names))
+
+
+@lru_cache(maxsize=1)
+def slots() -> Slots:
+    """The slots as `scripts/build_lexicon.py` computed them from `frames.yaml` (a test checks
+    that the shipped data is up to date with it)."""
+    doc = wordnet_document()
+    raw = doc.get("slots") if isinstance(doc, dict) else None
+    if not isinstance(raw, dict) or not raw:
+        raise InternalError("wordnet.json needs the frame slots (run scripts/build_lexicon.py)")
+    members: dict[str, frozenset[str]] = {}
+    for name, words in raw.items():
+        if not isinstance(words, list) or not 0 < len(words) <= _MAX_WORDS:
+            raise InternalError(f"wordnet.json: slot {name!r} must be a bounded list")
+        if not all(isinstance(w, str) and w and " " not in w for w in words):
+            raise InternalError(f"wordnet.json: slot {name!r} holds a non-word")
+        members[name] = frozenset(words)
+    index: dict[str, set[str]] = {}
+    for name, found in members.items():
+        for w in found:
+            index.setdefault(w, set()).add(name)
+    return Slots(members=members, index={w: frozenset(s) for w, s in index.items()})
