@@ -1,23 +1,38 @@
 """What every command shares, kept light so a command can load without the whole scanner:
-one-line escaped errors with their exit code (never a traceback), and writing output."""
+one-line escaped errors with their exit code (never a traceback), writing output, notes on
+stderr, reading standard input bounded, and the report options a terminal asks for."""
 
 from __future__ import annotations
 
+import os
+import shutil
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import typer
 
-from toolwitness.errors import EXIT_INPUT, EXIT_INTERNAL, ToolwitnessError, UsageError
+from toolwitness.errors import EXIT_INPUT, EXIT_INTERNAL, InputError, ToolwitnessError, UsageError
 from toolwitness.textnorm import escape_display
+
+if TYPE_CHECKING:
+    from toolwitness.report.interface import ReportOptions
+
+PROG = "toolwitness"
+STDOUT = "-"
 
 
 def die(message: str, code: int) -> NoReturn:
-    sys.stderr.write(f"toolwitness: {escape_display(message)}\n")
+    sys.stderr.write(f"{PROG}: {escape_display(message)}\n")
     raise typer.Exit(code)
+
+
+def note(message: str, *, quiet: bool = False) -> None:
+    """An informational line on stderr (`--quiet` drops it; errors are never dropped)."""
+    if not quiet:
+        sys.stderr.write(f"{PROG}: {escape_display(message)}\n")
 
 
 @contextmanager
@@ -38,7 +53,8 @@ def guard(debug: bool = False) -> Iterator[None]:
 
 
 def emit(text: str, output: Path | None) -> None:
-    if output is None:
+    """Write to `output`, or to standard output when it is None or `-`."""
+    if output is None or str(output) == STDOUT:
         sys.stdout.write(text)
         sys.stdout.flush()
         return
@@ -48,10 +64,42 @@ def emit(text: str, output: Path | None) -> None:
         raise UsageError(f"cannot write {output}: {exc.strerror}") from None
 
 
+def to_terminal(output: Path | None) -> bool:
+    return (output is None or str(output) == STDOUT) and sys.stdout.isatty()
+
+
+def report_options(output: Path | None, *, redact: bool = False) -> ReportOptions:
+    """Colour and the terminal's width for a person at a terminal; files and pipes get the
+    fixed, reproducible layout."""
+    from toolwitness.report.interface import ReportOptions
+
+    if not to_terminal(output):
+        return ReportOptions(redact=redact)
+    color = "NO_COLOR" not in os.environ
+    width = shutil.get_terminal_size((ReportOptions.width, 24)).columns
+    return ReportOptions(redact=redact, color=color, width=max(60, width))
+
+
+def read_stdin(limit: int) -> bytes:
+    """Standard input as bytes, refused (not truncated) past `limit` bytes."""
+    stream = sys.stdin
+    if stream is None:
+        raise UsageError("- reads standard input, but there is none")
+    if stream.isatty():
+        raise UsageError(
+            "- reads standard input, which is a terminal: pipe a catalog in "
+            "(cat tools.json | toolwitness scan -)"
+        )
+    data = stream.buffer.read(limit + 1)
+    if len(data) > limit:
+        raise InputError(f"over the {limit}-byte limit (--max-file-mib)", source="<stdin>")
+    return data
+
+
 def run_app(app: typer.Typer, argv: list[str] | None) -> int:
     """Run a typer app and return its exit code (click's usage errors exit 2)."""
     try:
-        app(args=argv, standalone_mode=True)
+        app(args=argv, prog_name=PROG, standalone_mode=True)
     except SystemExit as exc:
         code = exc.code
         return code if isinstance(code, int) else (0 if code is None else EXIT_INPUT)
