@@ -22,6 +22,7 @@ refused there, so a repository's config cannot run code on the machine that scan
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -54,12 +55,13 @@ def find_config(start: Path) -> ConfigFile | None:
     """The nearest `.toolwitness.toml`, or `pyproject.toml` with a toolwitness table, at or above
     `start`."""
     for folder in (start, *start.parents):
+        # Present but not a regular file (a FIFO, a directory) is an error, not "no config".
         candidate = folder / CONFIG_NAME
-        if candidate.is_file():
+        if os.path.lexists(candidate):
             return read_config(candidate)
         project = folder / PYPROJECT
         # A quick look before the strict parse: an unrelated (even broken) pyproject is not ours.
-        if project.is_file() and b"toolwitness" in _read(project):
+        if os.path.lexists(project) and b"toolwitness" in _read(project):
             config = read_config(project)
             if config.present:
                 return config
@@ -151,7 +153,7 @@ def _checked(param: Any, value: Any, command: Any, where: str, path: Path) -> An
         raise InputError(f"{where!r} must be a string or a number", source=source)
     ctx = typer.Context(command)
     try:
-        cast = param.type_cast_value(ctx, list(items) if param.multiple else value)
+        cast = param.process_value(ctx, list(items) if param.multiple else value)
     except (typer.BadParameter, ValueError, TypeError) as exc:
         message = exc.format_message() if isinstance(exc, typer.BadParameter) else str(exc)
         raise InputError(f"{where!r}: {message}", source=source) from None
