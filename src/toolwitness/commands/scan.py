@@ -16,7 +16,6 @@ from toolwitness.acquire.limits import MIB, InputLimits
 from toolwitness.baseline import load_baseline, write_baseline_file
 from toolwitness.cli_support import emit, guard, note, report_options
 from toolwitness.commands import discover as discover_commands
-from toolwitness.commands import integrity as integrity_commands
 from toolwitness.commands import lab as lab_commands
 from toolwitness.commands import live as live_commands
 from toolwitness.commands.scan_inputs import code_options, stdin_targets
@@ -214,7 +213,10 @@ def scan_command(
         code = exit_code(
             result, fail_on=fail_on, min_grade=min_grade.upper() if min_grade else None
         )
-        code = integrity_commands.after_scan(result, lock, strict, code)
+        if lock is not None:  # the lock commands load only for a scan that pins
+            from toolwitness.commands.integrity import after_scan
+
+            code = after_scan(result, lock, strict, code)
         if min_grade is not None:  # an ungraded (incomplete) server never passes a grade gate
             for server in (s for s in result.servers if s.grade is None):
                 sys.stderr.write(
