@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test venv servers lint unit bench clean screenshot
+.PHONY: demo test venv system servers lint unit bench clean screenshot
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,6 +12,11 @@ $(BIN)/.installed: pyproject.toml
 	touch $@
 
 venv: $(BIN)/.installed
+
+## system: the Debian packages the tests need (bubblewrap, strace, chromium, node, wordnet-base);
+## installs them as root with apt-get, otherwise stops with the one command to run
+system:
+	bash scripts/setup-system.sh
 
 servers:
 	bash scripts/install-test-servers.sh
@@ -27,8 +32,8 @@ lint: venv
 unit: venv
 	$(BIN)/pytest -q
 
-## test: create the venv, install dev deps and the real test servers, lint, run every test
-test: venv servers lint
+## test: system packages, the venv with dev deps, the real test servers, lint, every test
+test: system venv servers lint
 	$(BIN)/pytest -q
 
 ## screenshot: render the demo's HTML report and screenshot it in headless Chromium

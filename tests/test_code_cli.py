@@ -5,7 +5,6 @@ from __future__ import annotations
 import gzip
 import io
 import json
-import shutil
 import tarfile
 from collections.abc import Callable
 from importlib import resources
@@ -15,7 +14,7 @@ import jsonschema
 import pytest
 
 from archive_builders import many_empty_files_tar, member, write_tgz, zeros_tgz
-from conftest import FIXTURES, NPM_MODULES
+from conftest import FIXTURES, NPM_MODULES, require_path, require_tools
 from toolwitness.cli import main
 
 CODE = FIXTURES / "code"
@@ -59,8 +58,7 @@ def test_fail_on_high_exits_one(capsys: pytest.CaptureFixture[str]) -> None:
 def test_declared_from_description_on_the_published_filesystem_server(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    if not FILESYSTEM.is_dir():
-        pytest.skip("server-filesystem is not installed")
+    require_path(FILESYSTEM, "server-filesystem")
     _, both = _report(capsys, str(FILESYSTEM))
     assert _tools(both)["edit_file"]["verdict"] == "OK"
     assert both["servers"][0]["id"].startswith("@modelcontextprotocol/server-filesystem@")
@@ -138,8 +136,8 @@ def test_package_spec_is_downloaded_and_analysed(
     capsys: pytest.CaptureFixture[str], spec: str, tool: str, actual: list[str]
 ) -> None:
     needed = "npm" if spec.startswith("npm:") else "pip"
-    if needed == "npm" and shutil.which("npm") is None:
-        pytest.skip("npm is not installed")
+    if needed == "npm":
+        require_tools("npm")
     code, doc = _report(capsys, spec)
     assert code == 0
     assert doc["servers"][0]["coverage"] == ["package"]
@@ -180,8 +178,7 @@ def test_code_verified_against_the_advertised_surface(
     """What clients receive wins over what the registrations say: a snapshot that marks
     write_file read-only makes its write a TW-CODE-001; an advertised tool the code does not
     register is UNANALYZABLE."""
-    if not FILESYSTEM.is_dir():
-        pytest.skip("server-filesystem is not installed")
+    require_path(FILESYSTEM, "server-filesystem")
     snapshot = json.loads((FIXTURES / "real" / "server-filesystem.json").read_text())
     for tool in snapshot["tools"]:
         if tool["name"] == "write_file":

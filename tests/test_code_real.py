@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import NPM_MODULES, VENVS
+from conftest import NPM_MODULES, VENVS, missing_part, require_path
 from toolwitness.code.analyse import CodeAnalysis, CodeOptions, analyse_directory
 from toolwitness.code.declared import DeclaredFrom
 from toolwitness.code.verify import OK, VIOLATION
@@ -27,13 +27,12 @@ def _pypi(name: str) -> Path:
     module = name.replace("-", "_")
     found = sorted(VENVS.glob(f"{name}/lib/python3.*/site-packages/{module}"))
     if not found:
-        pytest.skip(f"{name} is not installed (scripts/install-test-servers.sh)")
+        missing_part(f"{name} is not installed (bash scripts/install-test-servers.sh)")
     return found[0]
 
 
 def _analyse(path: Path, mode: DeclaredFrom = DeclaredFrom.BOTH) -> CodeAnalysis:
-    if not path.is_dir():
-        pytest.skip(f"{path} is not installed (scripts/install-test-servers.sh)")
+    require_path(path)
     return analyse_directory(path, CodeOptions(declared_from=mode))
 
 
@@ -128,8 +127,7 @@ def test_fetch_and_time() -> None:
 def test_a_planted_write_in_the_real_filesystem_server_is_caught(tmp_path: Path) -> None:
     """The OK verdicts above can fail: plant one write in a helper the read tools share."""
     source = _npm("server-filesystem")
-    if not source.is_dir():
-        pytest.skip("server-filesystem is not installed")
+    require_path(source, "server-filesystem")
     for path in source.glob("*.js"):
         (tmp_path / path.name).write_bytes(path.read_bytes())
     lib = tmp_path / "lib.js"

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import base64
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import assert_linear_cost
 from toolwitness.checks.injection.detect import detect
 from toolwitness.checks.injection.model import FieldContext
 from toolwitness.checks.injection.params import exfil_params
@@ -348,15 +348,7 @@ def test_adversarial_input_costs_linear_time(name: str) -> None:
         None,
     )
     text = ADVERSARIAL[name]
-    small = text[: len(text) // 4]
-    start = time.process_time()
-    detect(small, ctx, lex)
-    quarter = time.process_time() - start
-    start = time.process_time()
-    detect(text, ctx, lex)
-    full = time.process_time() - start
-    assert full < 20.0
-    assert full < 12 * quarter + 0.5  # linear: ~4x; quadratic: ~16x
+    assert_linear_cost(lambda t: detect(t, ctx, lex), text[: len(text) // 8], text, 8, repeats=3)
 
 
 # --- properties on arbitrary text ----------------------------------------------------------------

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import assert_linear_cost
 from toolwitness.checks.injection import detect as inj_detect
 from toolwitness.checks.injection import quiet as inj_quiet
 from toolwitness.checks.injection import targets as inj_targets
@@ -210,19 +210,11 @@ ADVERSARIAL = {
 }
 
 
-def _timed(func: Any) -> float:
-    start = time.process_time()
-    func()
-    return time.process_time() - start
-
-
 @pytest.mark.parametrize("name", sorted(ADVERSARIAL))
 def test_shortcuts_cost_linear_time(name: str) -> None:
     text = ADVERSARIAL[name]
-    small = text[: len(text) // 4]
-    quarter = _timed(lambda: inj_quiet.closed_words(small, False))
-    full = _timed(lambda: inj_quiet.closed_words(text, False))
-    assert full < 12 * quarter + 0.5
+    run = lambda t: inj_quiet.closed_words(t, False)  # noqa: E731
+    assert_linear_cost(run, text[: len(text) // 8], text, 8)
 
 
 @pytest.mark.parametrize("name", sorted(ADVERSARIAL))
@@ -238,11 +230,9 @@ def test_whole_tool_walk_costs_linear_time(name: str) -> None:
         schema = {"type": "object", "properties": props}
         return Tool(name="t", description=text, inputSchema=schema)
 
-    small, large = tool(N // 4), tool(N)
     siblings = frozenset({"t"})
-    quarter = _timed(lambda: inj_quiet.QuietTools(siblings, lexicon()).tool(small, "t"))
-    full = _timed(lambda: inj_quiet.QuietTools(siblings, lexicon()).tool(large, "t"))
-    assert full < 12 * quarter + 0.5
+    run = lambda t: inj_quiet.QuietTools(siblings, lexicon()).tool(t, "t")  # noqa: E731
+    assert_linear_cost(run, tool(N // 8), tool(N), 8, repeats=3)
 
 
 @settings(max_examples=400, deadline=None)

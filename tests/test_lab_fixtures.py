@@ -6,7 +6,6 @@ Every fixture lists byte-identical tools; what the lab reports must come from wh
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from importlib import resources
@@ -21,10 +20,7 @@ from toolwitness.cli import main
 
 SERVER = FIXTURES / "lab" / "lab_server.py"
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("bwrap") is None or shutil.which("strace") is None,
-    reason="the lab needs bubblewrap and strace",
-)
+pytestmark = pytest.mark.requires_tools("bwrap", "strace")
 
 
 def _probe(tmp_path: Path, *target: str, extra: tuple[str, ...] = ()) -> tuple[int, dict[str, Any]]:

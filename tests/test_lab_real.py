@@ -3,19 +3,15 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conftest import npm_server_entry, pypi_server_bin
+from conftest import npm_server_entry, pypi_server_bin, require_path
 from toolwitness.cli import main
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("bwrap") is None or shutil.which("strace") is None or shutil.which("node") is None,
-    reason="the lab needs bubblewrap, strace and node",
-)
+pytestmark = pytest.mark.requires_tools("bwrap", "strace", "node")
 
 
 def _verdicts(report: Path) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
@@ -25,8 +21,7 @@ def _verdicts(report: Path) -> tuple[dict[str, dict[str, Any]], list[dict[str, A
 
 def test_filesystem_server_read_only_tools_leave_no_trace(tmp_path: Path) -> None:
     entry = npm_server_entry("@modelcontextprotocol/server-filesystem")
-    if not entry.exists():
-        pytest.skip("server-filesystem is not installed")
+    require_path(entry, "server-filesystem")
     out = tmp_path / "fs.json"
     code = main(["probe", "-f", "json", "-o", str(out), "--", "node", str(entry), "{lab}"])
     assert code == 0
@@ -47,8 +42,7 @@ def test_filesystem_server_read_only_tools_leave_no_trace(tmp_path: Path) -> Non
 
 def test_git_server_status_rewrites_the_index_and_reads_run_git(tmp_path: Path) -> None:
     binary = pypi_server_bin("mcp-server-git")
-    if not binary.exists():
-        pytest.skip("mcp-server-git is not installed")
+    require_path(binary, "mcp-server-git")
     out = tmp_path / "git.json"
     (source,) = binary.parent.parent.glob("lib/python3*/site-packages/mcp_server_git")
     code = main([

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from conftest import FIXTURES, NPM_MODULES, npm_server_entry, pypi_server_bin
+from conftest import FIXTURES, NPM_MODULES, npm_server_entry, pypi_server_bin, require_tools
 from toolwitness.acquire.catalog import load_catalog_file
 from toolwitness.acquire.launch import LaunchRefused, check_command
 from toolwitness.acquire.live import LiveOptions, acquire_live, acquire_many
@@ -30,8 +30,8 @@ pytestmark = pytest.mark.live
 
 HOSTILE = FIXTURES / "servers" / "hostile.py"
 NODE = shutil.which("node")
-needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed")
-needs_bwrap = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap not installed")
+needs_node = pytest.mark.requires_tools("node")
+needs_bwrap = pytest.mark.requires_tools("bwrap")
 
 
 def hostile(mode: str, name: str | None = None) -> ServerSpec:
@@ -169,11 +169,9 @@ def test_hostile_servers_fail_alone(capsys: pytest.CaptureFixture[str]) -> None:
     stdio: list[str] = []
     for mode in modes:
         stdio += ["--stdio", f"{sys.executable} {HOSTILE} {mode}"]
-    start = time.monotonic()
     code, report = scan_json(
         [*stdio, "--timeout", "2", "--server-timeout", "60", "--concurrency", "8"], capsys
     )
-    elapsed = time.monotonic() - start
     assert code == 3
     servers = {s["id"].split()[-1]: s for s in report["servers"]}
     assert set(servers) == set(modes)
@@ -196,8 +194,26 @@ def test_hostile_servers_fail_alone(capsys: pytest.CaptureFixture[str]) -> None:
         message = server["errors"][0]
         for needle in needles:
             assert needle in message, (mode, message)
-    # Concurrent: the two 2s+discover waits overlap instead of adding up.
-    assert elapsed < 40
+
+
+def test_slow_servers_are_waited_for_concurrently() -> None:
+    """The two servers that never answer are both started before either times out, so their
+    waits overlap instead of adding up (an order of events, not a stopwatch)."""
+    events: list[tuple[str, str]] = []
+
+    class Recorder:
+        def started(self, spec: ServerSpec) -> None:
+            events.append(("started", spec.name))
+
+        def finished(self, outcome: Any) -> None:
+            events.append(("finished", outcome.spec.name))
+
+    specs = [hostile("hang", "hang-1"), hostile("hang", "hang-2"), hostile("good")]
+    outcomes = acquire_many(specs, LiveOptions(request_timeout=2, concurrency=8), Recorder())
+    assert [o.error is None for o in outcomes] == [False, False, True]
+    first_slow_end = min(events.index(("finished", n)) for n in ("hang-1", "hang-2"))
+    assert events.index(("started", "hang-1")) < first_slow_end
+    assert events.index(("started", "hang-2")) < first_slow_end
 
 
 @pytest.mark.parametrize(
@@ -211,7 +227,7 @@ def test_malformed_metadata_fails_that_server_fast(mode: str, needle: str) -> No
     outcome = acquire_many([hostile(mode)], LiveOptions(request_timeout=20))[0]
     assert outcome.surface is None and outcome.error is not None
     assert needle in outcome.error
-    assert outcome.seconds < 15, "a broken answer must not wait for the timeout"
+    assert "no answer within" not in outcome.error  # refused on the answer, not at the timeout
 
 
 def test_tool_a_2026_client_would_hide_is_still_scanned() -> None:
@@ -233,7 +249,7 @@ def test_floods_stop_at_their_bound(mode: str, needle: str) -> None:
     outcome = acquire_many([hostile(mode)], options)[0]
     assert outcome.surface is None and outcome.error is not None
     assert needle in outcome.error
-    assert outcome.seconds < 15
+    assert "no answer within" not in outcome.error  # stopped at the bound, not at the timeout
 
 
 # --- real servers ------------------------------------------------------------------------------
@@ -414,8 +430,7 @@ def wait_for_port(port: int) -> None:
 @pytest.fixture
 def everything_http() -> Iterator[str]:
     """server-everything in its Streamable HTTP mode on a free loopback port."""
-    if NODE is None:
-        pytest.skip("node is not installed")
+    require_tools("node")
     port = free_port()
     entry = npm_server_entry("@modelcontextprotocol/server-everything")
     env = {"PATH": os.environ["PATH"], "PORT": str(port)}
@@ -446,8 +461,7 @@ def test_streamable_http_matches_stdio(
 
 
 def test_legacy_sse_mode_of_a_real_server(capsys: pytest.CaptureFixture[str]) -> None:
-    if NODE is None:
-        pytest.skip("node is not installed")
+    require_tools("node")
     port = free_port()
     entry = npm_server_entry("@modelcontextprotocol/server-everything")
     env = {"PATH": os.environ["PATH"], "PORT": str(port)}

@@ -127,6 +127,15 @@ def test_csv_neutralises_formulas_and_hidden_chars() -> None:
     assert neutralise("plain") == "plain"
 
 
+@pytest.mark.parametrize(
+    "cell",
+    [" =HYPERLINK(\"https://x.test\")", "\u00a0=1+1", "  \t+A1", "\u2003-2", "\uff1dSUM(A1)", "\n@A1"],
+)
+def test_csv_neutralises_formulas_behind_leading_blanks(cell: str) -> None:
+    assert neutralise(cell) == "'" + cell
+    assert neutralise("a =b") == "a =b"  # a formula sign later in the text is plain text
+
+
 @pytest.mark.parametrize("fmt", list(OutputFormat))
 def test_no_raw_hidden_or_escape_characters_in_any_format(fmt: OutputFormat) -> None:
     text = formatter_for(fmt, ReportOptions()).format(_hostile_result())

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import assert_linear_cost
 from toolwitness.acquire.catalog import surface_from_document
 from toolwitness.checks.roles.derive import derive_roles, surface_roles, tool_roles
 from toolwitness.checks.roles.text import name_tokens
@@ -214,28 +214,20 @@ _ADVERSARIAL = {
 }
 
 
-def _cost(text: str, repeats: int) -> float:
-    t = tool("x" * 50, text, {"p": {"type": "string", "description": text}})
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        derive_roles(t, 0)
-        best = min(best, time.perf_counter() - start)
-    return best
+def _described(text: str) -> Any:
+    return tool("x" * 50, text, {"p": {"type": "string", "description": text}})
 
 
 @pytest.mark.parametrize("kind", sorted(_ADVERSARIAL))
 def test_role_derivation_is_linear_on_adversarial_text(kind: str) -> None:
     make = _ADVERSARIAL[kind]
-    small, large = _cost(make(5_000), 5), _cost(make(80_000), 2)
-    # 16x the input: linear work costs ~16x, quadratic ~256x. 64x leaves room for a loaded machine.
-    assert large <= max(64 * small, 0.5), (kind, small, large)
+    run = lambda t: derive_roles(t, 0)  # noqa: E731
+    assert_linear_cost(run, _described(make(10_000)), _described(make(80_000)), 8, repeats=3)
 
 
-def test_long_names_are_bounded() -> None:
-    start = time.perf_counter()
-    derive_roles(tool("aB" * 50_000), 0)
-    assert time.perf_counter() - start < 0.5
+def test_long_names_are_linear() -> None:
+    run = lambda t: derive_roles(t, 0)  # noqa: E731
+    assert_linear_cost(run, tool("aB" * 6_250), tool("aB" * 50_000), 8, repeats=3)
 
 
 @settings(max_examples=200, deadline=None)

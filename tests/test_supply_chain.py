@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -264,7 +262,7 @@ def test_advisory_table_loads_and_every_range_parses() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(shutil.which("npm") is None, reason="npm is not installed")
+@pytest.mark.requires_tools("npm")
 def test_online_npm_metadata_for_real_packages() -> None:
     good = npm_metadata("@modelcontextprotocol/server-filesystem", "2026.8.31")
     assert good.error is None and good.exists and good.version_exists
@@ -276,7 +274,7 @@ def test_online_npm_metadata_for_real_packages() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(shutil.which("npm") is None, reason="npm is not installed")
+@pytest.mark.requires_tools("npm")
 def test_online_scan_flags_a_name_the_registry_does_not_know() -> None:
     ids = {
         f.rule_id

@@ -5,13 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from dask import distributed  # a dev dependency: missing means a broken set-up, not a skip
 
 from sweep_fixtures import build_fixtures, write_list
 from toolwitness.cli import main
 from toolwitness.sweep.results import dumps_record, read_records
 from toolwitness.sweep.task import comparable
-
-distributed = pytest.importorskip("dask.distributed")
 
 
 def _lines(path: Path) -> dict[str, str]:

@@ -1,9 +1,15 @@
-"""scan(targets, options) -> ScanResult: acquire, check, digest, score. The library never prints."""
+"""scan(targets, options) -> ScanResult: acquire, run the stages, digest, score. Never prints.
+
+Every stage — the metadata checks, the lab, code verification, the lockfile — reaches the result
+through one interface (`toolwitness.stage`): per server, findings to score, errors that make the
+scan incomplete, and the stage's own fields on the result row. `scan_surfaces` composes any
+sequence of stages; `scan` builds the sequence the options ask for.
+"""
 
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -16,18 +22,16 @@ from toolwitness.errors import EXIT_INTERNAL, EXIT_OK, EXIT_THRESHOLD, InputErro
 from toolwitness.findings import Finding, Severity, sort_findings
 from toolwitness.gcpause import gc_paused
 from toolwitness.integrity.canonical import digest_surface
-from toolwitness.integrity.verify import verify_lock
 from toolwitness.model import ServerSpec, ServerSurface
 from toolwitness.result import ScanResult, ServerResult, ToolResult
 from toolwitness.rules import RuleRegistry, load_registry
 from toolwitness.score import score_findings
+from toolwitness.stage import Contribution, Stage
 from toolwitness.suppressions import Suppression, check_known, split_suppressed
 
 if TYPE_CHECKING:  # the live, lab and code stages load on use: a catalog scan needs none
     from toolwitness.acquire.live_options import LiveObserver, LiveOptions
-    from toolwitness.code.analyse import CodeOptions
-    from toolwitness.code.in_scan import ServerCode
-    from toolwitness.lab.probe import ServerProbe
+    from toolwitness.code.analyse import CodeAnalysis, CodeOptions
     from toolwitness.lab.run import LabSettings
 
 GRADES = ("A", "B", "C", "D", "F")
@@ -70,111 +74,159 @@ def scan(
         resolved = resolve_targets(paths, options.limits)  # catalogs and client configs
         surfaces.extend(resolved.catalogs)
         specs.extend(resolved.specs)
+    checks = MetadataChecks(options)
     failures: dict[str, tuple[str, ...]] = {}
-    probes: dict[str, ServerProbe] = {}
-    early: dict[str, tuple[list[Finding], list[str]]] = {}
+    later: list[Stage] = []
     if specs and options.live is not None:
-        # Check each live server as soon as it is listed, while the slower ones still start.
-        checker = _ServerChecker(options)
-
-        def check_early(surface: ServerSurface) -> None:
-            early[surface.id] = checker.run(surface)
-
         from toolwitness.acquire.live_targets import live_surfaces
 
+        # Check each live server as soon as it is listed, while the slower ones still start.
         found, failures = live_surfaces(
-            specs, options.live, options.live_observer, online=online, on_surface=check_early
+            specs, options.live, options.live_observer, online=online, on_surface=checks.early
         )
         surfaces.extend(found)
         if options.lab is not None:
             from toolwitness.lab.run import lab_specs, run_lab
+            from toolwitness.lab.stage import LabStage
 
             registry = load_registry(list(options.rule_packs))
-            probes = run_lab(lab_specs(specs), options.lab, registry)
+            later.append(LabStage(run_lab(lab_specs(specs), options.lab, registry)))
     elif specs:
         surfaces.extend(static_surfaces(specs, online=online))
     if not surfaces:
         raise InputError("nothing to scan: give at least one target")
-    if options.code is None:
-        return scan_surfaces(surfaces, options, failures, early, probes)
-    from toolwitness.code.in_scan import analyse_servers, surface_with_code
+    stages: list[Stage] = [ConnectionFailures(failures), checks, *later]
+    if options.code is not None:
+        from toolwitness.code.stage import CodeStage, analyse_servers, surface_with_code
 
-    with tempfile.TemporaryDirectory(prefix="toolwitness-code-") as work:
-        code = analyse_servers(surfaces, Path(work), options.code)
-    surfaces = [surface_with_code(s, code[s.id]) for s in surfaces]
-    return scan_surfaces(surfaces, options, failures, early, probes, code)
+        with tempfile.TemporaryDirectory(prefix="toolwitness-code-") as work:
+            code = analyse_servers(surfaces, Path(work), options.code)
+        surfaces = [surface_with_code(s, code[s.id]) for s in surfaces]
+        stages.append(CodeStage(code))
+    return scan_surfaces(surfaces, options, stages)
 
 
 def scan_surfaces(
     surfaces: Sequence[ServerSurface],
     options: ScanOptions,
-    failures: dict[str, tuple[str, ...]] | None = None,
-    early: dict[str, tuple[list[Finding], list[str]]] | None = None,
-    probes: dict[str, ServerProbe] | None = None,
-    code: dict[str, ServerCode] | None = None,
+    stages: Sequence[Stage] | None = None,
 ) -> ScanResult:
+    """Compose the stages' contributions into one result per surface.
+
+    `stages=None` runs the metadata checks (and the lockfile, when `options.lock` is set);
+    an explicit sequence runs exactly those stages, in that order.
+    """
+    if stages is None:
+        stages = [MetadataChecks(options)]
+    if options.lock is not None and not any(s.name == "pin" for s in stages):
+        from toolwitness.integrity.stage import PinStage
+
+        stages = [*stages, PinStage(options.lock, options.limits)]
     with gc_paused():
-        return _scan_surfaces(surfaces, options, failures, early, probes, code)
+        return _compose(surfaces, options, stages)
 
 
-def _scan_surfaces(
-    surfaces: Sequence[ServerSurface],
-    options: ScanOptions,
-    failures: dict[str, tuple[str, ...]] | None,
-    early: dict[str, tuple[list[Finding], list[str]]] | None,
-    probes: dict[str, ServerProbe] | None,
-    code: dict[str, ServerCode] | None = None,
+def _compose(
+    surfaces: Sequence[ServerSurface], options: ScanOptions, stages: Sequence[Stage]
 ) -> ScanResult:
     rules = load_registry(list(options.rule_packs))
     check_known(options.suppressions, rules)
-    ctx = CheckContext(rules=rules, options=dict(options.check_options))
-    server_checks, fleet_checks = loaded_checks(rules)
-    per_server: dict[str, list[Finding]] = {s.id: [] for s in surfaces}
-    errors: dict[str, list[str]] = {s.id: list((failures or {}).get(s.id, ())) for s in surfaces}
+    found: dict[str, list[Finding]] = {s.id: [] for s in surfaces}
+    errors: dict[str, list[str]] = {s.id: [] for s in surfaces}
+    attached: dict[str, list[Contribution]] = {s.id: [] for s in surfaces}
+    for stage in stages:
+        for server_id, part in stage.contribute(surfaces, rules).items():
+            if server_id not in found:
+                continue
+            found[server_id].extend(part.findings)
+            errors[server_id].extend(part.errors)
+            attached[server_id].append(part)
+    results = []
     for surface in surfaces:
-        found, check_errors = (early or {}).get(surface.id) or _check_server(
-            surface, ctx, server_checks, rules
+        result = _server_result(
+            surface,
+            sort_findings(found[surface.id]),
+            tuple(errors[surface.id]),
+            options.suppressions,
         )
-        per_server[surface.id].extend(found)
-        errors[surface.id].extend(check_errors)
-        if probes and surface.id in probes:
-            from toolwitness.lab.run import probe_findings
-
-            per_server[surface.id].extend(probe_findings(probes[surface.id], rules))
-        if code and surface.id in code:
-            from toolwitness.code.in_scan import server_code_findings
-
-            per_server[surface.id].extend(server_code_findings(code[surface.id], rules))
-    for fleet in fleet_checks:
-        try:
-            for server_id, found in fleet.run_all(surfaces, ctx).items():
-                per_server[server_id].extend(found)
-        except Exception as exc:
-            for surface in surfaces:
-                per_server[surface.id].append(_crash(rules, fleet.name, exc))
-                errors[surface.id].append(f"check {fleet.name} failed: {type(exc).__name__}")
-    pins = verify_lock(surfaces, options.lock, options.limits, rules) if options.lock else {}
-    for server_id, (_, pin_findings) in pins.items():
-        per_server[server_id].extend(pin_findings)
-    results = [
-        _server_result(
-            s, sort_findings(per_server[s.id]), tuple(errors[s.id]), options.suppressions
-        )
-        for s in surfaces
-    ]
-    if probes:
-        from toolwitness.lab.run import attach_probes
-
-        results = attach_probes(results, probes)
-    if code:
-        from toolwitness.code.in_scan import attach_verdicts
-
-        results = [attach_verdicts(r, code[r.id]) if r.id in code else r for r in results]
-    if pins:
-        results = [
-            r.model_copy(update={"pin": pins[r.id][0]}) if r.id in pins else r for r in results
-        ]
+        for part in attached[surface.id]:
+            result = part.attach(result)
+        results.append(result)
     return ScanResult(servers=tuple(results))
+
+
+def code_scan_result(analysis: CodeAnalysis, rule_packs: tuple[Path, ...] = ()) -> ScanResult:
+    """`toolwitness code`: the metadata checks on the surface read from the code, plus each
+    tool's verdict and the TW-CODE findings."""
+    from toolwitness.code.stage import CodeStage, single_analysis
+
+    options = ScanOptions(rule_packs=rule_packs)
+    stages: list[Stage] = [
+        MetadataChecks(options),
+        CodeStage(single_analysis(analysis), scored=False),
+    ]
+    return scan_surfaces([analysis.surface()], options, stages)
+
+
+class ConnectionFailures:
+    """Servers that could not be listed: the scan of each is incomplete, with the reason."""
+
+    name = "connections"
+
+    def __init__(self, failures: Mapping[str, tuple[str, ...]]) -> None:
+        self.failures = failures
+
+    def contribute(
+        self, surfaces: Sequence[ServerSurface], rules: RuleRegistry
+    ) -> dict[str, Contribution]:
+        return {
+            s.id: Contribution(errors=self.failures[s.id])
+            for s in surfaces
+            if s.id in self.failures
+        }
+
+
+class MetadataChecks:
+    """The per-server and fleet-wide checks (`checks/`); a crashed check fails closed."""
+
+    name = "checks"
+
+    def __init__(self, options: ScanOptions) -> None:
+        self.options = options
+        self._early: dict[str, tuple[list[Finding], list[str]]] = {}
+        self._loaded: tuple[RuleRegistry, CheckContext, Sequence[ServerCheck]] | None = None
+
+    def _server_checks(self) -> tuple[RuleRegistry, CheckContext, Sequence[ServerCheck]]:
+        if self._loaded is None:
+            rules = load_registry(list(self.options.rule_packs))
+            ctx = CheckContext(rules=rules, options=dict(self.options.check_options))
+            self._loaded = (rules, ctx, loaded_checks(rules)[0])
+        return self._loaded
+
+    def early(self, surface: ServerSurface) -> None:
+        """Check one surface now (live scans call this from a worker as each server lists)."""
+        rules, ctx, checks = self._server_checks()
+        self._early[surface.id] = _check_server(surface, ctx, checks, rules)
+
+    def contribute(
+        self, surfaces: Sequence[ServerSurface], rules: RuleRegistry
+    ) -> dict[str, Contribution]:
+        ctx = CheckContext(rules=rules, options=dict(self.options.check_options))
+        server_checks, fleet_checks = loaded_checks(rules)
+        found: dict[str, list[Finding]] = {}
+        errors: dict[str, list[str]] = {}
+        for surface in surfaces:
+            done = self._early.get(surface.id) or _check_server(surface, ctx, server_checks, rules)
+            found[surface.id], errors[surface.id] = list(done[0]), list(done[1])
+        for fleet in fleet_checks:
+            try:
+                for server_id, more in fleet.run_all(surfaces, ctx).items():
+                    found[server_id].extend(more)
+            except Exception as exc:
+                for surface in surfaces:
+                    found[surface.id].append(_crash(rules, fleet.name, exc))
+                    errors[surface.id].append(f"check {fleet.name} failed: {type(exc).__name__}")
+        return {s.id: Contribution(tuple(found[s.id]), tuple(errors[s.id])) for s in surfaces}
 
 
 def _check_server(
@@ -189,18 +241,6 @@ def _check_server(
             found.append(_crash(rules, check.name, exc))
             errors.append(f"check {check.name} failed: {type(exc).__name__}")
     return found, errors
-
-
-class _ServerChecker:
-    """Per-server checks for one surface at a time (live scans run it in a worker thread)."""
-
-    def __init__(self, options: ScanOptions) -> None:
-        self.rules = load_registry(list(options.rule_packs))
-        self.ctx = CheckContext(rules=self.rules, options=dict(options.check_options))
-        self.checks = loaded_checks(self.rules)[0]
-
-    def run(self, surface: ServerSurface) -> tuple[list[Finding], list[str]]:
-        return _check_server(surface, self.ctx, self.checks, self.rules)
 
 
 def _crash(rules: RuleRegistry, check: str, exc: Exception) -> Finding:

@@ -62,20 +62,25 @@ def _float(loader: _StrictLoader, node: yaml.ScalarNode) -> Any:
 
 
 def _mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False) -> Any:
-    seen: set[Any] = set()
+    """Keys are strings, as in JSON: a scalar key YAML would resolve to a bool, number or null
+    (`on:`, `1:`, `?`) keeps the text that was written; a collection key is refused."""
+    loader.flatten_mapping(node)  # merge keys (`<<`) were refused with the aliases they need
+    out: dict[str, Any] = {}
     for key_node, value_node in node.value:
-        key = loader.construct_object(key_node, deep=True)
-        if not isinstance(key, (str, int, float, bool)) and key is not None:
+        if not isinstance(key_node, yaml.ScalarNode):
             raise _fail(key_node, "mapping keys must be scalars")
-        if key in seen:
-            raise _fail(key_node, f"duplicate key {key!r}")
-        seen.add(key)
-        if isinstance(value_node, yaml.ScalarNode) and value_node.tag in (_INT_TAG, _FLOAT_TAG):
-            try:
-                loader.construct_object(value_node, deep=True)
-            except yaml.constructor.ConstructorError as exc:
-                raise _fail(value_node, f"key {str(key)[:80]!r}: {exc.problem}") from None
-    return loader.construct_mapping(node, deep=deep)
+        key = loader.construct_object(key_node, deep=True)
+        if not isinstance(key, str):
+            key = str(key_node.value)
+        if key in out:
+            raise _fail(key_node, f"duplicate key {key[:80]!r}")
+        try:
+            out[key] = loader.construct_object(value_node, deep=True)
+        except yaml.constructor.ConstructorError as exc:
+            if value_node.tag in (_INT_TAG, _FLOAT_TAG):
+                raise _fail(value_node, f"key {key[:80]!r}: {exc.problem}") from None
+            raise
+    return out
 
 
 _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping)

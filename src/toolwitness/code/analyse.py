@@ -1,7 +1,7 @@
 """Code verification as a library call: a source tree (or artifact, or package spec) -> verdicts.
 
     analysis = analyse_target("npm:@modelcontextprotocol/server-filesystem@2026.8.31", workdir)
-    result = code_scan_result(analysis)      # a ScanResult: report it with any formatter
+    result = toolwitness.pipeline.code_scan_result(analysis)   # a ScanResult for any formatter
 
 Nothing is installed, imported or executed: archives are unpacked by `acquire.archive` (bounded,
 no traversal, no links out) and sources are parsed by the front-ends.
@@ -22,12 +22,11 @@ from toolwitness.code.registrations import ToolSpec, extract
 from toolwitness.code.sinks import load_sink_catalog
 from toolwitness.code.verify import ToolVerdict, findings_for, verify_tools
 from toolwitness.errors import InputError, UsageError
-from toolwitness.findings import Finding, sort_findings
+from toolwitness.findings import Finding
 from toolwitness.gcpause import gc_paused
 from toolwitness.model import Coverage, ServerSurface, Tool
-from toolwitness.pipeline import ScanOptions, scan_surfaces
-from toolwitness.result import ScanResult, ServerResult, ToolResult
-from toolwitness.rules import RuleRegistry, load_registry
+from toolwitness.result import ToolResult
+from toolwitness.rules import RuleRegistry
 
 ARCHIVE_SUFFIXES = (".tgz", ".tar.gz", ".tar", ".whl", ".zip")
 
@@ -193,19 +192,6 @@ def code_findings(analysis: CodeAnalysis, rules: RuleRegistry) -> list[Finding]:
             )
         )
     return found
-
-
-def code_scan_result(analysis: CodeAnalysis, rule_packs: tuple[Path, ...] = ()) -> ScanResult:
-    """The metadata checks on the code-derived surface, plus verdicts and TW-CODE findings."""
-    surface = analysis.surface()
-    base = scan_surfaces([surface], ScanOptions(rule_packs=rule_packs))
-    rules = load_registry(list(rule_packs))
-    server = base.servers[0]
-    by_name = {v.name: v for v in analysis.verdicts}
-    tools = tuple(with_verdict(t, by_name.get(t.name)) for t in server.tools)
-    findings = sort_findings([*server.findings, *code_findings(analysis, rules)])
-    updated: ServerResult = server.model_copy(update={"tools": tools, "findings": tuple(findings)})
-    return ScanResult(servers=(updated,))
 
 
 def with_verdict(tool: ToolResult, verdict: ToolVerdict | None) -> ToolResult:

@@ -12,12 +12,12 @@ import typer
 
 from toolwitness.acquire.catalog import load_catalog_file
 from toolwitness.code.against import against_surface
-from toolwitness.code.analyse import CodeOptions, analyse_target, code_scan_result
+from toolwitness.code.analyse import CodeOptions, analyse_target
 from toolwitness.code.declared import DeclaredFrom
 from toolwitness.code.tree import all_hits, render_tool_tree
 from toolwitness.errors import UsageError
 from toolwitness.findings import Severity
-from toolwitness.pipeline import exit_code
+from toolwitness.pipeline import code_scan_result, exit_code
 from toolwitness.report.interface import OutputFormat, ReportOptions, formatter_for
 
 

@@ -141,7 +141,13 @@ def probe_command(
             )
         if source is not None and not source.is_dir():
             raise UsageError(f"--source {source}: not a directory")
-        result = scan_surfaces([probe.surface], ScanOptions(), probes={probe.surface.id: probe})
+        from toolwitness.lab.stage import LabStage
+        from toolwitness.pipeline import MetadataChecks
+        from toolwitness.stage import Stage
+
+        options = ScanOptions()
+        stages: list[Stage] = [MetadataChecks(options), LabStage({probe.surface.id: probe})]
+        result = scan_surfaces([probe.surface], options, stages)
         if source is not None:
             result = with_code_verdicts(result, probe, source)
         color = output is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
@@ -157,8 +163,9 @@ _CODE_FIELDS = ("declared", "actual", "undeclared", "verdict", "verdict_reason",
 
 def with_code_verdicts(result: ScanResult, probe: ServerProbe, source: Path) -> ScanResult:
     """Code verification's verdicts on the same tools, and how they compare with the lab's."""
-    from toolwitness.code.analyse import analyse_directory, code_scan_result
+    from toolwitness.code.analyse import analyse_directory
     from toolwitness.lab.run import attach_probe
+    from toolwitness.pipeline import code_scan_result
 
     analysed = code_scan_result(analyse_directory(source))
     coded = {t.name: t for s in analysed.servers for t in s.tools}

@@ -1,4 +1,5 @@
-"""CSV: one row per finding. Cells a spreadsheet would evaluate (= + - @ tab CR) are neutralised."""
+"""CSV: one row per finding. Cells a spreadsheet would evaluate (= + - @ tab CR, after any leading
+blanks) are neutralised."""
 
 from __future__ import annotations
 
@@ -21,12 +22,17 @@ COLUMNS = (
     "message",
     "evidence",
 )
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# Formula triggers, with their full-width forms (some spreadsheets fold them to ASCII).
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
 
 
 def neutralise(cell: str) -> str:
-    """Prefix a quote so a spreadsheet shows the text instead of evaluating it."""
-    return "'" + cell if cell.startswith(_FORMULA_START) else cell
+    """Prefix a quote so a spreadsheet shows the text instead of evaluating it. Spreadsheets skip
+    leading blanks (spaces, no-break spaces) before a formula, so the test is on the first
+    character that is not whitespace."""
+    if cell.startswith(_FORMULA_START) or cell.lstrip().startswith(_FORMULA_START):
+        return "'" + cell
+    return cell
 
 
 class CsvFormat:
