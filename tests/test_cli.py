@@ -114,13 +114,17 @@ def test_library_api_does_not_print(capsys: pytest.CaptureFixture[str], write_js
 # --- conventions (issue 16 §4) -------------------------------------------------------------------
 
 
-def test_version_long_and_short() -> None:
+def test_version_long_and_short(capsys: pytest.CaptureFixture[str]) -> None:
     from toolwitness import __version__
 
     for flag in ("--version", "-V"):
-        proc = _run(flag)
+        proc = _run(flag)  # the console script's fast path
         assert proc.returncode == 0, proc.stderr
         assert proc.stdout == f"toolwitness {__version__}\n"
+        assert main([flag]) == 0  # the option itself (also after other root options)
+        assert capsys.readouterr().out == proc.stdout
+    assert main(["--no-config", "--version"]) == 0
+    assert capsys.readouterr().out == f"toolwitness {__version__}\n"
 
 
 def test_short_help_everywhere() -> None:

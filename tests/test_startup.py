@@ -57,6 +57,14 @@ def test_sarif_report_needs_no_rich_either(tmp_path: Path) -> None:
     assert _heavy(_modules_after(["scan", str(CATALOG), "-o", str(tmp_path / "r.sarif")])) == []
 
 
+def test_version_fast_path_loads_no_typer() -> None:
+    code = "import runpy, sys; sys.argv = ['toolwitness', '--version']\n" \
+        "try:\n    runpy.run_module('toolwitness', run_name='__main__')\n" \
+        "except SystemExit:\n    pass\nprint(sorted(m for m in sys.modules if m.startswith('typer')))"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.stdout.splitlines()[-1] == "[]", proc.stdout + proc.stderr
+
+
 def test_version_and_help_load_no_command() -> None:
     for argv in (["--version"], ["--help"]):
         modules = _modules_after(argv)
