@@ -1,15 +1,17 @@
 """Gateway overhead: one tools/call request/response round trip, direct vs through the gateway.
 
-Both legs run in the same process run, against the same servers: the stdlib fixture server
-(`tests/fixtures/rugpull_server.py`, tool `echo`) and the real npm `server-memory` (tool
-`read_graph`) when it is installed. Raw newline-delimited JSON-RPC over pipes (no SDK on the
-client side), so the figure is what the gateway adds, not client-library noise. Each leg:
-initialize, one tools/list (checked against a lock that pins the server), warm-up, then N timed
-calls. The legs alternate in blocks so drift in machine load hits both alike.
+Both legs run in the same process run, against the same servers: the real npm
+`server-everything` (tool `echo`, the acceptance target) and `server-memory` (tool
+`read_graph`) when they are installed, and the stdlib fixture server
+(`tests/fixtures/rugpull_server.py`, tool `echo`). Raw newline-delimited JSON-RPC over pipes (no
+SDK on the client side), so the figure is what the gateway adds, not client-library noise. Each
+leg: initialize, one tools/list (checked against a lock that pins the server), a pause while the
+gateway loads its metadata checks in the background (`--settle`), warm-up, then N timed calls.
+The legs alternate in blocks so drift in machine load hits both alike.
 
 Also printed: start-up (spawn to the initialize answer) for each leg, a one-off cost.
 
-Usage: python benchmarks/bench_gateway.py [--calls 2000] [--block 250] [--json]
+Usage: python benchmarks/bench_gateway.py [--calls 2000] [--block 250] [--settle 5] [--json]
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "rugpull_server.py"
-MEMORY = ROOT / ".cache/test-servers/npm/node_modules/@modelcontextprotocol/server-memory"
+NPM = ROOT / ".cache/test-servers/npm/node_modules/@modelcontextprotocol"
 
 
 class Connection:
@@ -103,6 +105,7 @@ def measure(
     calls: int,
     block: int,
     work: Path,
+    settle: float,
 ) -> dict[str, Any]:
     env = {"PATH": os.environ.get("PATH", ""), "MEMORY_FILE_PATH": str(work / f"{name}.jsonl")}
     direct = Connection(server, env)
@@ -110,15 +113,17 @@ def measure(
     catalog = work / f"{name}.json"
     catalog.write_text(json.dumps({"tools": tools}))
     lock = work / f"{name}.lock"
+    key = ["--server-id", name]
     subprocess.run(
-        [sys.executable, "-m", "toolwitness", "lock", str(catalog), "-o", str(lock), "--yes"],
+        [sys.executable, "-m", "toolwitness", "lock", str(catalog), "-o", str(lock), "--yes", *key],
         check=True,
         capture_output=True,
     )
     audit = work / f"{name}.audit.jsonl"
-    gateway_argv = [sys.executable, "-m", "toolwitness", "gateway", "--lock", str(lock)]
+    gateway_argv = [sys.executable, "-m", "toolwitness", "gateway", "--lock", str(lock), *key]
     proxied = Connection([*gateway_argv, "--audit", str(audit), "--", *server], env)
     assert len(proxied.open()) == len(tools)
+    time.sleep(settle)  # the gateway's background load of the checks: not a per-call cost
     samples: dict[str, list[float]] = {"direct": [], "gateway": []}
     for conn in (direct, proxied):  # warm-up: caches, JIT (node), page faults
         for _ in range(100):
@@ -134,7 +139,8 @@ def measure(
         done += n
     direct.close()
     proxied.close()
-    record = json.loads(audit.read_text().splitlines()[0])
+    records = [json.loads(line) for line in audit.read_text().splitlines()]
+    record = next(r for r in records if r["event"] == "tools/list")
     out: dict[str, Any] = {"server": name, "calls": calls, "pin_state": record["state"]}
     for label, values in samples.items():
         out[label] = {
@@ -149,48 +155,68 @@ def measure(
     return out
 
 
+def _npm_entry(package: str) -> Path | None:
+    """The installed package's bin script (see scripts/install-test-servers.sh), if any."""
+    folder = NPM / package
+    if not folder.exists():
+        return None
+    manifest = json.loads((folder / "package.json").read_text())
+    binary = (
+        manifest["bin"]
+        if isinstance(manifest["bin"], str)
+        else next(iter(manifest["bin"].values()))
+    )
+    return (folder / binary).resolve()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=2000)
     parser.add_argument("--block", type=int, default=250)
+    parser.add_argument("--settle", type=float, default=5.0)
     parser.add_argument("--json", action="store_true")
     options = parser.parse_args()
-    targets: list[tuple[str, list[str], str, dict[str, Any]]] = [
-        ("fixture", [sys.executable, str(FIXTURE)], "echo", {"text": "ping"}),
-    ]
-    if MEMORY.exists():
-        manifest = json.loads((MEMORY / "package.json").read_text())
-        binary = (
-            manifest["bin"]
-            if isinstance(manifest["bin"], str)
-            else next(iter(manifest["bin"].values()))
-        )
-        targets.append(
-            ("server-memory", ["node", str((MEMORY / binary).resolve())], "read_graph", {})
-        )
+    targets: list[tuple[str, list[str], str, dict[str, Any]]] = []
+    for package, extra, tool, args in (
+        ("server-everything", ["stdio"], "echo", {"message": "ping"}),
+        ("server-memory", [], "read_graph", {}),
+    ):
+        entry = _npm_entry(package)
+        if entry is not None:
+            targets.append((package, ["node", str(entry), *extra], tool, args))
+    targets.append(("fixture", [sys.executable, str(FIXTURE)], "echo", {"text": "ping"}))
     results = []
     with tempfile.TemporaryDirectory() as tmp:
         for name, server, tool, args in targets:
             results.append(
-                measure(name, server, tool, args, options.calls, options.block, Path(tmp))
+                measure(
+                    name,
+                    server,
+                    tool,
+                    args,
+                    options.calls,
+                    options.block,
+                    Path(tmp),
+                    options.settle,
+                )
             )
     if options.json:
         print(json.dumps(results, indent=2))
         return 0
-    print(f"{'server':<14} {'leg':<8} {'median µs':>10} {'p99 µs':>10} {'mean µs':>10}")
+    print(f"{'server':<18} {'leg':<8} {'median µs':>10} {'p99 µs':>10} {'mean µs':>10}")
     for r in results:
         for leg in ("direct", "gateway"):
             f = r[leg]
             print(
-                f"{r['server']:<14} {leg:<8} {f['median_us']:>10} {f['p99_us']:>10} {f['mean_us']:>10}"
+                f"{r['server']:<18} {leg:<8} {f['median_us']:>10} {f['p99_us']:>10} {f['mean_us']:>10}"
             )
         print(
-            f"{'':<14} added: median {r['added_median_us']} µs, p99 {r['added_p99_us']} µs;"
+            f"{'':<18} added: median {r['added_median_us']} µs, p99 {r['added_p99_us']} µs;"
             f" gateway/direct median ratio {r['median_ratio']}x over {r['calls']} calls each"
             f" (pin {r['pin_state']})"
         )
         print(
-            f"{'':<14} start-up to the initialize answer: direct {r['startup_ms']['direct']} ms,"
+            f"{'':<18} start-up to the initialize answer: direct {r['startup_ms']['direct']} ms,"
             f" gateway {r['startup_ms']['gateway']} ms"
         )
     return 0

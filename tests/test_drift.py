@@ -15,6 +15,7 @@ from toolwitness.acquire.catalog import surface_from_document
 from toolwitness.integrity.canonical import HASHED_FIELDS
 from toolwitness.integrity.drift import NARROWING, NEUTRAL, WIDENING, classify_hint, compare
 from toolwitness.integrity.lock import entry_for
+from toolwitness.integrity.policy import PinPolicy
 from toolwitness.model import PackageRef, ServerSurface, Tool, Transport
 
 
@@ -84,8 +85,35 @@ def test_new_tools_on_a_pinned_server() -> None:
     entry = entry_for(_surface(_tool("a")))
     plain = compare(entry, _surface(_tool("a"), _tool("n")))
     assert plain.state == "changed" and plain.tools[0].change == "added"
-    read_only = compare(entry, _surface(_tool("a"), _tool("n", annotations={"readOnlyHint": True})))
-    assert read_only.state == "blocked" and read_only.tools[0].added_read_only
+    claims = _surface(_tool("a"), _tool("n", annotations={"readOnlyHint": True}))
+    read_only = compare(entry, claims)  # the reviewed matrix: a change, reported
+    assert read_only.state == "changed" and read_only.tools[0].added_read_only
+    assert not read_only.tools[0].widening and read_only.blocked_tools() == set()
+    strict = compare(entry, claims, PinPolicy.BLOCK_NEW_READ_ONLY)
+    assert strict.state == "blocked" and strict.blocked_tools() == {"n"}
+    assert strict.tools[0].blocked_by == ("policy",)
+    plain_strict = compare(entry, _surface(_tool("a"), _tool("n")), PinPolicy.BLOCK_NEW_READ_ONLY)
+    assert plain_strict.state == "changed"
+
+
+def test_block_any_change_policy_blocks_every_difference() -> None:
+    entry = entry_for(_surface(_tool("a"), _tool("b")))
+    policy = PinPolicy.BLOCK_ANY_CHANGE
+    assert compare(entry, _surface(_tool("a"), _tool("b")), policy).state == "matched"
+    removed = compare(entry, _surface(_tool("a")), policy)
+    assert removed.state == "blocked" and removed.tools[0].blocked_by == ("policy",)
+    reworded = compare(entry, _surface(_tool("a", description="new"), _tool("b")), policy)
+    assert reworded.state == "blocked" and reworded.blocked_tools() == {"a"}
+
+
+def test_rechecks_block_only_tools_they_name() -> None:
+    entry = entry_for(_surface(_tool("a"), _tool("b")))
+    drift = compare(entry, _surface(_tool("a", description="x"), _tool("b", description="y")))
+    assert drift.state == "changed"
+    rechecked = drift.with_rechecks({"a": ("TW-INJ-001",), "b": ()})
+    assert rechecked.state == "blocked" and rechecked.blocked_tools() == {"a"}
+    assert rechecked.pin().changes[0].blocked_by == ("TW-INJ-001",)
+    assert drift.with_rechecks({"a": (), "b": ()}) is drift
 
 
 def test_removed_tool_is_changed_not_blocked() -> None:

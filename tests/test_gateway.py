@@ -26,6 +26,7 @@ from toolwitness.integrity.lock import entry_for
 from toolwitness.model import ServerSurface, Tool
 
 RUGPULL = FIXTURES / "rugpull_server.py"
+RUGPULL_KEY = ["--server-id", "rugpull-fixture"]  # the serverInfo name the fixture reports
 MEMORY_PACKAGE = "@modelcontextprotocol/server-memory"
 
 
@@ -61,14 +62,15 @@ async def _with_session(
 
 
 def _pin_fixture(tmp_path: Path) -> Path:
-    """Pin the fixture server's initial tools (as `toolwitness lock` would from a snapshot)."""
+    """Pin the fixture server's initial tools (as `toolwitness lock` would from a snapshot), under
+    the serverInfo name the server reports: the gateway finds the pin without --server-id."""
     dump = subprocess.run(
         [sys.executable, str(RUGPULL), "--dump-tools"], capture_output=True, check=True, text=True
     )
     catalog = tmp_path / "rug.json"
     catalog.write_text(dump.stdout)
     lock = tmp_path / "toolwitness.lock"
-    assert main(["lock", str(catalog), "-o", str(lock), "--yes"]) == 0
+    assert main(["lock", str(catalog), "-o", str(lock), "--yes", *RUGPULL_KEY]) == 0
     return lock
 
 
@@ -99,17 +101,19 @@ def test_rug_pull_mid_session_is_dropped_and_refused(tmp_path: Path) -> None:
 
     anyio.run(_with_session, argv, body)
     records = [json.loads(line) for line in audit.read_text().splitlines()]
+    assert records[0]["event"] == "identified" and records[0]["server"] == "rugpull-fixture"
     checks = [r for r in records if r["event"] == "tools/list"]
     assert [r["state"] for r in checks] == ["matched", "blocked"]
     assert checks[1]["dropped"] == ["lookup"]
-    assert checks[1]["changes"] == [
-        {
-            "tool": "lookup",
-            "change": "modified",
-            "fields": ["description", "annotations"],
-            "widening": True,
-        }
-    ]
+    (change,) = checks[1]["changes"]
+    assert {k: change[k] for k in ("tool", "change", "fields", "widening")} == {
+        "tool": "lookup",
+        "change": "modified",
+        "fields": ["description", "annotations"],
+        "widening": True,
+    }
+    assert change["blocked_by"][0] == "widening"
+    assert change["digest"].startswith("sha256:") and change["pinned"].startswith("sha256:")
     assert any(r["event"] == "list_changed" for r in records)
     assert any(r["event"] == "refused" and r["tool"] == "lookup" for r in records)
     for text in (audit.read_text(), lock.read_text()):
@@ -128,7 +132,7 @@ def test_on_change_drop_also_drops_changed_tools(tmp_path: Path) -> None:
     doc["tools"][2]["description"] = "An older wording of echo."  # the pin differs from what runs
     catalog.write_text(json.dumps(doc))
     lock = tmp_path / "toolwitness.lock"
-    assert main(["lock", str(catalog), "-o", str(lock), "--yes"]) == 0
+    assert main(["lock", str(catalog), "-o", str(lock), "--yes", *RUGPULL_KEY]) == 0
 
     async def body(session: ClientSession, _: anyio.Event) -> None:
         listed = await session.list_tools()
@@ -162,7 +166,7 @@ def test_sdk_session_through_gateway_to_server_memory(tmp_path: Path) -> None:
 
     anyio.run(_with_session, ["node", str(entry)], snapshot, env)  # direct: the pin's source
     lock = tmp_path / "toolwitness.lock"
-    assert main(["lock", str(catalog), "-o", str(lock), "--yes"]) == 0
+    assert main(["lock", str(catalog), "-o", str(lock), "--yes", "--server-id", "memory"]) == 0
     audit = tmp_path / "audit.jsonl"
 
     async def body(session: ClientSession, _: anyio.Event) -> None:
@@ -197,8 +201,8 @@ def test_sdk_session_through_gateway_to_server_memory(tmp_path: Path) -> None:
 def _raw_gateway(
     lock: Path, server: list[str], lines: list[bytes], *options: str
 ) -> tuple[int, list[Any], str]:
-    proc = subprocess.run(
-        [*_gateway_argv(lock, *options), *server],
+    proc = subprocess.run(  # raw sessions skip initialize: the pin is named by --server-id
+        [*_gateway_argv(lock, *RUGPULL_KEY, *options), *server],
         input=b"".join(lines),
         capture_output=True,
         timeout=60,
@@ -390,7 +394,7 @@ def test_line_reader_bounds() -> None:
 def test_batched_call_to_a_dropped_tool_is_refused_and_the_rest_forwarded(tmp_path: Path) -> None:
     lock = _pin_fixture(tmp_path)
     proc = subprocess.Popen(
-        [*_gateway_argv(lock), sys.executable, str(RUGPULL)],
+        [*_gateway_argv(lock, *RUGPULL_KEY), sys.executable, str(RUGPULL)],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -508,7 +512,7 @@ def test_paged_lists_are_judged_per_page_and_named_at_the_end(tmp_path: Path) ->
     )
     audit = tmp_path / "audit.jsonl"
     proc = subprocess.Popen(
-        [*_gateway_argv(lock, "--audit", str(audit)), sys.executable, str(script)],
+        [*_gateway_argv(lock, *RUGPULL_KEY, "--audit", str(audit)), sys.executable, str(script)],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -273,9 +273,10 @@ def test_drift_table_shows_hint_values_before_and_after(tmp_path: Path) -> None:
     widened = {**tool, "annotations": {"readOnlyHint": True}}
     (tmp_path / "v2" / "s.json").write_text(json.dumps({"tools": [widened]}))
     lock = tmp_path / "toolwitness.lock"
-    assert main(["lock", str(tmp_path / "v1" / "s.json"), "-o", str(lock), "-y"]) == 0
+    pin = ["--server-id", "s"]  # a bare tools list is pinned under a key given by hand
+    assert main(["lock", str(tmp_path / "v1" / "s.json"), "-o", str(lock), "-y", *pin]) == 0
     saved, page = tmp_path / "r.json", tmp_path / "r.html"
-    args = ["scan", str(tmp_path / "v2" / "s.json"), "--lock", str(lock)]
+    args = ["scan", str(tmp_path / "v2" / "s.json"), "--lock", str(lock), *pin]
     assert main([*args, "-f", "json", "-o", str(saved)]) == 1  # blocked
     (change,) = json.loads(saved.read_text())["servers"][0]["pin"]["changes"]
     assert change["hints"] == [

@@ -1,7 +1,8 @@
 """The lockfile and `toolwitness lock` / `toolwitness scan --lock`: the acceptance matrix.
 
 Every case goes through the CLI (`main([...])` returns the exit code) against catalog files, and
-reads the JSON report's `pin` back.
+reads the JSON report's `pin` back. The catalogs name their server (`serverInfo.name`), which is
+the lock key; bare tools lists and renames are in test_identity.py.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ SECRET_DESCRIPTION = "Reads a note. MARKER-DESCRIPTION-TEXT-7731 do not leak me"
 SECRET_SCHEMA_TEXT = "MARKER-SCHEMA-TEXT-5512"
 
 BASE: dict[str, Any] = {
+    "serverInfo": {"name": "notes", "version": "1.0.0"},
     "tools": [
         {
             "name": "read_note",
@@ -45,7 +47,7 @@ BASE: dict[str, Any] = {
             "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}},
             "annotations": {"destructiveHint": True},
         },
-    ]
+    ],
 }
 
 
@@ -63,12 +65,37 @@ def _variant(**changes: Any) -> dict[str, Any]:
     return doc
 
 
+def _named(doc: dict[str, Any], name: str) -> dict[str, Any]:
+    return {**doc, "serverInfo": {"name": name, "version": "1.0.0"}}
+
+
+def _change(tool: str, change: str, **fields: Any) -> dict[str, Any]:
+    """One `pin.changes` row as the JSON report writes it."""
+    row: dict[str, Any] = {
+        "tool": tool,
+        "change": change,
+        "fields": [],
+        "widening": False,
+        "hints": [],
+        "blocked_by": [],
+    }
+    return {**row, **fields}
+
+
+def _scan_full(
+    capsys: pytest.CaptureFixture[str], catalog: Path, lock: Path, *extra: str
+) -> tuple[int, dict[str, Any], str]:
+    """Exit code, JSON report and stderr of `scan CATALOG --lock LOCK -f json EXTRA…`."""
+    capsys.readouterr()
+    code = main(["scan", str(catalog), "--lock", str(lock), "--format", "json", *extra])
+    captured = capsys.readouterr()
+    return code, json.loads(captured.out), captured.err
+
+
 def _scan_json(
     capsys: pytest.CaptureFixture[str], catalog: Path, lock: Path, *extra: str
 ) -> tuple[int, dict[str, Any]]:
-    capsys.readouterr()
-    code = main(["scan", str(catalog), "--lock", str(lock), "--format", "json", *extra])
-    report = json.loads(capsys.readouterr().out)
+    code, report, _ = _scan_full(capsys, catalog, lock, *extra)
     return code, report
 
 
@@ -95,19 +122,57 @@ def pinned(tmp_path: Path) -> tuple[Path, Path]:
 # --- the matrix ----------------------------------------------------------------------------------
 
 
-def test_no_lock_records_baseline_and_blocks_nothing(
+def test_no_entry_reports_the_baseline_and_writes_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     catalog = _write(tmp_path / "notes.json", BASE)
     lock = tmp_path / "toolwitness.lock"
-    code, report = _scan_json(capsys, catalog, lock)
+    code, report, err = _scan_full(capsys, catalog, lock)
     assert code == 0
-    assert _pin(report) == {"state": "unpinned", "changes": []}
+    assert _pin(report) == {
+        "state": "unpinned",
+        "changes": [],
+        "key": "notes",
+        "key_from": "serverInfo",
+        "policy": "reviewed",
+        "resembles": [],
+    }
     assert "TW-PIN-001" in _rules(report)
+    assert not lock.exists()  # scan --lock never writes the lockfile
+    assert "nothing written" in err
+    code, report = _scan_json(capsys, catalog, lock, "--strict")
+    assert code == 1 and not lock.exists()  # --strict fails on an unpinned server
+
+
+def test_record_baseline_is_trust_on_first_use_when_asked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    catalog = _write(tmp_path / "notes.json", BASE)
+    lock = tmp_path / "toolwitness.lock"
+    code, report = _scan_json(capsys, catalog, lock, "--record-baseline")
+    assert code == 0 and _pin(report)["state"] == "unpinned"
     entry = read_lock(lock).entry("notes")
     assert entry is not None and set(entry.tools) == {"read_note", "delete_note"}
-    code, report = _scan_json(capsys, catalog, lock)  # the recorded baseline now matches
+    code, report = _scan_json(capsys, catalog, lock, "--strict")  # the baseline now matches
     assert code == 0 and _pin(report)["state"] == "matched"
+    widened = _write(
+        tmp_path / "v2" / "notes.json", _variant(read_note={"annotations": {"readOnlyHint": True}})
+    )
+    before = lock.read_bytes()
+    code, _ = _scan_json(capsys, widened, lock, "--record-baseline")
+    assert code == 1 and lock.read_bytes() == before  # a pinned entry is never re-recorded
+
+
+def test_lock_only_options_need_lock(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    catalog = _write(tmp_path / "notes.json", BASE)
+    for extra in (
+        ["--record-baseline"],
+        ["--server-id", "x"],
+        ["--pin-policy", "block-any-change"],
+    ):
+        capsys.readouterr()
+        assert main(["scan", str(catalog), *extra]) == 2
+        assert "applies with --lock" in capsys.readouterr().err
 
 
 def test_unchanged_is_matched(
@@ -117,7 +182,7 @@ def test_unchanged_is_matched(
     before = lock.read_bytes()
     code, report = _scan_json(capsys, catalog, lock, "--strict")
     assert code == 0
-    assert _pin(report) == {"state": "matched", "changes": []}
+    assert _pin(report)["state"] == "matched" and _pin(report)["changes"] == []
     assert not {r for r in _rules(report) if r.startswith("TW-PIN")}
     assert lock.read_bytes() == before  # verifying never rewrites a pinned entry
 
@@ -129,18 +194,8 @@ def test_description_change_is_named_and_warns(
     catalog = _write(lock.parent / "v2" / "notes.json", _variant(read_note={"description": "New."}))
     code, report = _scan_json(capsys, catalog, lock)
     assert code == 0  # warn posture: reported, not failed
-    assert _pin(report) == {
-        "state": "changed",
-        "changes": [
-            {
-                "tool": "read_note",
-                "change": "modified",
-                "fields": ["description"],
-                "widening": False,
-                "hints": [],
-            }
-        ],
-    }
+    assert _pin(report)["state"] == "changed"
+    assert _pin(report)["changes"] == [_change("read_note", "modified", fields=["description"])]
     assert "TW-PIN-002" in _rules(report)
     code, _ = _scan_json(capsys, catalog, lock, "--strict")
     assert code == 1
@@ -174,13 +229,14 @@ def test_gaining_read_only_is_blocked_whatever_the_posture(
     pin = _pin(report)
     assert pin["state"] == "blocked"
     assert pin["changes"] == [
-        {
-            "tool": "read_note",
-            "change": "modified",
-            "fields": ["annotations"],
-            "widening": True,
-            "hints": [{"hint": "readOnlyHint", "before": None, "after": True, "kind": "widening"}],
-        }
+        _change(
+            "read_note",
+            "modified",
+            fields=["annotations"],
+            widening=True,
+            hints=[{"hint": "readOnlyHint", "before": None, "after": True, "kind": "widening"}],
+            blocked_by=["widening"],
+        )
     ]
     assert "TW-PIN-005" in _rules(report)
 
@@ -227,23 +283,15 @@ def test_added_and_removed_tools_are_named(
     doc["tools"] = [doc["tools"][0], {"name": "export", "inputSchema": {"type": "object"}}]
     code, report = _scan_json(capsys, _write(lock.parent / "v2" / "notes.json", doc), lock)
     assert code == 0
-    assert _pin(report) == {
-        "state": "changed",
-        "changes": [
-            {
-                "tool": "delete_note",
-                "change": "removed",
-                "fields": [],
-                "widening": False,
-                "hints": [],
-            },
-            {"tool": "export", "change": "added", "fields": [], "widening": False, "hints": []},
-        ],
-    }
+    assert _pin(report)["state"] == "changed"
+    assert _pin(report)["changes"] == [
+        _change("delete_note", "removed"),
+        _change("export", "added"),
+    ]
     assert {"TW-PIN-003", "TW-PIN-004"} <= _rules(report)
 
 
-def test_new_tool_claiming_read_only_on_pinned_server_is_blocked(
+def test_new_tool_claiming_read_only_warns_and_a_named_policy_blocks_it(
     pinned: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
     _, lock = pinned
@@ -251,25 +299,46 @@ def test_new_tool_claiming_read_only_on_pinned_server_is_blocked(
     doc["tools"].append(
         {"name": "peek", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": True}}
     )
-    code, report = _scan_json(capsys, _write(lock.parent / "v2" / "notes.json", doc), lock)
-    assert code == 1
-    assert _pin(report)["state"] == "blocked"
-    assert "TW-PIN-006" in _rules(report)
+    catalog = _write(lock.parent / "v2" / "notes.json", doc)
+    code, report = _scan_json(capsys, catalog, lock)
+    assert code == 0  # an added tool is a change, not a tool moving to a more trusted tier
+    assert _pin(report)["state"] == "changed"
+    (finding,) = [f for f in report["servers"][0]["findings"] if f["rule_id"] == "TW-PIN-006"]
+    assert finding["severity"] == "medium"
+    code, report = _scan_json(capsys, catalog, lock, "--pin-policy", "block-new-read-only")
+    assert code == 1 and _pin(report)["state"] == "blocked"
+    assert _pin(report)["policy"] == "block-new-read-only"
+    assert _pin(report)["changes"] == [_change("peek", "added", blocked_by=["policy"])]
+    (finding,) = [f for f in report["servers"][0]["findings"] if f["rule_id"] == "TW-PIN-006"]
+    assert finding["severity"] == "critical" and "--pin-policy" in finding["message"]
+
+
+def test_block_any_change_policy(
+    pinned: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, lock = pinned
+    catalog = _write(lock.parent / "v2" / "notes.json", _variant(read_note={"description": "R."}))
+    code, report = _scan_json(capsys, catalog, lock, "--pin-policy", "block-any-change")
+    assert code == 1 and _pin(report)["state"] == "blocked"
+    assert _pin(report)["changes"][0]["blocked_by"] == ["policy"]
+    code, report = _scan_json(capsys, catalog, lock, "--pin-policy", "block-new-read-only")
+    assert code == 0 and _pin(report)["state"] == "changed"
 
 
 def test_same_tool_name_on_two_servers_never_collides(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     v1 = tmp_path / "v1"
-    _write(v1 / "alpha.json", BASE)
-    _write(v1 / "beta.json", _variant(read_note={"description": "Beta's own reader."}))
+    _write(v1 / "alpha.json", _named(BASE, "alpha"))
+    _write(v1 / "beta.json", _named(_variant(read_note={"description": "Beta's reader."}), "beta"))
     lock = tmp_path / "toolwitness.lock"
     assert main(["lock", str(v1), "-o", str(lock), "--yes"]) == 0
     entries = read_lock(lock).servers
     assert entries["alpha"].tools["read_note"] != entries["beta"].tools["read_note"]
     v2 = tmp_path / "v2"
-    _write(v2 / "alpha.json", BASE)
-    _write(v2 / "beta.json", _variant(read_note={"annotations": {"readOnlyHint": True}}))
+    _write(v2 / "alpha.json", _named(BASE, "alpha"))
+    widened = _variant(read_note={"annotations": {"readOnlyHint": True}})
+    _write(v2 / "beta.json", _named(widened, "beta"))
     code, report = _scan_json(capsys, v2, lock)
     assert code == 1
     assert _pin(report, "alpha")["state"] == "matched"
@@ -331,17 +400,13 @@ def test_repin_shows_widening_and_keeps_other_servers(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     lock = tmp_path / "toolwitness.lock"
-    assert (
-        main(["lock", str(_write(tmp_path / "a" / "one.json", BASE)), "-o", str(lock), "-y"]) == 0
-    )
-    assert (
-        main(["lock", str(_write(tmp_path / "a" / "two.json", BASE)), "-o", str(lock), "-y"]) == 0
-    )
-    widened = _variant(read_note={"annotations": {"readOnlyHint": True}})
+    for name in ("one", "two"):
+        catalog = _write(tmp_path / "a" / f"{name}.json", _named(BASE, name))
+        assert main(["lock", str(catalog), "-o", str(lock), "-y"]) == 0
+    widened = _named(_variant(read_note={"annotations": {"readOnlyHint": True}}), "one")
     capsys.readouterr()
     assert (
-        main(["lock", str(_write(tmp_path / "b" / "one.json", widened)), "-o", str(lock), "-y"])
-        == 0
+        main(["lock", str(_write(tmp_path / "b" / "x.json", widened)), "-o", str(lock), "-y"]) == 0
     )
     out = capsys.readouterr().out
     assert "readOnlyHint: absent → true [widening]" in out
@@ -430,9 +495,12 @@ def test_config_entries_without_a_tools_list_are_neither_pinned_nor_compared(
     catalog = _write(tmp_path / "notes.json", BASE)
     _, report = _scan_json(capsys, config, lock)
     assert _pin(report, "mem") is None  # a config entry has no tools to compare
-    _scan_json(capsys, catalog, lock)
-    _, report = _scan_json(capsys, config, lock)
+    _scan_json(capsys, catalog, lock, "--record-baseline")
+    _, report = _scan_json(capsys, config, lock, "--record-baseline")
     assert set(read_lock(lock).servers) == {"notes"}
+    code, _, err = _scan_full(capsys, config, lock, "--strict")
+    assert code == 1  # --strict: a server whose tools could not be compared does not pass
+    assert "without a tools list" in err
 
 
 @pytest.mark.live
@@ -444,12 +512,14 @@ def test_live_scan_pins_then_matches_a_real_server(
     monkeypatch.setenv("MEMORY_FILE_PATH", str(tmp_path / "memory.jsonl"))
     entry = str(npm_server_entry("@modelcontextprotocol/server-memory"))
     lock = tmp_path / "toolwitness.lock"
-    argv = ["scan", "--live", "--lock", str(lock), "--format", "json", "--", "node", entry]
+    argv = ["scan", "--live", "--lock", str(lock), "--record-baseline", "-f", "json", "--", "node"]
+    argv.append(entry)
     for expected in ("unpinned", "matched"):
         capsys.readouterr()
         main(argv)
         report = json.loads(capsys.readouterr().out)
         assert _pin(report)["state"] == expected
+        assert (_pin(report)["key"], _pin(report)["key_from"]) == ("server-memory", "spec")
     (server,) = read_lock(lock).servers.values()
     assert server.spawn is not None and len(server.tools) == 9
 

@@ -98,8 +98,10 @@ def test_every_table_entry_loads_its_command_with_the_same_summary(name: str) ->
 
     command = load_command(name)
     assert command.name == name
-    first_line = inspect.cleandoc(command.callback.__doc__ or "").splitlines()[0]
-    assert first_line == COMMANDS[name].summary, "keep commands/__init__.py in step"
+    first_paragraph = inspect.cleandoc(command.callback.__doc__ or "").split("\n\n")[0]
+    assert " ".join(first_paragraph.split()) == COMMANDS[name].summary, (
+        "keep the summary in commands/__init__.py equal to the docstring's first paragraph"
+    )
 
 
 def test_every_scan_option_has_a_help_panel() -> None:

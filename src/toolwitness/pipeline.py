@@ -22,6 +22,7 @@ from toolwitness.errors import EXIT_INTERNAL, EXIT_OK, EXIT_THRESHOLD, InputErro
 from toolwitness.findings import Finding, Severity, sort_findings
 from toolwitness.gcpause import gc_paused
 from toolwitness.integrity.canonical import digest_surface
+from toolwitness.integrity.verify import LockSettings
 from toolwitness.model import ServerSpec, ServerSurface
 from toolwitness.result import ScanResult, ServerResult, ToolResult
 from toolwitness.rules import RuleRegistry, load_registry
@@ -43,6 +44,7 @@ class ScanOptions:
     rule_packs: tuple[Path, ...] = ()
     check_options: dict[str, object] = field(default_factory=dict)
     lock: Path | None = None  # verify every server against this lockfile (integrity/verify.py)
+    lock_settings: LockSettings = field(default_factory=LockSettings)  # key, pin policy
     live: LiveOptions | None = None  # connect to config/command-line servers (acquire/live.py)
     live_observer: LiveObserver | None = None  # progress of live connections (the CLI's display)
     suppressions: tuple[Suppression, ...] = ()  # accepted findings, each with a justification
@@ -121,7 +123,7 @@ def scan_surfaces(
     if options.lock is not None and not any(s.name == "pin" for s in stages):
         from toolwitness.integrity.stage import PinStage
 
-        stages = [*stages, PinStage(options.lock, options.limits)]
+        stages = [*stages, PinStage(options.lock, options.limits, options.lock_settings)]
     with gc_paused():
         return _compose(surfaces, options, stages)
 

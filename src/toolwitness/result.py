@@ -34,11 +34,28 @@ class PinChange(_Frozen):
     fields: tuple[str, ...] = ()
     widening: bool = False
     hints: tuple[PinHintMove, ...] = ()
+    # why the change is blocked: "widening", "policy", or the rule id of a high/critical
+    # metadata finding the change brings ("recheck-failed" when a check crashed on it)
+    blocked_by: tuple[str, ...] = ()
+
+
+class PinResemblance(_Frozen):
+    """A pinned server an unpinned one looks like (a renamed file, a changed serverInfo)."""
+
+    server: str  # the pinned entry's key
+    same_surface: bool
+    shared_tools: int  # tool names in both
+    identical_tools: int  # tools whose digest equals the pinned one
+    pinned_tools: int
 
 
 class PinResult(_Frozen):
     state: str  # unpinned | matched | changed | blocked
     changes: tuple[PinChange, ...] = ()
+    key: str | None = None  # the lockfile key this server is pinned under; None: no identity
+    key_from: str | None = None  # server-id | spec | serverInfo | document
+    policy: str = "reviewed"
+    resembles: tuple[PinResemblance, ...] = ()
 
 
 class ToolResult(_Frozen):

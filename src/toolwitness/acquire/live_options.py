@@ -18,7 +18,8 @@ class LiveOptions:
     """Bounds and policy for live connections (defaults allow a cold `npx`/`uvx` download)."""
 
     request_timeout: float = 60.0  # one request (initialize, one page)
-    server_timeout: float = 180.0  # everything for one server, start-up included
+    # everything for one server, start-up included; bounds it even below request_timeout
+    server_timeout: float = 180.0
     max_pages: int = 100
     max_bytes: int = 64 * MIB  # everything one server may send
     max_message_bytes: int = 16 * MIB

@@ -64,6 +64,12 @@ COMMANDS: dict[str, CommandEntry] = {
         "Run an MCP stdio server behind a proxy that enforces the lockfile on every tools/list.",
         PIN,
     ),
+    "trust": CommandEntry(
+        "toolwitness.commands.trust",
+        "Every configured or pinned server in one table: surface digest, pin state, tool count, "
+        "last change, blocked tools.",
+        PIN,
+    ),
     "fingerprint": CommandEntry(
         "toolwitness.commands.fingerprint",
         "Print canonical digests: per server, per tool and per field.",

@@ -1,5 +1,6 @@
 """Integrity commands: `toolwitness lock`, `toolwitness diff`, `toolwitness gateway`, and what
-`toolwitness scan --lock` does after the scan (record baselines, `--strict`)."""
+`toolwitness scan --lock` does after the scan (name unpinned servers, `--record-baseline`,
+`--strict`)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from toolwitness.integrity.diff import diff_surfaces
 from toolwitness.integrity.drift import Drift, compare
 from toolwitness.integrity.gate import ON_CHANGE, ToolGate
 from toolwitness.integrity.gateway import Gateway
+from toolwitness.integrity.identity import identify
 from toolwitness.integrity.lock import (
     DEFAULT_LOCK_NAME,
     LockedServer,
@@ -24,10 +26,29 @@ from toolwitness.integrity.lock import (
     read_lock,
     write_lock,
 )
-from toolwitness.integrity.verify import has_tools_list
+from toolwitness.integrity.policy import POLICY_HELP, PinPolicy
+from toolwitness.integrity.verify import LockSettings, has_tools_list
 from toolwitness.model import ServerSurface
-from toolwitness.result import ScanResult
+from toolwitness.result import ScanResult, ServerResult
 from toolwitness.textnorm import escape_display
+
+ServerIdOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--server-id",
+        help="With --lock: the lock key of the one server scanned (needed for a bare tools list).",
+    ),
+]
+RecordBaselineFlag = Annotated[
+    bool,
+    typer.Option(
+        "--record-baseline",
+        help="With --lock: pin servers not yet in the lockfile (trust on first use); pinned"
+        " entries are never touched.",
+    ),
+]
+PinPolicyOpt = Annotated[PinPolicy, typer.Option("--pin-policy", help=POLICY_HELP)]
+DEFAULT_POLICY = PinPolicy.REVIEWED
 
 
 def _say(text: str) -> None:
@@ -37,22 +58,85 @@ def _say(text: str) -> None:
 # --- scan --lock ---------------------------------------------------------------------------------
 
 
-def after_scan(result: ScanResult, lock_path: Path | None, strict: bool, code: int) -> int:
-    """Record baselines for unpinned servers (never touching a pinned entry) and apply --strict."""
+def check_lock_flags(
+    lock: Path | None, *, server_id: str | None, record_baseline: bool, policy: PinPolicy
+) -> LockSettings:
+    """The options that only mean something with --lock; a usage error without it."""
+    if lock is None:
+        given = [
+            flag
+            for flag, on in (
+                ("--server-id", server_id is not None),
+                ("--record-baseline", record_baseline),
+                ("--pin-policy", policy is not PinPolicy.REVIEWED),
+            )
+            if on
+        ]
+        if given:
+            raise UsageError(f"{', '.join(given)} applies with --lock")
+    if server_id is not None and not server_id.strip():
+        raise UsageError("--server-id must not be empty")
+    return LockSettings(policy=policy, server_id=server_id)
+
+
+def unpinned_note(server: ServerResult) -> str:
+    """One line for a server with no pin: why, and which pinned server it looks like."""
+    pin = server.pin
+    assert pin is not None
+    name = escape_display(server.id)
+    if pin.key is None:
+        text = f"{name}: no lock key (nothing but its file name identifies it; pass --server-id)"
+    else:
+        text = f"{name}: not pinned under {escape_display(pin.key)!r}"
+    for similar in pin.resembles:
+        what = (
+            "the same surface digest"
+            if similar.same_surface
+            else f"{similar.shared_tools} of {similar.pinned_tools} tool names,"
+            f" {similar.identical_tools} identical"
+        )
+        text += (
+            f"; resembles pinned server {escape_display(similar.server)!r} ({what}):"
+            f" --server-id {escape_display(similar.server)} compares it"
+        )
+    return text
+
+
+def after_scan(
+    result: ScanResult,
+    lock_path: Path | None,
+    strict: bool,
+    code: int,
+    *,
+    record_baseline: bool = False,
+) -> int:
+    """Say what was not pinned, record baselines only when asked (never touching a pinned entry),
+    and apply --strict: any server that does not match its pin fails."""
     if lock_path is None:
         return code
-    unpinned = [
-        s.surface for s in result.servers if s.pin is not None and s.pin.state == "unpinned"
-    ]
-    if unpinned:
+    unpinned = [s for s in result.servers if s.pin is not None and s.pin.state == "unpinned"]
+    for server in unpinned:
+        _say("toolwitness: " + unpinned_note(server))
+    if record_baseline:
         lock = read_lock(lock_path)
-        fresh = {s.id: entry_for(s) for s in unpinned if lock.entry(s.id) is None}
-        write_lock(lock_path, lock.with_entries(fresh))
+        fresh: dict[str, LockedServer] = {}
+        for server in unpinned:
+            key = server.pin.key if server.pin is not None else None
+            if key is not None and lock.entry(key) is None and key not in fresh:
+                fresh[key] = entry_for(server.surface)
+        if fresh:
+            write_lock(lock_path, lock.with_entries(fresh))
         _say(f"toolwitness: baseline for {len(fresh)} unpinned server(s) recorded in {lock_path}")
-    drifted = any(
-        s.pin is not None and s.pin.state in ("changed", "blocked") for s in result.servers
-    )
-    if strict and code == EXIT_OK and drifted:
+    elif unpinned:
+        _say(
+            f"toolwitness: {len(unpinned)} server(s) not pinned in {lock_path}; nothing written"
+            " (pin with toolwitness lock, or pass --record-baseline)"
+        )
+    unverified = [s for s in result.servers if s.pin is None or s.pin.state != "matched"]
+    if strict and code == EXIT_OK and unverified:
+        for server in unverified:
+            state = "without a tools list to compare" if server.pin is None else server.pin.state
+            _say(f"toolwitness: --strict: {escape_display(server.id)} is {state}")
         return EXIT_THRESHOLD
     return code
 
@@ -83,17 +167,42 @@ def describe_drift(drift: Drift, tool_count: int) -> list[str]:
     return lines
 
 
+def lock_keys(surfaces: list[ServerSurface], server_id: str | None) -> dict[str, ServerSurface]:
+    """Each surface under its lock key; a surface without one, or two under one key, is an error
+    (nothing is written)."""
+    if server_id is not None and len(surfaces) != 1:
+        raise UsageError(f"--server-id names one server; {len(surfaces)} were given")
+    keyed: dict[str, ServerSurface] = {}
+    for surface in surfaces:
+        identity = identify(surface, server_id)
+        if identity is None:
+            raise UsageError(
+                f"{escape_display(surface.source or surface.id)} names no server (no serverInfo"
+                " name, no id, no config entry): pin it with --server-id NAME, so that its pin"
+                " does not hang on a file name"
+            )
+        other = keyed.get(identity.key)
+        if other is not None:
+            raise UsageError(
+                f"{escape_display(other.source or other.id)} and"
+                f" {escape_display(surface.source or surface.id)} are both server"
+                f" {escape_display(identity.key)!r}: pin them one at a time with --server-id"
+            )
+        keyed[identity.key] = surface
+    return keyed
+
+
 def plan_lock(
-    surfaces: list[ServerSurface], lock_entries: dict[str, LockedServer]
+    keyed: dict[str, ServerSurface], lock_entries: dict[str, LockedServer]
 ) -> tuple[list[str], dict[str, LockedServer]]:
     lines: list[str] = []
     updates: dict[str, LockedServer] = {}
-    for surface in surfaces:
-        drift = compare(lock_entries.get(surface.id), surface)
+    for key, surface in keyed.items():
+        drift = compare(lock_entries.get(key), surface, key=key)
         lines.extend(describe_drift(drift, len(surface.tools)))
         entry = entry_for(surface)
-        if lock_entries.get(surface.id) != entry:
-            updates[surface.id] = entry
+        if lock_entries.get(key) != entry:
+            updates[key] = entry
     return lines, updates
 
 
@@ -102,6 +211,13 @@ def lock_command(
     output: Annotated[
         Path, typer.Option("--output", "-o", help="The lockfile to write or update.")
     ] = Path(DEFAULT_LOCK_NAME),
+    server_id: Annotated[
+        str | None,
+        typer.Option(
+            "--server-id",
+            help="The key to pin the one server given under (needed for a bare tools list).",
+        ),
+    ] = None,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Write without asking.")] = False,
     max_tools: Annotated[int, typer.Option(help="Reject a catalog with more tools.", min=1)] = 5000,
     max_file_mib: Annotated[int, typer.Option(help="Reject larger input files.", min=1)] = 10,
@@ -123,8 +239,9 @@ def lock_command(
                 "nothing to pin: give tools catalogs or snapshots"
                 " (toolwitness snapshot TARGET -o FILE captures a live server)"
             )
+        keyed = lock_keys(surfaces, server_id)
         lock = read_lock(output, limits)
-        lines, updates = plan_lock(surfaces, dict(lock.servers))
+        lines, updates = plan_lock(keyed, dict(lock.servers))
         sys.stdout.write("\n".join(lines) + "\n")
         if not updates:
             sys.stdout.write(f"{output} is up to date; nothing written\n")
@@ -169,11 +286,20 @@ def gateway_command(
     command: Annotated[list[str], typer.Argument(help="The server command, after --.")],
     lock: Annotated[Path, typer.Option("--lock", help="The lockfile to enforce.")],
     server_id: Annotated[
-        str | None, typer.Option("--server-id", help="The server's id in the lockfile.")
+        str | None,
+        typer.Option(
+            "--server-id",
+            help="The server's key in the lockfile (default: the serverInfo name it reports).",
+        ),
     ] = None,
     on_change: Annotated[
-        str, typer.Option("--on-change", help="What to do with changed tools: warn or drop.")
+        str,
+        typer.Option(
+            "--on-change",
+            help="Changed tools that are not blocked: warn (pass, said on stderr) or drop.",
+        ),
     ] = "warn",
+    pin_policy: PinPolicyOpt = DEFAULT_POLICY,
     audit: Annotated[
         Path | None, typer.Option("--audit", help="Append one JSON record per check here.")
     ] = None,
@@ -187,15 +313,11 @@ def gateway_command(
     with _guard():
         if on_change not in ON_CHANGE:
             raise UsageError(f"--on-change must be one of {', '.join(ON_CHANGE)}")
+        if server_id is not None and not server_id.strip():
+            raise UsageError("--server-id must not be empty")
         pinned = read_lock(lock, missing_ok=False)
-        if server_id is None:
-            if len(pinned.servers) != 1:
-                raise UsageError(
-                    f"{lock} pins {len(pinned.servers)} servers: name one with --server-id"
-                )
-            server_id = next(iter(pinned.servers))
-        entry = pinned.entry(server_id)
-        if entry is None:
+        entry = None if server_id is None else pinned.entry(server_id)
+        if server_id is not None and entry is None:
             _say(
                 f"toolwitness gateway: {escape_display(server_id)} is not pinned in {lock};"
                 " the first tools/list becomes this session's baseline"
@@ -205,6 +327,8 @@ def gateway_command(
             entry=entry,
             on_change=on_change,
             limits=InputLimits(max_file_bytes=max_message_mib * MIB),
+            policy=pin_policy,
+            lock=pinned,
         )
         log = AuditLog(audit) if audit is not None else None
         try:

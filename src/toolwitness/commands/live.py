@@ -57,11 +57,23 @@ BearerOpt = Annotated[
     str | None, typer.Option("--bearer", help="HTTP bearer token (Authorization header).")
 ]
 TimeoutOpt = Annotated[
-    float, typer.Option("--timeout", help="Seconds to wait for one server answer.", min=0.1)
+    float,
+    typer.Option(
+        "--timeout",
+        help="Seconds to wait for one server answer (initialize, one page); the whole server"
+        " is bounded by --server-timeout as well.",
+        min=0.1,
+    ),
 ]
 ServerTimeoutOpt = Annotated[
     float,
-    typer.Option("--server-timeout", help="Seconds for one whole server, with start-up.", min=1),
+    typer.Option(
+        "--server-timeout",
+        help="Seconds for one whole server: start-up, initialize and every page. It bounds"
+        " the server whether it is above or below --timeout; each answer also waits at most"
+        " --timeout.",
+        min=1,
+    ),
 ]
 ConcurrencyOpt = Annotated[
     int, typer.Option("--concurrency", help="Servers connected at the same time.", min=1, max=64)
@@ -227,7 +239,7 @@ def live_options(
     return LiveOptions(
         url_headers={url: h for url, h in url_headers.items() if h},
         request_timeout=flags.timeout,
-        server_timeout=max(flags.server_timeout, flags.timeout),
+        server_timeout=flags.server_timeout,  # never raised to --timeout: it is the bound
         max_pages=flags.max_pages,
         allow_commands=frozenset(flags.allow_commands),
         allow_hosts=frozenset(h.lower() for h in flags.allow_hosts),

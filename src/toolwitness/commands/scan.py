@@ -16,6 +16,7 @@ from toolwitness.acquire.limits import MIB, InputLimits
 from toolwitness.baseline import load_baseline, write_baseline_file
 from toolwitness.cli_support import emit, guard, note, report_options
 from toolwitness.commands import discover as discover_commands
+from toolwitness.commands import integrity as integrity_commands
 from toolwitness.commands import lab as lab_commands
 from toolwitness.commands import live as live_commands
 from toolwitness.commands.scan_inputs import code_options, stdin_targets
@@ -50,8 +51,9 @@ HELP_PANELS = {
     "fmt": OUTPUT, "output": OUTPUT, "redact": OUTPUT, "quiet": OUTPUT,
     "fail_on": GATES, "min_grade": GATES,
     "rules": ACCEPTED, "suppressions": ACCEPTED, "baseline": ACCEPTED, "write_baseline": ACCEPTED,
-    "lock": PINS, "strict": PINS,
-    "discover": DISCOVERY, "home": DISCOVERY, "project": DISCOVERY, "online": DISCOVERY,
+    "lock": PINS, "strict": PINS, "server_id": PINS, "record_baseline": PINS, "pin_policy": PINS,
+    "discover": DISCOVERY, "home": DISCOVERY, "project": DISCOVERY, "no_project": DISCOVERY,
+    "online": DISCOVERY,
     "live": LIVE, "stdio": LIVE, "sandbox": LIVE, "allow_command": LIVE, "allow_host": LIVE,
     "header": LIVE, "bearer": LIVE, "timeout": LIVE, "server_timeout": LIVE, "concurrency": LIVE,
     "max_pages": LIVE,
@@ -117,15 +119,19 @@ def scan_command(
     ] = None,
     # Pins
     lock: Annotated[
-        Path | None, typer.Option("--lock", help="Verify against this lockfile (pins baselines).")
+        Path | None, typer.Option("--lock", help="Verify against this lockfile (never writes it).")
     ] = None,
     strict: Annotated[
-        bool, typer.Option("--strict", help="With --lock: exit 1 on any change, not only blocked.")
+        bool, typer.Option("--strict", help="With --lock: exit 1 unless every server matches.")
     ] = False,
+    server_id: integrity_commands.ServerIdOpt = None,
+    record_baseline: integrity_commands.RecordBaselineFlag = False,
+    pin_policy: integrity_commands.PinPolicyOpt = integrity_commands.DEFAULT_POLICY,
     # Discovery
     discover: discover_commands.DiscoverFlag = False,
     home: discover_commands.HomeOpt = None,
     project: discover_commands.ProjectOpt = None,
+    no_project: discover_commands.NoProjectFlag = False,
     online: discover_commands.OnlineFlag = False,
     # Live servers
     live: live_commands.LiveFlag = False,
@@ -177,12 +183,15 @@ def scan_command(
             tuple(allow_host or ()), tuple(header or ()), bearer, timeout, server_timeout,
             concurrency, max_pages,
         )  # fmt: skip
+        lock_settings = integrity_commands.check_lock_flags(
+            lock, server_id=server_id, record_baseline=record_baseline, policy=pin_policy
+        )
         limits = InputLimits(max_tools=max_tools, max_file_bytes=max_file_mib * MIB)
         words, from_stdin = stdin_targets(words, limits)
         planned, live_options = live_commands.scan_inputs(words, flags, limits)
         scan_targets: list[str | ServerSpec | ServerSurface] = [*planned, *from_stdin]
         scan_targets += discover_commands.discover_targets(
-            discover, home, project, limits, alone=not scan_targets
+            discover, home, project, limits, alone=not scan_targets, no_project=no_project
         )
         lab_settings = (
             lab_commands.lab_settings(
@@ -200,7 +209,8 @@ def scan_command(
             live_options is not None and not quiet and live_commands.show_progress()
         ) as observer:
             options = ScanOptions(
-                limits=limits, rule_packs=tuple(rules or ()), lock=lock, suppressions=accepted,
+                limits=limits, rule_packs=tuple(rules or ()), lock=lock,
+                lock_settings=lock_settings, suppressions=accepted,
                 live=live_options, live_observer=observer, check_options={"online": online},
                 lab=lab_settings, code=code_options(declared_from) if verify_code else None,
             )  # fmt: skip
@@ -213,10 +223,9 @@ def scan_command(
         code = exit_code(
             result, fail_on=fail_on, min_grade=min_grade.upper() if min_grade else None
         )
-        if lock is not None:  # the lock commands load only for a scan that pins
-            from toolwitness.commands.integrity import after_scan
-
-            code = after_scan(result, lock, strict, code)
+        code = integrity_commands.after_scan(
+            result, lock, strict, code, record_baseline=record_baseline
+        )
         if min_grade is not None:  # an ungraded (incomplete) server never passes a grade gate
             for server in (s for s in result.servers if s.grade is None):
                 sys.stderr.write(

@@ -1,7 +1,8 @@
 """The gateway's audit log: one JSON object per line, appended and flushed per record.
 
-Records carry digests, states, tool names and field names (names are JSON-escaped ASCII). The
-gateway never passes description or schema text here.
+Records carry digests, states, tool names, field names and rule ids (names are JSON-escaped
+ASCII). The gateway never passes description or schema text here. Reading a log back
+(`toolwitness trust --audit`) treats it as hostile input: bounded, strict JSON per line.
 """
 
 from __future__ import annotations
@@ -12,7 +13,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from toolwitness.errors import UsageError
+from toolwitness.acquire.hostile_json import parse_json_bytes
+from toolwitness.acquire.limits import InputLimits
+from toolwitness.errors import InputError, UsageError
+from toolwitness.files import read_regular
 
 
 class AuditLog:
@@ -34,3 +38,29 @@ class AuditLog:
     def close(self) -> None:
         with self._lock:
             self._handle.close()
+
+
+def read_audit(path: Path, max_bytes: int) -> tuple[list[dict[str, Any]], list[str]]:
+    """The records of an audit log, and notes on what was skipped. A malformed line is an
+    InputError naming it; only an unterminated last line (a gateway killed mid-write) is
+    skipped, and said so."""
+    data = read_regular(path, max_bytes, what="audit log")
+    limits = InputLimits(max_file_bytes=max_bytes, max_string_chars=max_bytes)
+    records: list[dict[str, Any]] = []
+    notes: list[str] = []
+    lines = data.split(b"\n")
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        where = f"{path}:{number}"
+        try:
+            record = parse_json_bytes(line, where, limits)
+        except InputError:
+            if number == len(lines):  # no newline after it: cut off while being written
+                notes.append(f"{where}: an unfinished last record was skipped")
+                continue
+            raise
+        if not isinstance(record, dict) or not isinstance(record.get("event"), str):
+            raise InputError("not a gateway audit record", source=where)
+        records.append(record)
+    return records, notes

@@ -6,10 +6,17 @@ exact bytes received; a message is parsed only when it may matter:
 - client → server: lines mentioning `tools/list`, or `tools/call` while some tool is dropped (or
   holding a `\\/` or `\\u` escape, which could spell either): a `tools/list` request's id is
   remembered; a `tools/call` to a dropped tool is answered here with a JSON-RPC error and never
-  reaches the server;
-- server → client: every line while a `tools/list` answer is outstanding (ids are not visible
-  without parsing, and a key can be written with escapes), parsed strictly (duplicate keys and
-  other ambiguities rejected: fail closed), plus lines mentioning `list_changed`.
+  reaches the server. Without `--server-id`, the `initialize` request's id too: its answer's
+  `serverInfo.name` is the lock key;
+- server → client: every line while a `tools/list` (or that `initialize`) answer is outstanding
+  (ids are not visible without parsing, and a key can be written with escapes), parsed strictly
+  (duplicate keys and other ambiguities rejected: fail closed), plus lines mentioning
+  `list_changed`.
+
+What the gate decides is said on stderr (a dropped tool with the reason and the finding that
+blocked it, a changed tool that passed with a warning) and appended to the audit log. The
+metadata checks load in a background thread at start, so a mid-session change is re-checked
+without waiting for the import.
 
 Only a response whose tools are dropped is re-serialised. Lines over the size bound are rejected,
 not truncated. The child inherits stderr, is killed with its process group when the gateway
@@ -89,6 +96,7 @@ class Gateway:
         # ids of answered tools/list requests: a second answer to one is dropped, not forwarded
         # unchecked (a client that keeps the last answer would otherwise take the unchecked one)
         self._answered: collections.deque[str] = collections.deque(maxlen=ANSWERED_KEPT)
+        self._init_pending: set[str] = set()  # initialize request ids (no --server-id)
         self._done = threading.Event()
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -105,6 +113,8 @@ class Gateway:
 
     def run(self) -> int:
         self.process = child.spawn(self.command)
+        warm = threading.Thread(target=self._warm, name="recheck warm-up", daemon=True)
+        warm.start()
         # Our own unbuffered handles on fds 0 and 1: a daemon thread blocked in sys.stdin.buffer
         # makes interpreter shutdown abort (the buffer's lock is held); ours are never finalised.
         if self.client_in is None:
@@ -124,6 +134,16 @@ class Gateway:
             code = child.stop(self.process)
         downstream.join(timeout=child.SHUTDOWN_GRACE_SECONDS)
         return code
+
+    def _warm(self) -> None:
+        try:
+            self.gate.rechecker.warm()
+        except Exception as exc:  # a re-check will try again and fail closed then
+            _note(f"the metadata checks could not be loaded: {type(exc).__name__}")
+
+    def _say(self, notes: Sequence[str]) -> None:
+        for text in notes:
+            _note(text)
 
     # --- client -> server ----------------------------------------------------------------------
     def _client_loop(self) -> None:
@@ -157,6 +177,7 @@ class Gateway:
         return (
             b"tools/list" in line
             or (bool(self.gate.dropped) and b"tools/call" in line)
+            or (self.gate.server_id is None and b"initialize" in line)
             or b"\\/" in line
             or b"\\u" in line
         )
@@ -180,6 +201,11 @@ class Gateway:
         method = message.get("method")
         raw_params = message.get("params")
         params: dict[str, Any] = raw_params if isinstance(raw_params, dict) else {}
+        if method == "initialize" and self.gate.server_id is None:
+            with self._pending_lock:
+                if len(self._init_pending) < MAX_PENDING:
+                    self._init_pending.add(_key(message["id"]))
+            return False
         if method == "tools/list":
             with self._pending_lock:
                 if len(self._pending) >= MAX_PENDING:
@@ -223,7 +249,8 @@ class Gateway:
                     _note(f"server message over {self.max_bytes} bytes dropped")
                     self._record({"event": "oversize", "server": self.gate.server_id})
                     continue
-                if self._pending or b"list_changed" in line or self._maybe_repeat(line):
+                due = self._pending or self._init_pending
+                if due or b"list_changed" in line or self._maybe_repeat(line):
                     line = self._from_server(line)
                 if line:
                     self._to_client(line)
@@ -289,6 +316,12 @@ class Gateway:
             return message
         key = _key(message["id"])
         with self._pending_lock:
+            initialize = key in self._init_pending
+            self._init_pending.discard(key)
+        if initialize:
+            self._identify(message)
+            return message
+        with self._pending_lock:
             continuation = self._pending.pop(key, None)
             repeated = continuation is None and key in self._answered
             if continuation is not None:
@@ -312,13 +345,28 @@ class Gateway:
                 {"event": "rejected", "server": self.gate.server_id, "reason": decision.error}
             )
             return _replace_error(message, f"tools/list result rejected: {decision.error}")
+        self._say(decision.notes)
         if decision.record is not None:
             self._record(decision.record)
         if not decision.dropped:
             return message
-        for name, why in sorted(decision.dropped.items()):
-            _note(f"dropped tool {name!r}: {why}")
         return {**message, "result": {**result, "tools": decision.kept}}
+
+    def _identify(self, message: dict[str, Any]) -> None:
+        """The initialize answer names the server: its serverInfo.name is the lock key."""
+        result = message.get("result")
+        info = result.get("serverInfo") if isinstance(result, dict) else None
+        name = info.get("name") if isinstance(info, dict) else None
+        self._say(self.gate.identify(name))
+        if self.gate.server_id is not None:
+            self._record(
+                {
+                    "event": "identified",
+                    "server": self.gate.server_id,
+                    "from": "serverInfo",
+                    "pinned": self.gate.entry is not None,
+                }
+            )
 
 
 def _replace_error(message: dict[str, Any], text: str) -> dict[str, Any]:
