@@ -144,6 +144,10 @@ def test_scan_help_is_grouped_and_has_no_bool_metavars() -> None:
     assert "<bool>" not in text
     assert "<text|json|sarif|csv|markdown|html>" in text  # choices shown, one name set
     assert "<critical|high|medium|low|info>" in text
+    for command in ("code", "probe"):  # their own enums, shown with the same names
+        assert "<text|json|sarif|csv|markdown|html>" in _run(command, "-h", columns=200).stdout
+    for command in ("discover", "evaluate", "trust", "rules", "fingerprint"):
+        assert "<text|json>" in _run(command, "-h", columns=200).stdout, command
 
 
 def test_catalog_from_standard_input() -> None:

@@ -1,7 +1,7 @@
 """One report-format name set for every command, and the format an output file's name asks for.
 
 The names are `text json sarif csv markdown html`. Older spellings still work as hidden aliases:
-`terminal` (= text) and `md` (= markdown). They are applied as the command line's token
+`terminal` (= text), `md` (= markdown) and `table` (= text, `trust`'s table). They are applied as the command line's token
 normalisation, so every command's format choice, whatever enum it declares, shows and accepts the
 same names without each command knowing about the others.
 
@@ -16,7 +16,7 @@ from enum import Enum, StrEnum
 from pathlib import Path
 from typing import Any
 
-ALIASES = {"terminal": "text", "md": "markdown"}
+ALIASES = {"terminal": "text", "md": "markdown", "table": "text"}
 SUFFIXES = {
     ".sarif": "sarif",
     ".json": "json",
