@@ -1,9 +1,9 @@
 """One report-format name set for every command, and the format an output file's name asks for.
 
 The names are `text json sarif csv markdown html`. Older spellings still work as hidden aliases:
-`terminal` (= text), `md` (= markdown) and `table` (= text, `trust`'s table). They are applied as the command line's token
-normalisation, so every command's format choice, whatever enum it declares, shows and accepts the
-same names without each command knowing about the others.
+`terminal` (= text), `md` (= markdown) and `table` (= text, `trust`'s table). They are applied as
+the command line's token normalisation, so every command's format choice, whatever enum it
+declares, shows and accepts the same names without each command knowing about the others.
 
 With no `--format` on the command line, `-o report.sarif` writes SARIF (`.json`, `.html`, `.csv`,
 `.md`, `.txt` likewise); a name with an extension we do not know is a usage error, never terminal

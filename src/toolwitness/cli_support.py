@@ -1,24 +1,20 @@
 """What every command shares, kept light so a command can load without the whole scanner:
 one-line escaped errors with their exit code (never a traceback), writing output, notes on
-stderr, reading standard input bounded, and the report options a terminal asks for."""
+stderr, reading standard input bounded, and whether a report is for a terminal."""
 
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import NoReturn
 
 import typer
 
 from toolwitness.errors import EXIT_INPUT, EXIT_INTERNAL, InputError, ToolwitnessError, UsageError
 from toolwitness.textnorm import escape_display
-
-if TYPE_CHECKING:
-    from toolwitness.report.interface import ReportOptions
 
 PROG = "toolwitness"
 STDOUT = "-"
@@ -64,20 +60,11 @@ def emit(text: str, output: Path | None) -> None:
         raise UsageError(f"cannot write {output}: {exc.strerror}") from None
 
 
-def to_terminal(output: Path | None) -> bool:
-    return (output is None or str(output) == STDOUT) and sys.stdout.isatty()
-
-
-def report_options(output: Path | None, *, redact: bool = False) -> ReportOptions:
-    """Colour and the terminal's width for a person at a terminal; files and pipes get the
-    fixed, reproducible layout."""
-    from toolwitness.report.interface import ReportOptions
-
-    if not to_terminal(output):
-        return ReportOptions(redact=redact)
-    color = "NO_COLOR" not in os.environ
-    width = shutil.get_terminal_size((ReportOptions.width, 24)).columns
-    return ReportOptions(redact=redact, color=color, width=max(60, width))
+def wants_color(output: Path | None) -> bool:
+    """Colour only for a person at a terminal (and never with NO_COLOR); files and pipes get
+    the plain, reproducible text."""
+    to_terminal = (output is None or str(output) == STDOUT) and sys.stdout.isatty()
+    return to_terminal and "NO_COLOR" not in os.environ
 
 
 def read_stdin(limit: int) -> bytes:

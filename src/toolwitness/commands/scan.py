@@ -14,7 +14,7 @@ import typer
 
 from toolwitness.acquire.limits import MIB, InputLimits
 from toolwitness.baseline import load_baseline, write_baseline_file
-from toolwitness.cli_support import emit, guard, note, report_options
+from toolwitness.cli_support import emit, guard, note, wants_color
 from toolwitness.commands import discover as discover_commands
 from toolwitness.commands import integrity as integrity_commands
 from toolwitness.commands import lab as lab_commands
@@ -24,7 +24,8 @@ from toolwitness.errors import UsageError
 from toolwitness.findings import Severity
 from toolwitness.model import ServerSpec, ServerSurface
 from toolwitness.pipeline import GRADES, ScanOptions, exit_code, scan
-from toolwitness.report.interface import OutputFormat, formatter_for
+from toolwitness.report.interface import OutputFormat, ReportOptions, formatter_for
+from toolwitness.report.sarif_artifacts import find_source_root
 from toolwitness.rules import load_registry
 from toolwitness.suppressions import load_suppressions
 from toolwitness.textnorm import escape_display
@@ -48,7 +49,7 @@ LIMITS = "Limits"
 NOT_FROM_CONFIG = frozenset({LIVE, LAB})
 
 HELP_PANELS = {
-    "fmt": OUTPUT, "output": OUTPUT, "redact": OUTPUT, "quiet": OUTPUT,
+    "fmt": OUTPUT, "output": OUTPUT, "redact": OUTPUT, "quiet": OUTPUT, "source_root": OUTPUT,
     "fail_on": GATES, "min_grade": GATES,
     "rules": ACCEPTED, "suppressions": ACCEPTED, "baseline": ACCEPTED, "write_baseline": ACCEPTED,
     "lock": PINS, "strict": PINS, "server_id": PINS, "record_baseline": PINS, "pin_policy": PINS,
@@ -69,6 +70,14 @@ FormatOpt = Annotated[
 OutputOpt = Annotated[
     Path | None,
     typer.Option("--output", "-o", help="Write the report here: .sarif .json .html .csv .md .txt"),
+]
+SourceRootOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--source-root",
+        help="SARIF: write file paths relative to this folder (default: the repository root "
+        "above the first target, else the current folder).",
+    ),
 ]
 QuietOpt = Annotated[
     bool,
@@ -93,6 +102,7 @@ def scan_command(
         False
     ),
     quiet: QuietOpt = False,
+    source_root: SourceRootOpt = None,
     # Gates
     fail_on: Annotated[
         Severity | None, typer.Option(help="Exit 1 if a finding is at or above this severity.")
@@ -215,8 +225,12 @@ def scan_command(
                 lab=lab_settings, code=code_options(declared_from) if verify_code else None,
             )  # fmt: skip
             result = scan(scan_targets, options)
+        report_options = ReportOptions(
+            redact=redact, color=wants_color(output), limits=limits,
+            source_root=source_root or find_source_root([Path(t) for t in words]),
+        )  # fmt: skip
         if not quiet or output is not None:
-            emit(formatter_for(fmt, report_options(output, redact=redact)).format(result), output)
+            emit(formatter_for(fmt, report_options).format(result), output)
         if write_baseline is not None:
             count = write_baseline_file(write_baseline, result)
             note(f"wrote {count} finding(s) to baseline {write_baseline}", quiet=quiet)
