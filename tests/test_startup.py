@@ -15,9 +15,11 @@ from conftest import ROOT
 from toolwitness.commands import COMMANDS
 
 CATALOG = ROOT / "examples" / "catalogs" / "weather.json"
+# Not jsonschema: since TW-CAP-016 checks every tool's inputSchema against its metaschema, a
+# catalog scan needs it; the rule registry does not (test_rules_listing_... below).
 HEAVY = (
     "toolwitness.code", "toolwitness.lab", "toolwitness.sweep", "toolwitness.acquire.live",
-    "multiprocessing", "tarfile", "mcp", "jsonschema", "rich",
+    "multiprocessing", "tarfile", "mcp", "rich",
 )  # fmt: skip
 
 
@@ -102,6 +104,22 @@ def test_every_table_entry_loads_its_command_with_the_same_summary(name: str) ->
     assert " ".join(first_paragraph.split()) == COMMANDS[name].summary, (
         "keep the summary in commands/__init__.py equal to the docstring's first paragraph"
     )
+
+
+def test_every_registered_command_is_in_the_table() -> None:
+    """A module's register() may add several commands; one missing from the table would be
+    unreachable (the table is how `toolwitness` finds commands)."""
+    from importlib import import_module
+
+    import typer
+    import typer.main
+
+    for module in sorted({entry.module for entry in COMMANDS.values()}):
+        app = typer.Typer()
+        import_module(module).register(app)
+        names = set(typer.main.get_group(app).commands)
+        missing = sorted(n for n in names if n not in COMMANDS)
+        assert not missing, f"add {missing} ({module}) to COMMANDS in commands/__init__.py"
 
 
 def test_every_scan_option_has_a_help_panel() -> None:

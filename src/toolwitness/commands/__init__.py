@@ -92,7 +92,14 @@ COMMANDS: dict[str, CommandEntry] = {
     ),
     "evaluate": CommandEntry(
         "toolwitness.commands.evaluate",
-        "Scan a labelled corpus and print TP/FP/TN/FN, precision, recall, F1 and FPR.",
+        "Scan labelled corpora: TP/FP/TN/FN, precision, recall, F1 and FPR with Wilson intervals, "
+        "per family; with --ablate, what a family or rule contributes.",
+        RULES,
+    ),
+    "compare-experiments": CommandEntry(
+        "toolwitness.commands.evaluate",
+        "Deltas between two evaluation runs; refused unless corpus, labels, split and threshold "
+        "match.",
         RULES,
     ),
     "sweep": CommandEntry(

@@ -15,6 +15,7 @@ import typer
 from toolwitness.acquire.limits import MIB, InputLimits
 from toolwitness.baseline import load_baseline, write_baseline_file
 from toolwitness.cli_support import emit, guard, note, wants_color
+from toolwitness.commands import builtins_option
 from toolwitness.commands import discover as discover_commands
 from toolwitness.commands import integrity as integrity_commands
 from toolwitness.commands import lab as lab_commands
@@ -51,7 +52,8 @@ NOT_FROM_CONFIG = frozenset({LIVE, LAB})
 HELP_PANELS = {
     "fmt": OUTPUT, "output": OUTPUT, "redact": OUTPUT, "quiet": OUTPUT, "source_root": OUTPUT,
     "fail_on": GATES, "min_grade": GATES,
-    "rules": ACCEPTED, "suppressions": ACCEPTED, "baseline": ACCEPTED, "write_baseline": ACCEPTED,
+    "rules": ACCEPTED, "include_builtins": ACCEPTED, "suppressions": ACCEPTED,
+    "baseline": ACCEPTED, "write_baseline": ACCEPTED,
     "lock": PINS, "strict": PINS, "server_id": PINS, "record_baseline": PINS, "pin_policy": PINS,
     "discover": DISCOVERY, "home": DISCOVERY, "project": DISCOVERY, "no_project": DISCOVERY,
     "online": DISCOVERY,
@@ -115,6 +117,7 @@ def scan_command(
     rules: Annotated[
         list[Path] | None, typer.Option("--rules", help="Extra rule pack (YAML, repeatable).")
     ] = None,
+    include_builtins: builtins_option.IncludeBuiltinsOpt = None,
     suppressions: Annotated[
         Path | None,
         typer.Option("--suppressions", help="YAML of accepted findings, each justified."),
@@ -221,7 +224,8 @@ def scan_command(
             options = ScanOptions(
                 limits=limits, rule_packs=tuple(rules or ()), lock=lock,
                 lock_settings=lock_settings, suppressions=accepted,
-                live=live_options, live_observer=observer, check_options={"online": online},
+                live=live_options, live_observer=observer,
+                check_options={"online": online, **builtins_option.check_options(include_builtins)},
                 lab=lab_settings, code=code_options(declared_from) if verify_code else None,
             )  # fmt: skip
             result = scan(scan_targets, options)
