@@ -13,7 +13,8 @@ from toolwitness.errors import InputError
 from toolwitness.findings import Finding
 from toolwitness.model import ServerSurface
 from toolwitness.pipeline import ScanOptions, exit_code, scan_surfaces
-from toolwitness.rules import builtin_registry, parse_pack
+from toolwitness.rules import builtin_packs, builtin_registry, pack_errors, parse_pack
+from toolwitness.yamlload import load_untrusted_yaml
 
 
 def test_every_builtin_rule_is_complete() -> None:
@@ -22,6 +23,29 @@ def test_every_builtin_rule_is_complete() -> None:
     for rule in rules:
         assert rule.id.startswith(f"TW-{rule.family}-")
         assert rule.rationale.strip() and rule.remediation.strip() and rule.benign_triggers.strip()
+
+
+def test_every_shipped_pack_passes_the_schema() -> None:
+    """The runtime loads built-in packs without the schema (start-up needs no jsonschema): this
+    test is where they are validated, with the same strict reader a user's pack gets."""
+    import jsonschema
+
+    from toolwitness.rules import _pack_schema
+
+    jsonschema.Draft202012Validator.check_schema(_pack_schema())
+    packs = builtin_packs()
+    assert len(packs) >= 10
+    for name, text in packs:
+        doc = load_untrusted_yaml(text, name, what="rule pack")
+        assert pack_errors(doc) == [], name
+        assert [r.id for r in parse_pack(text, name)] == [r["id"] for r in doc["rules"]]
+
+
+def test_a_broken_builtin_pack_would_fail_this_test() -> None:
+    """The check above can fail: the schema catches what the runtime would not."""
+    doc = load_untrusted_yaml(builtin_packs()[0][1], "x", what="rule pack")
+    doc["rules"][0]["id"] = "TW-NOPE-1"
+    assert pack_errors(doc)
 
 
 def test_pack_schema_rejects_bad_ids_and_fields() -> None:

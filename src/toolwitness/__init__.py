@@ -40,6 +40,7 @@ _EXPORTS: dict[str, str] = {
     "acquire_live": "toolwitness.acquire.live",
     "discover_specs": "toolwitness.acquire.configs",
     "exit_code": "toolwitness.pipeline",
+    "finding_fingerprint": "toolwitness.finding_fingerprint",
     "resolve_targets": "toolwitness.acquire.targets",
     "scan": "toolwitness.pipeline",
 }
@@ -69,6 +70,7 @@ __all__ = [
     "acquire_live",
     "discover_specs",
     "exit_code",
+    "finding_fingerprint",
     "resolve_targets",
     "scan",
 ]
@@ -98,6 +100,7 @@ if TYPE_CHECKING:
         ToolwitnessError,
         UsageError,
     )
+    from toolwitness.finding_fingerprint import finding_fingerprint
     from toolwitness.findings import Confidence, Finding, Severity, Witness
     from toolwitness.model import ServerSpec, ServerSurface, Tool, Transport
     from toolwitness.pipeline import ScanOptions, exit_code, scan

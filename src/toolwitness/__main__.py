@@ -5,23 +5,15 @@ from __future__ import annotations
 import sys
 
 
-def _gateway(argv: list[str]) -> int:
-    """The gateway starts in front of a server on every client launch: load only what it needs,
-    not the scanner (MCP SDK, tree-sitter, every check)."""
-    import typer
-
-    from toolwitness.cli_support import run_app
-    from toolwitness.commands import integrity
-
-    app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
-    integrity.register(app)
-    return run_app(app, argv)
-
-
 def run() -> None:
     argv = sys.argv[1:]
-    if argv[:1] == ["gateway"]:
-        sys.exit(_gateway(argv))
+    if argv in (["--version"], ["-V"]):  # scripts ask this often: answer without loading typer
+        from toolwitness._version import __version__
+
+        sys.stdout.write(f"toolwitness {__version__}\n")
+        sys.exit(0)
+    # Commands load on first use (cli_lazy), so the gateway, which starts in front of a server
+    # on every client launch, pays only for itself, not for the scanner.
     from toolwitness.cli import main
 
     sys.exit(main())

@@ -1,8 +1,10 @@
 """What every command shares, kept light so a command can load without the whole scanner:
-one-line escaped errors with their exit code (never a traceback), and writing output."""
+one-line escaped errors with their exit code (never a traceback), writing output, notes on
+stderr, reading standard input bounded, and whether a report is for a terminal."""
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -11,13 +13,22 @@ from typing import NoReturn
 
 import typer
 
-from toolwitness.errors import EXIT_INPUT, EXIT_INTERNAL, ToolwitnessError, UsageError
+from toolwitness.errors import EXIT_INPUT, EXIT_INTERNAL, InputError, ToolwitnessError, UsageError
 from toolwitness.textnorm import escape_display
+
+PROG = "toolwitness"
+STDOUT = "-"
 
 
 def die(message: str, code: int) -> NoReturn:
-    sys.stderr.write(f"toolwitness: {escape_display(message)}\n")
+    sys.stderr.write(f"{PROG}: {escape_display(message)}\n")
     raise typer.Exit(code)
+
+
+def note(message: str, *, quiet: bool = False) -> None:
+    """An informational line on stderr (`--quiet` drops it; errors are never dropped)."""
+    if not quiet:
+        sys.stderr.write(f"{PROG}: {escape_display(message)}\n")
 
 
 @contextmanager
@@ -38,7 +49,8 @@ def guard(debug: bool = False) -> Iterator[None]:
 
 
 def emit(text: str, output: Path | None) -> None:
-    if output is None:
+    """Write to `output`, or to standard output when it is None or `-`."""
+    if output is None or str(output) == STDOUT:
         sys.stdout.write(text)
         sys.stdout.flush()
         return
@@ -48,10 +60,33 @@ def emit(text: str, output: Path | None) -> None:
         raise UsageError(f"cannot write {output}: {exc.strerror}") from None
 
 
+def wants_color(output: Path | None) -> bool:
+    """Colour only for a person at a terminal (and never with NO_COLOR); files and pipes get
+    the plain, reproducible text."""
+    to_terminal = (output is None or str(output) == STDOUT) and sys.stdout.isatty()
+    return to_terminal and "NO_COLOR" not in os.environ
+
+
+def read_stdin(limit: int) -> bytes:
+    """Standard input as bytes, refused (not truncated) past `limit` bytes."""
+    stream = sys.stdin
+    if stream is None:
+        raise UsageError("- reads standard input, but there is none")
+    if stream.isatty():
+        raise UsageError(
+            "- reads standard input, which is a terminal: pipe a catalog in "
+            "(cat tools.json | toolwitness scan -)"
+        )
+    data = stream.buffer.read(limit + 1)
+    if len(data) > limit:
+        raise InputError(f"over the {limit}-byte limit (--max-file-mib)", source="<stdin>")
+    return data
+
+
 def run_app(app: typer.Typer, argv: list[str] | None) -> int:
     """Run a typer app and return its exit code (click's usage errors exit 2)."""
     try:
-        app(args=argv, standalone_mode=True)
+        app(args=argv, prog_name=PROG, standalone_mode=True)
     except SystemExit as exc:
         code = exc.code
         return code if isinstance(code, int) else (0 if code is None else EXIT_INPUT)

@@ -2,6 +2,12 @@
 
 A rule without an id matching `TW-<FAMILY>-<NNN>` does not load; a check cannot emit a finding for
 a rule the registry does not hold.
+
+A user's pack (`--rules`) is hostile input: strict YAML, then the schema, before a rule is built.
+The built-in packs ship with toolwitness and are validated against the same schema by the tests
+(`tests/test_rules_registry.py`), not at every start: start-up then needs no `jsonschema`
+(≈ 10 modules and the schema compilation). The `Rule` model still refuses unknown or mistyped
+fields, so a broken built-in pack fails loudly rather than loading half a rule.
 """
 
 from __future__ import annotations
@@ -12,7 +18,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 from pydantic import BaseModel, ConfigDict
 
 from toolwitness.errors import InputError, InternalError
@@ -100,17 +105,27 @@ def _pack_schema() -> dict[str, Any]:
     return schema
 
 
+def pack_errors(doc: Any) -> list[tuple[str, str]]:
+    """Schema violations of a parsed pack as (JSON path, message), in path order."""
+    import jsonschema
+
+    validator = jsonschema.Draft202012Validator(_pack_schema())
+    errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path))
+    return [("$" + "".join(f"[{p!r}]" for p in e.absolute_path), e.message) for e in errors]
+
+
 def parse_pack(text: str, source: str, *, untrusted: bool = True) -> list[Rule]:
     if len(text) > _MAX_PACK_BYTES:
         raise InputError("rule pack over 2 MiB", source=source)
     # Built-in packs are ours (schema-checked by tests); a user's pack is hostile input.
-    doc = load_untrusted_yaml(text, source, what="rule pack") if untrusted else load_yaml(text)
-    validator = jsonschema.Draft202012Validator(_pack_schema())
-    errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path))
-    if errors:
-        first = errors[0]
-        where = "$" + "".join(f"[{p!r}]" for p in first.absolute_path)
-        raise InputError(f"invalid rule pack: {first.message}", source=source, path=where)
+    if untrusted:
+        doc = load_untrusted_yaml(text, source, what="rule pack")
+        errors = pack_errors(doc)
+        if errors:
+            where, message = errors[0]
+            raise InputError(f"invalid rule pack: {message}", source=source, path=where)
+    else:
+        doc = load_yaml(text)
     rules = []
     for raw in doc["rules"]:
         family = raw["id"].split("-")[1]
@@ -121,12 +136,19 @@ def parse_pack(text: str, source: str, *, untrusted: bool = True) -> list[Rule]:
 @lru_cache(maxsize=1)
 def builtin_registry() -> RuleRegistry:
     rules: list[Rule] = []
-    folder = resources.files("toolwitness.data").joinpath("rules")
-    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
-        if entry.name.endswith(".yaml"):
-            text = entry.read_text("utf-8")
-            rules.extend(parse_pack(text, f"builtin:{entry.name}", untrusted=False))
+    for name, text in builtin_packs():
+        rules.extend(parse_pack(text, f"builtin:{name}", untrusted=False))
     return RuleRegistry(rules)
+
+
+def builtin_packs() -> list[tuple[str, str]]:
+    """(file name, YAML text) of every shipped rule pack, in name order."""
+    folder = resources.files("toolwitness.data").joinpath("rules")
+    return [
+        (entry.name, entry.read_text("utf-8"))
+        for entry in sorted(folder.iterdir(), key=lambda e: e.name)
+        if entry.name.endswith(".yaml")
+    ]
 
 
 def load_registry(extra_packs: list[Path] | None = None) -> RuleRegistry:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from importlib import import_module
 from pathlib import Path
 from typing import Protocol
 
@@ -37,19 +38,17 @@ class Formatter(Protocol):
 
 
 def formatter_for(fmt: OutputFormat, options: ReportOptions) -> Formatter:
-    from toolwitness.report.csv_format import CsvFormat
-    from toolwitness.report.html import HtmlFormat
-    from toolwitness.report.json_format import JsonFormat
-    from toolwitness.report.markdown import MarkdownFormat
-    from toolwitness.report.sarif import SarifFormat
-    from toolwitness.report.terminal import TerminalFormat
+    # Only the asked-for format's module loads: a JSON or SARIF report never imports rich.
+    module, name = _FORMATTERS[fmt]
+    formatter: Formatter = getattr(import_module(module), name)(options)
+    return formatter
 
-    registry: dict[OutputFormat, Formatter] = {
-        OutputFormat.TERMINAL: TerminalFormat(options),
-        OutputFormat.JSON: JsonFormat(options),
-        OutputFormat.SARIF: SarifFormat(options),
-        OutputFormat.CSV: CsvFormat(options),
-        OutputFormat.MARKDOWN: MarkdownFormat(options),
-        OutputFormat.HTML: HtmlFormat(options),
-    }
-    return registry[fmt]
+
+_FORMATTERS: dict[OutputFormat, tuple[str, str]] = {
+    OutputFormat.TERMINAL: ("toolwitness.report.terminal", "TerminalFormat"),
+    OutputFormat.JSON: ("toolwitness.report.json_format", "JsonFormat"),
+    OutputFormat.SARIF: ("toolwitness.report.sarif", "SarifFormat"),
+    OutputFormat.CSV: ("toolwitness.report.csv_format", "CsvFormat"),
+    OutputFormat.MARKDOWN: ("toolwitness.report.markdown", "MarkdownFormat"),
+    OutputFormat.HTML: ("toolwitness.report.html", "HtmlFormat"),
+}

@@ -1,0 +1,157 @@
+"""Start-up cost of the `toolwitness` command, measured as whole processes.
+
+Cases: `toolwitness --version`, a scan of a 1-tool catalog (JSON report to a file, the CI shape),
+the same scan with the default terminal report, and `toolwitness rules`; plus `python -c pass`,
+the interpreter's own start-up, as the floor every case pays. Runs alternate between the cases
+(round robin) so machine load hits them alike; the figures are medians. Each case also runs once
+under `python -X importtime` for the number of modules it imports and the share of its wall time
+spent importing (total cumulative import time of the top-level imports / that run's wall time).
+
+`--compare-src DIR` adds the same cases run from another source tree (PYTHONPATH=DIR, e.g. an
+older checkout: `git archive 28e00d7 src | tar -x -C /tmp/before`), interleaved with ours.
+
+Usage: python benchmarks/bench_startup.py [--runs 15] [--compare-src /tmp/before/src] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TOOL = {
+    "name": "get_forecast",
+    "description": "Get the weather forecast for a city for the next 1-7 days.",
+    "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}},
+    "annotations": {"readOnlyHint": True, "openWorldHint": True},
+}
+
+
+@dataclass
+class Case:
+    label: str
+    argv: list[str]
+    env: dict[str, str]
+    walls: list[float] = field(default_factory=list)
+    rss_kib: list[int] = field(default_factory=list)
+    modules: int = 0
+    import_share: float = 0.0
+
+
+class Unsupported(Exception):
+    """The command exits 2 (usage): that tree has no such command or option."""
+
+
+def _run(argv: list[str], env: dict[str, str]) -> tuple[float, int]:
+    """Wall seconds and peak RSS (KiB) of one whole process."""
+    started = time.perf_counter()
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - started
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    stderr = proc.stderr.read() if proc.stderr else b""
+    if proc.returncode == 2:
+        raise Unsupported(stderr.decode()[-200:])
+    if proc.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(argv)} exited {proc.returncode}: {stderr.decode()[-400:]}")
+    return wall, usage.ru_maxrss
+
+
+def _importtime(argv: list[str], env: dict[str, str]) -> tuple[int, float]:
+    """(modules imported, share of the run's wall time spent importing)."""
+    timed = [argv[0], "-X", "importtime", *argv[1:]]
+    started = time.perf_counter()
+    proc = subprocess.run(timed, env=env, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - started
+    lines = [ln for ln in proc.stderr.splitlines() if ln.startswith("import time:")]
+    rows = [ln.split("|") for ln in lines[1:]]  # the first line is the header
+    top_level_us = sum(int(r[1]) for r in rows if not r[2][1:].startswith(" "))
+    return len(rows), top_level_us / 1e6 / wall
+
+
+def cases(workdir: Path, compare_src: Path | None) -> list[Case]:
+    catalog = workdir / "one-tool.json"
+    catalog.write_text(json.dumps({"tools": [TOOL]}), encoding="utf-8")
+    report = str(workdir / "report.json")
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "120"}
+    env.pop("PYTHONPATH", None)
+    commands = {
+        "--version": ["--version"],
+        "scan 1 tool -o report.json": ["scan", str(catalog), "-f", "json", "-o", report],
+        "scan 1 tool (terminal)": ["scan", str(catalog)],
+        "rules": ["rules"],
+    }
+    py = sys.executable
+    found = [Case("python -c pass", [py, "-c", "pass"], env)]
+    trees = [("", env)]
+    if compare_src is not None:
+        trees.append((f" [{compare_src}]", {**env, "PYTHONPATH": str(compare_src)}))
+    for suffix, tree_env in trees:
+        for label, args in commands.items():
+            found.append(Case(label + suffix, [py, "-m", "toolwitness", *args], tree_env))
+    return found
+
+
+def measure(all_cases: list[Case], runs: int) -> list[Case]:
+    supported = []
+    for case in all_cases:  # warm the file cache and the bytecode of both trees
+        try:
+            _run(case.argv, case.env)
+            supported.append(case)
+        except Unsupported:
+            print(f"skipped (not supported there): {case.label}", file=sys.stderr)
+    all_cases[:] = supported
+    for _ in range(runs):
+        for case in all_cases:
+            wall, rss = _run(case.argv, case.env)
+            case.walls.append(wall)
+            case.rss_kib.append(rss)
+    for case in all_cases:
+        case.modules, case.import_share = _importtime(case.argv, case.env)
+    return all_cases
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--compare-src", type=Path, default=None)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="tw-bench-startup-") as work:
+        all_cases = cases(Path(work), args.compare_src)
+        all_cases = measure(all_cases, args.runs)
+    floor = statistics.median(all_cases[0].walls)
+    rows = [
+        {
+            "case": c.label,
+            "median_s": round(statistics.median(c.walls), 4),
+            "over_python_s": round(statistics.median(c.walls) - floor, 4),
+            "median_rss_mib": round(statistics.median(c.rss_kib) / 1024, 1),
+            "modules": c.modules,
+            "import_share": round(c.import_share, 3),
+            "runs": len(c.walls),
+        }
+        for c in all_cases
+    ]
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return
+    print(f"{'case':<52} {'median':>8} {'-python':>8} {'RSS MiB':>8} {'modules':>8} {'import':>7}")
+    for r in rows:
+        print(
+            f"{r['case']:<52} {r['median_s']:>7.3f}s {r['over_python_s']:>7.3f}s "
+            f"{r['median_rss_mib']:>8} {r['modules']:>8} {r['import_share']:>6.0%}"
+        )
+    print(f"({args.runs} runs per case, alternated; medians; nproc={os.cpu_count()})")
+
+
+if __name__ == "__main__":
+    main()
