@@ -5,7 +5,13 @@ HTTP URLs, env references and literal tokens), in the same run:
   baseline   plain `json.loads` of the same bytes (what any config reader must pay)
   parse      hostile parse + entry normalisation + package specs -> ServerSpec list
   static     parse + config-only surfaces + every registered check (the `scan CONFIG` path)
-  discover   finding and reading the 20 fixture config files of every client format
+  discover   finding and reading the 20 fixture config files of the first 11 clients, and the
+             30-client home + project tree of tests/client_fixtures.py (every location in the
+             table tried, each file read once, the two damaged files recorded as problems)
+  projects   discovery with P recorded project folders (each searched for every project file):
+             the cost per folder, for two values of P (their ratio shows the growth)
+  process    `python -m toolwitness discover` on the 30-client tree, against a bare
+             `python -c pass` started the same way (the fixed cost of a whole process)
 Usage: python benchmarks/bench_configs.py [--sizes 500 2000] [--repeat 5]
 """
 
@@ -13,18 +19,24 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from toolwitness.acquire.configs import DiscoveryEnv, discover_specs
+from toolwitness.acquire.configs import DiscoveryEnv, discover, discover_specs
 from toolwitness.acquire.targets import resolve_targets
 from toolwitness.pipeline import ScanOptions, scan_surfaces
 
-FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "configs"
+TESTS = Path(__file__).resolve().parent.parent / "tests"
+FIXTURES = TESTS / "fixtures" / "configs"
+sys.path.insert(0, str(TESTS))
+from client_fixtures import build_client_tree  # noqa: E402  (the tests' 30-client tree)
 
 
 def entry(i: int) -> dict[str, Any]:
@@ -103,6 +115,54 @@ def main() -> None:
     count = len(discover_specs(env))
     print(
         f"discover: 20 fixture files, {count} servers: {found * 1e3:.2f} ms (best of {args.repeat})"
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = build_client_tree(Path(tmp))
+        env = DiscoveryEnv.from_environ(
+            {"HOME": str(tree.home)}, projects=((tree.project, "current folder"),),
+            recorded_projects=True,
+        )  # fmt: skip
+        result = discover(env)
+        best, _ = timed(lambda: discover(env), args.repeat)
+        print(
+            f"discover: 30-client tree, {len(result.locations)} locations, {len(result.files())}"
+            f" files, {len(result.specs)} servers, {len(result.problems)} problems:"
+            f" {best * 1e3:.2f} ms (best of {args.repeat})"
+        )
+        per_folder = [_projects(Path(tmp), p, args.repeat) for p in (50, 200)]
+        print(
+            f"projects: 50 recorded folders {per_folder[0] * 1e3:.3f} ms/folder, 200 folders"
+            f" {per_folder[1] * 1e3:.3f} ms/folder (ratio {per_folder[1] / per_folder[0]:.2f})"
+        )
+        _processes(tree.home, tree.project, args.repeat)
+
+
+def _projects(tmp: Path, count: int, repeat: int) -> float:
+    home = tmp / f"projects-{count}"
+    folders = {}
+    for i in range(count):
+        folder = home / "src" / f"p{i}"
+        (folder / ".vscode").mkdir(parents=True)
+        (folder / ".vscode" / "mcp.json").write_text('{"servers": {"s": {"command": "npx"}}}')
+        folders[str(folder)] = {}
+    (home / ".claude.json").write_text(json.dumps({"projects": folders}))
+    env = DiscoveryEnv.from_environ({"HOME": str(home)}, recorded_projects=True)
+    best, _ = timed(lambda: discover(env), repeat)
+    return best / count
+
+
+def _processes(home: Path, project: Path, repeat: int) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("XDG_CONFIG_HOME", "CODEX_HOME")}
+    env["HOME"] = str(home)
+
+    def run(argv: list[str]) -> None:
+        subprocess.run(argv, cwd=project, env=env, check=True, capture_output=True)
+
+    bare, _ = timed(lambda: run([sys.executable, "-c", "pass"]), repeat)
+    whole, _ = timed(lambda: run([sys.executable, "-m", "toolwitness", "discover"]), repeat)
+    print(
+        f"process: python -c pass {bare * 1e3:.0f} ms; toolwitness discover (30 clients)"
+        f" {whole * 1e3:.0f} ms ({whole / bare:.1f}x the bare interpreter)"
     )
 
 

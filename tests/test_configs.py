@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import FIXTURES
-from toolwitness.acquire.configs import DiscoveryEnv, find_configs, guess_client
+from toolwitness.acquire.configs import DiscoveryEnv, discover, find_configs, guess_client
 from toolwitness.acquire.jsonc import strip_jsonc
 from toolwitness.acquire.package_spec import package_from_command
 from toolwitness.acquire.targets import resolve_targets
@@ -487,8 +487,11 @@ def test_entry_and_glob_counts_are_bounded(tmp_path: Path) -> None:
     for i in range(201):
         (blocks / f"b{i}.yaml").write_text("mcpServers: []\n")
     env = DiscoveryEnv.from_environ({}, home=tmp_path / "h", project=tmp_path / "p")
-    with pytest.raises(InputError, match="more than 200 files"):
-        find_configs(env)
+    found = discover(env)  # an overflow is a problem on record, not the end of discovery
+    (problem,) = found.problems
+    assert "more than 200 files match" in problem.reason and problem.client == "continue"
+    assert len(found.files()) == 200
+    assert sorted(found.files())[0].endswith("b0.yaml")
 
 
 def test_yaml_node_flood_is_refused_quickly(

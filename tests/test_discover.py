@@ -20,12 +20,26 @@ TOKEN = "ghp_" + "r9Tq2Wm5Zx" * 4  # built here so the file itself holds no toke
 
 @pytest.fixture
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A copy of the fixture HOME, with the environment pointing at it and nothing else."""
+    """A copy of the fixture HOME, with the environment pointing at it and nothing else, run
+    from an empty folder (the current folder is searched as a project by default)."""
     target = tmp_path / "home"
     shutil.copytree(CONFIGS / "home", target)
     monkeypatch.setenv("HOME", str(target))
-    for var in ("XDG_CONFIG_HOME", "APPDATA", "CODEX_HOME", "USERPROFILE"):
-        monkeypatch.delenv(var, raising=False)
+    for var in (
+        "XDG_CONFIG_HOME",
+        "APPDATA",
+        "CODEX_HOME",
+        "USERPROFILE",
+        "LOCALAPPDATA",
+        "COPILOT_HOME",
+        "ProgramData",
+        "PROGRAMDATA",
+        "ProgramFiles",
+        "PROGRAMFILES",
+    ):
+        monkeypatch.delenv(var, raising=False)  # fmt: skip
+    (tmp_path / "cwd").mkdir()
+    monkeypatch.chdir(tmp_path / "cwd")
     return target
 
 
@@ -111,11 +125,18 @@ def test_scan_discover_with_fail_on_gates(home: Path, capsys: pytest.CaptureFixt
     assert "nothing was listed" in out
 
 
-def test_discover_hostile_config_exits_2(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_discover_names_a_hostile_config_and_reads_the_rest(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (home / ".cursor" / "mcp.json").write_text('{"mcpServers": {"a": {"command": "x"}, "a": {}}}')
-    assert main(["discover"]) == 2
-    err = capsys.readouterr().err
-    assert ".cursor/mcp.json" in err and "duplicate key" in err
+    assert main(["discover"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("13 config files, 22 servers, 1 problem (nothing was started)")
+    assert f"unreadable: {home / '.cursor' / 'mcp.json'}  (cursor; duplicate key 'a')" in out
+    assert "claude-desktop  filesystem" in out  # the other files were still read
+    # Named on the command line, the same file is still an error.
+    assert main(["scan", str(home / ".cursor" / "mcp.json")]) == 2
+    assert "duplicate key" in capsys.readouterr().err
 
 
 def test_discover_empty_home_and_bad_flags(
@@ -128,6 +149,7 @@ def test_discover_empty_home_and_bad_flags(
     assert main(["discover", "--home", str(tmp_path / "missing")]) == 2
     assert main(["scan", "--home", str(tmp_path), str(CONFIGS / "project" / ".mcp.json")]) == 2
     assert "apply with --discover" in capsys.readouterr().err
+    assert main(["scan", "--no-project", str(CONFIGS / "project" / ".mcp.json")]) == 2
 
 
 def test_discover_as_a_subprocess_reads_home_from_environment(tmp_path: Path) -> None:
@@ -139,7 +161,7 @@ def test_discover_as_a_subprocess_reads_home_from_environment(tmp_path: Path) ->
     env["HOME"] = str(home)
     proc = subprocess.run(
         [sys.executable, "-m", "toolwitness", "discover", "--format", "json"],
-        capture_output=True, text=True, timeout=120, env=env, check=False,
+        capture_output=True, text=True, timeout=120, env=env, check=False, cwd=home,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
+import re
 from importlib import resources
 from pathlib import Path
 
@@ -101,17 +103,19 @@ def test_sarif_validates_against_official_schema() -> None:
     rules = {r["id"] for r in run["tool"]["driver"]["rules"]}
     assert {r["ruleId"] for r in run["results"]} <= rules
     for r in run["results"]:
-        assert r["partialFingerprints"]["toolwitnessFinding/v1"]
+        assert r["partialFingerprints"]["primaryLocationLineHash"]
         assert r["locations"][0]["logicalLocations"]
     source_hit = [r for r in run["results"] if r["message"]["text"].startswith("m")]
     region = source_hit[0]["locations"][0]["physicalLocation"]["region"]
-    assert region == {"startLine": 3, "startColumn": 5}
+    assert region == {"startLine": 3, "startColumn": 5, "endLine": 3, "endColumn": 17}
     assert all(rule["help"]["text"] for rule in run["tool"]["driver"]["rules"])
 
 
 def test_sarif_fingerprints_stable_when_lines_move() -> None:
     doc = json.loads(formatter_for(OutputFormat.SARIF, ReportOptions()).format(_hostile_result()))
-    prints = [r["partialFingerprints"]["toolwitnessFinding/v1"] for r in doc["runs"][0]["results"]]
+    prints = [
+        r["partialFingerprints"]["primaryLocationLineHash"] for r in doc["runs"][0]["results"]
+    ]
     assert len(prints) == len(set(prints))
 
 
@@ -181,3 +185,82 @@ def test_output_file_written(tmp_path: Path) -> None:
     out = tmp_path / "r.sarif"
     assert main(["scan", str(catalog), "--format", "sarif", "--output", str(out)]) == 0
     assert json.loads(out.read_text())["version"] == "2.1.0"
+
+
+def _in_pty(args: list[str], columns: int) -> str:
+    """Run the CLI with stdout on a real pseudo-terminal `columns` wide; its output, ANSI-free."""
+    import fcntl
+    import os
+    import pty
+    import re
+    import struct
+    import subprocess
+    import sys
+    import termios
+
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 40, columns, 0, 0))
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "toolwitness", *args],
+        stdout=follower, stderr=subprocess.DEVNULL, env=env,
+    )  # fmt: skip
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    proc.wait(timeout=120)
+    os.close(leader)
+    text = b"".join(chunks).decode("utf-8").replace("\r\n", "\n")
+    return re.sub(r"\x1b\[[0-9;]*m", "", text)
+
+
+def _long_message_catalog(path: Path) -> Path:
+    sentence = "Permanently delete every notebook and every note inside the chosen folder now."
+    path.write_text(
+        json.dumps(
+            {
+                "tools": [
+                    {
+                        "name": "wipe_notebooks",
+                        "description": sentence,
+                        "inputSchema": {"type": "object"},
+                        "annotations": {"readOnlyHint": True},
+                    }
+                ]
+            }
+        )
+    )
+    return path
+
+
+def test_terminal_width_follows_the_terminal(tmp_path: Path) -> None:
+    catalog = _long_message_catalog(tmp_path / "c.json")
+    text = _in_pty(["scan", str(catalog)], columns=80)
+    lines = text.splitlines()
+    assert "Server c" in text
+    assert max(len(line) for line in lines) <= 80
+    # Wrapped between words, never inside one.
+    words = set(re.findall(r"[A-Za-z]{4,}", "\n".join(lines)))
+    assert {"readOnlyHint", "declared", "metadata", "destructive", "executes"} <= words
+    wide = _in_pty(["scan", str(catalog)], columns=200)
+    assert max(len(line) for line in wide.splitlines()) > 80
+
+
+def test_piped_output_is_not_hard_wrapped(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    catalog = _long_message_catalog(tmp_path / "c.json")
+    proc = subprocess.run(
+        [sys.executable, "-m", "toolwitness", "scan", str(catalog)],
+        capture_output=True, text=True, timeout=120, env={**os.environ, "COLUMNS": "40"},
+    )  # fmt: skip
+    title = "readOnlyHint claims read-only, but the tool writes, deletes, executes or sends"
+    assert any(title in line for line in proc.stdout.splitlines())  # one line, however long

@@ -225,3 +225,136 @@ def test_incomplete_server_is_named_when_min_grade_is_asked(
     assert "has no grade (incomplete scan)" in captured.err
     server = json.loads(captured.out)["servers"][0]
     assert server["grade"] is None and server["score"] is None and server["incomplete"]
+
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def _packed(folder: Path, path: Path) -> Path:
+    """An npm-style package artifact (`package/…`) of a fixture folder."""
+    import io
+    import tarfile
+
+    with tarfile.open(path, "w:gz") as archive:
+        for file in sorted(folder.rglob("*")):
+            if file.is_file():
+                data = file.read_bytes()
+                info = tarfile.TarInfo(f"package/{file.relative_to(folder).as_posix()}")
+                info.size = len(data)
+                archive.addfile(info, io.BytesIO(data))
+    return path
+
+
+@pytest.mark.parametrize("packed", [False, True], ids=["source-dir", "tgz-package"])
+def test_code_command_counts_confirmed_high_violations_in_the_grade(
+    tmp_path: Path, packed: bool
+) -> None:
+    folder = FIXTURES / "code" / "ts-sdk"  # three confirmed-high TW-CODE-001 violations
+    target = _packed(folder, tmp_path / "ts-sdk-1.0.0.tgz") if packed else folder
+    out = tmp_path / "report.json"
+    assert main(["code", str(target), "--format", "json", "--output", str(out)]) == 0
+    server = json.loads(out.read_text())["servers"][0]
+    high = [f for f in server["findings"] if f["rule_id"] == "TW-CODE-001"]
+    assert len(high) == 3 and all(f["confidence"] == "confirmed" for f in high)
+    assert server["grade"] in ("C", "D", "F")
+    assert server["score_vector"][0]["rule_id"] == "TW-CODE-001"
+
+
+@pytest.mark.parametrize("family", ["CODE", "LAB", "PIN", "META"])
+def test_every_family_counts_and_gates(family: str) -> None:
+    rule = f"TW-{family}-001"
+    one = score_findings([finding(rule, "high", "confirmed")], tools=3)
+    assert one.vector[0].rule_id == rule and one.vector[0].penalty == 20.0
+    assert one.grade == "C" and one.gate == f"{rule} (confirmed high) on t caps the grade at C"
+    critical = score_findings([finding(rule, "critical", "confirmed")], tools=3)
+    assert critical.grade == "F"
+
+
+def test_a_server_with_no_tool_is_not_graded_a(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.json"
+    empty.write_text('{"tools": []}')
+    config = tmp_path / "mcp.json"
+    config.write_text(
+        '{"mcpServers": {"time": {"command": "uvx", "args": ["mcp-server-time==1.0"]}}}'
+    )
+    out = tmp_path / "r.json"
+    assert main(["scan", str(empty), str(config), "--format", "json", "--output", str(out)]) == 0
+    servers = {s["id"]: s for s in json.loads(out.read_text())["servers"]}
+    assert set(servers) == {"empty", "time"}
+    assert servers["time"]["findings"] == []  # nothing wrong with the entry: nothing verified
+    for server in servers.values():
+        assert server["grade"] == "C" and server["score"] <= 79
+    assert score_findings([], tools=0).gate == (
+        "no tool was listed, so none was verified: the grade is capped at C"
+    )
+    assert score_findings([]).grade == "A"  # tools unknown (library use): no such cap
+
+
+def test_terminal_says_why_a_grade_is_what_it_is() -> None:
+    from toolwitness.report.interface import OutputFormat, ReportOptions, formatter_for
+    from toolwitness.score import rescored
+
+    ping = {"name": "ping", "description": "Replies pong.", "inputSchema": {"type": "object"}}
+    surface = surface_from_document({"tools": [ping]}, server_id="s", source="s")
+    server = scan_surfaces([surface], ScanOptions()).servers[0]
+    assert (server.grade, server.findings) == ("A", ())
+    lie = finding("TW-CODE-001", "high", "confirmed", tool="ping")
+    server = rescored(server.model_copy(update={"findings": (*server.findings, lie)}))
+    assert server.grade == "C"
+    text = formatter_for(OutputFormat.TERMINAL, ReportOptions(width=200)).format(
+        ScanResult(servers=(server,))
+    )
+    why = [line.strip() for line in text.splitlines() if line.strip().startswith("why:")]
+    assert len(why) == 1
+    assert why == [
+        "why: TW-CODE-001 −20 (1 finding); TW-CODE-001 (confirmed high) on ping caps the grade at C"
+    ]
+
+
+def test_scoring_doc_table_is_generated_from_the_data() -> None:
+    from toolwitness.score_doc import table
+
+    doc = (Path(__file__).parent.parent / "docs" / "scoring.md").read_text(encoding="utf-8")
+    assert table() in doc, "docs/scoring.md is stale: python -m toolwitness.score_doc"
+
+
+def test_every_reported_finding_is_in_the_grade(tmp_path: Path) -> None:
+    """One score story: for every command that grades, the grade is the score of exactly the
+    findings the report shows (nothing added after scoring, nothing left out)."""
+    from toolwitness.pipeline import scan
+    from toolwitness.score import score_surface
+
+    lock = tmp_path / "toolwitness.lock"
+    catalog = tmp_path / "notes.json"
+    info = {"name": "notes"}  # a catalog is pinned under its server name
+    catalog.write_text(
+        json.dumps(
+            {"serverInfo": info, "tools": [{"name": "a", "inputSchema": {"type": "object"}}]}
+        )
+    )
+    assert main(["lock", str(catalog), "-o", str(lock), "--yes"]) == 0
+    catalog.write_text(
+        json.dumps({"serverInfo": info, "tools": [{"name": "a", "description": "Now it deletes files.",
+                               "inputSchema": {"type": "object"}}]})
+    )  # fmt: skip
+    config = tmp_path / "mcp.json"
+    config.write_text('{"mcpServers": {"f": {"command": "npx", "args": ["server-filesytem"]}}}')
+    out = tmp_path / "code.json"
+    assert main(["code", str(FIXTURES / "code" / "ts-sdk"), "-f", "json", "-o", str(out)]) == 0
+    code = json.loads(out.read_text())["servers"][0]
+    assert {f["rule_id"] for f in code["findings"]} >= {"TW-CODE-001", "TW-META-003"}
+    assert {p["rule_id"] for p in code["score_vector"]} == {
+        f["rule_id"] for f in code["findings"] if f["severity"] != "info"
+    }
+    from toolwitness.pipeline import ScanOptions as Options
+
+    result = scan([catalog, config, REAL / "server-everything.json"], Options(lock=lock))
+    pinned = {f.rule_id for f in result.servers[0].findings}
+    assert any(r.startswith("TW-PIN-") for r in pinned)
+    for server in result.servers:
+        again = score_surface(server.surface, server.findings)
+        assert (again.score, again.grade, again.vector) == (
+            server.score,
+            server.grade,
+            server.score_vector,
+        ), server.id

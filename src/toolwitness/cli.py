@@ -30,6 +30,7 @@ from toolwitness.findings import Severity
 from toolwitness.integrity.canonical import SurfaceDigests, digest_surface
 from toolwitness.pipeline import GRADES, ScanOptions, exit_code, scan
 from toolwitness.report.interface import OutputFormat, ReportOptions, formatter_for
+from toolwitness.report.sarif_artifacts import find_source_root
 from toolwitness.rules import load_registry
 from toolwitness.suppressions import load_suppressions
 from toolwitness.textnorm import escape_display
@@ -48,6 +49,14 @@ OutputOpt = Annotated[Path | None, typer.Option("--output", "-o", help="Write th
 MaxTools = Annotated[int, typer.Option(help="Reject a catalog with more tools than this.", min=1)]
 MaxMib = Annotated[int, typer.Option(help="Reject input files larger than this many MiB.", min=1)]
 DebugOpt = Annotated[bool, typer.Option(help="Show tracebacks for internal errors.")]
+SourceRootOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--source-root",
+        help="SARIF: write file paths relative to this folder (default: the repository root "
+        "above the first target, else the current folder).",
+    ),
+]
 
 
 def _limits(max_tools: int, max_file_mib: int) -> InputLimits:
@@ -114,9 +123,11 @@ def scan_command(
     discover: discover_commands.DiscoverFlag = False,
     home: discover_commands.HomeOpt = None,
     project: discover_commands.ProjectOpt = None,
+    no_project: discover_commands.NoProjectFlag = False,
     online: discover_commands.OnlineFlag = False,
     max_tools: MaxTools = 5000,
     max_file_mib: MaxMib = 10,
+    source_root: SourceRootOpt = None,
     debug: DebugOpt = False,
 ) -> None:
     """Scan tool catalogs, client configs or live servers; report findings with witnesses."""
@@ -136,8 +147,8 @@ def scan_command(
         )
         limits = _limits(max_tools, max_file_mib)
         scan_targets, live_options = live_commands.scan_inputs(targets or [], flags, limits)
-        scan_targets += discover_commands.discover_targets(
-            discover, home, project, limits, alone=not scan_targets
+        discovered = discover_commands.discover_targets(
+            discover, home, project, limits, alone=not scan_targets, no_project=no_project
         )
         lab_settings = (
             lab_commands.lab_settings(
@@ -158,9 +169,13 @@ def scan_command(
                 lab=lab_settings,
                 code=CodeOptions(declared_from=declared_from) if verify_code else None,
             )  # fmt: skip
-            result = scan(scan_targets, options)
+            result = scan([*scan_targets, *discovered], options)
         color = output is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
-        report = formatter_for(fmt, ReportOptions(redact=redact, color=color)).format(result)
+        report_options = ReportOptions(
+            redact=redact, color=color, limits=limits,
+            source_root=source_root or find_source_root([Path(t) for t in targets or []]),
+        )  # fmt: skip
+        report = formatter_for(fmt, report_options).format(result)
         emit(report, output)
         code = exit_code(
             result, fail_on=fail_on, min_grade=min_grade.upper() if min_grade else None

@@ -26,7 +26,7 @@ from toolwitness.integrity.verify import LockSettings
 from toolwitness.model import ServerSpec, ServerSurface
 from toolwitness.result import ScanResult, ServerResult, ToolResult
 from toolwitness.rules import RuleRegistry, load_registry
-from toolwitness.score import score_findings
+from toolwitness.score import score_surface
 from toolwitness.stage import Contribution, Stage
 from toolwitness.suppressions import Suppression, check_known, split_suppressed
 
@@ -165,7 +165,7 @@ def code_scan_result(analysis: CodeAnalysis, rule_packs: tuple[Path, ...] = ()) 
     options = ScanOptions(rule_packs=rule_packs)
     stages: list[Stage] = [
         MetadataChecks(options),
-        CodeStage(single_analysis(analysis), scored=False),
+        CodeStage(single_analysis(analysis)),  # its TW-CODE findings count in the grade
     ]
     return scan_surfaces([analysis.surface()], options, stages)
 
@@ -275,7 +275,7 @@ def _server_result(
         for t in digests.tools
     )
     # An incomplete scan gets no grade: it cannot vouch for the server (and exits 3).
-    scored = None if errors else score_findings(kept)
+    scored = None if errors else score_surface(surface, kept)
     return ServerResult(
         surface=surface,
         surface_digest=digests.surface,

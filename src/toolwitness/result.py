@@ -70,6 +70,8 @@ class ToolResult(_Frozen):
     verdict_reason: str | None = None
     witnesses: dict[str, tuple[Witness, ...]] = Field(default_factory=dict)
     probe: dict[str, Any] | None = None
+    # Where the code registers the tool (code scans): SARIF places metadata findings there.
+    registration: Witness | None = None
 
 
 class SuppressedFinding(_Frozen):

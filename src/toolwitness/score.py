@@ -2,8 +2,10 @@
 
 penalty(finding) = severity weight x confidence factor; per rule, the k-th largest counts
 decay^(k-1); per family the sum is capped; score = 100 - total (rounded half up); hard gates cap
-the grade (a confirmed critical is an F). All arithmetic is exact (`fractions.Fraction`), so the
-result does not depend on the order of tools or findings, and the same input gives the same bytes.
+the grade (a confirmed critical is an F), and so does having no tool to verify. Every finding of
+every family counts, whichever stage found it (metadata, config, code, lab, pin). All arithmetic
+is exact (`fractions.Fraction`), so the result does not depend on the order of tools or findings,
+and the same input gives the same bytes. `explain` says why a grade is what it is.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from typing import Any
 
 from toolwitness.errors import InternalError
 from toolwitness.findings import Confidence, Finding, Severity
-from toolwitness.result import Penalty
+from toolwitness.model import ServerSurface
+from toolwitness.result import Penalty, ServerResult
 from toolwitness.yamlload import load_yaml
 
 GRADES = ("A", "B", "C", "D", "F")
@@ -45,6 +48,7 @@ class ScoringModel:
     caps: dict[str, Fraction]
     floors: dict[str, int]
     gates: tuple[Gate, ...]
+    unverified_max_grade: str  # the best grade of a server whose surface lists no tool
 
 
 @dataclass(frozen=True)
@@ -82,15 +86,20 @@ def parse_model(doc: Any) -> ScoringModel:
         floors = {str(k): int(v) for k, v in doc["grade_floors"].items()}
         caps = {str(k): _fraction(v, k) for k, v in doc["family_caps"].items()}
         decay = _fraction(doc["repeat_decay"], "repeat_decay")
+        unverified = str(doc["unverified_max_grade"])
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise InternalError(f"scoring.yaml: malformed ({exc})") from None
     if set(weights) != set(Severity) or set(factors) != set(Confidence):
         raise InternalError("scoring.yaml: every severity and confidence needs a value")
-    if set(floors) != set(GRADES) or any(g.max_grade not in GRADES for g in gates):
+    if (
+        set(floors) != set(GRADES)
+        or any(g.max_grade not in GRADES for g in gates)
+        or unverified not in GRADES
+    ):
         raise InternalError("scoring.yaml: grades must be exactly A-F")
     if not decay < 1:
         raise InternalError("scoring.yaml: repeat_decay must be below 1")
-    return ScoringModel(int(doc["start"]), weights, factors, decay, caps, floors, gates)
+    return ScoringModel(int(doc["start"]), weights, factors, decay, caps, floors, gates, unverified)
 
 
 @lru_cache(maxsize=1)
@@ -142,7 +151,15 @@ def _capped(per_rule: dict[str, Fraction], model: ScoringModel) -> dict[str, Fra
     return out
 
 
-def score_findings(findings: Iterable[Finding], model: ScoringModel | None = None) -> Score:
+def _cap(grade: str, cap: str) -> bool:
+    return GRADES.index(cap) > GRADES.index(grade)
+
+
+def score_findings(
+    findings: Iterable[Finding], model: ScoringModel | None = None, *, tools: int | None = None
+) -> Score:
+    """Score one server's (unsuppressed) findings; `tools` is how many tools its surface lists
+    (None: not known, no cap for it)."""
     model = model or default_model()
     findings = list(findings)
     per_rule = _capped(_rule_penalties(findings, model), model)
@@ -151,10 +168,14 @@ def score_findings(findings: Iterable[Finding], model: ScoringModel | None = Non
     grade, gate_text = grade_of(raw, model), None
     for finding in sorted(findings, key=Finding.sort_key):
         gate = next((g for g in model.gates if g.applies(finding)), None)
-        if gate and GRADES.index(gate.max_grade) > GRADES.index(grade):
+        if gate and _cap(grade, gate.max_grade):
             grade = gate.max_grade
             kind = f"{finding.confidence.value} {finding.severity.value}"
-            gate_text = f"a {kind} finding caps the grade at {grade}"
+            on = f" on {finding.tool}" if finding.tool else ""
+            gate_text = f"{finding.rule_id} ({kind}){on} caps the grade at {grade}"
+    if tools == 0 and _cap(grade, model.unverified_max_grade):
+        grade = model.unverified_max_grade
+        gate_text = f"no tool was listed, so none was verified: the grade is capped at {grade}"
     ceiling = model.start if grade == "A" else model.floors[GRADES[GRADES.index(grade) - 1]] - 1
     score = min(raw, ceiling)
     vector = tuple(
@@ -163,3 +184,52 @@ def score_findings(findings: Iterable[Finding], model: ScoringModel | None = Non
         if p > 0
     )
     return Score(score=score, grade=grade, vector=vector, gate=gate_text)
+
+
+def score_surface(surface: ServerSurface, findings: Iterable[Finding]) -> Score:
+    """The score of a server: its findings, and whether its surface listed any tool at all."""
+    return score_findings(findings, tools=len(surface.tools))
+
+
+def rescored(server: ServerResult) -> ServerResult:
+    """`server` with score, grade and vector recomputed from all its findings (for stages that
+    add findings after the scan, like `toolwitness code`); an incomplete server stays ungraded."""
+    if server.incomplete:
+        return server
+    scored = score_surface(server.surface, server.findings)
+    return server.model_copy(
+        update={"score": scored.score, "grade": scored.grade, "score_vector": scored.vector}
+    )
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Why a grade is what it is: the largest deductions, and the gate that capped it."""
+
+    penalties: tuple[tuple[str, float, int], ...]  # (rule id, points, findings of that rule)
+    cap: str | None
+
+    def lines(self, top: int = 3) -> list[str]:
+        out = [
+            f"{rule} −{points:g} ({count} finding{'s' if count != 1 else ''})"
+            for rule, points, count in self.penalties[:top]
+        ]
+        if len(self.penalties) > top:
+            rest = sum(points for _, points, _ in self.penalties[top:])
+            out.append(f"{len(self.penalties) - top} more rules −{round(rest, 2):g}")
+        return out
+
+    def text(self) -> str:
+        """`TW-CODE-001 −35 (3 findings), …; <the gate that capped the grade>`; "" if neither."""
+        return "; ".join(x for x in (", ".join(self.lines()), self.cap) if x)
+
+
+def explain(
+    findings: Iterable[Finding], vector: Iterable[Penalty], tools: int | None
+) -> Explanation:
+    findings = list(findings)
+    counts: dict[str, int] = defaultdict(int)
+    for finding in findings:
+        counts[finding.rule_id] += 1
+    penalties = tuple((p.rule_id, p.penalty, counts[p.rule_id]) for p in vector)
+    return Explanation(penalties, score_findings(findings, tools=tools).gate)

@@ -5,6 +5,8 @@ opencode's argv array), `args`, `env`/`environment`, `cwd`, `url`/`serverUrl`/`h
 `type`/`transport` (Continue's JSON nests a whole `transport` object), `headers`/`http_headers`/
 `requestOptions.headers`, Codex's `bearer_token[_env_var]` and `env_http_headers`, and
 `enabled`/`disabled`. Values are kept literally: `${env:X}` stays a reference, never expanded.
+A URL made of references is still checked where it can be: `${BASE:-https://h}/mcp` must read as
+an http(s) URL with its defaults, and `${MCP_URL}` alone is accepted as the client's to fill in.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from toolwitness import paths
+from toolwitness.acquire.config_refs import PLACEHOLDER, has_references, with_defaults
 from toolwitness.acquire.package_spec import package_from_command
 from toolwitness.errors import InputError
 from toolwitness.model import ServerSpec, Transport
@@ -168,19 +171,34 @@ def _url(raw: dict[str, Any], e: _Entry, ctx: EntryContext) -> tuple[str | None,
         raise e.fail(f"conflicting URLs in {', '.join(k for k, _ in found)}")
     key, value = found[0]
     url = e.string(value, key)
+    view = with_defaults(url)[0] if has_references(url) else url
     try:
-        parts = urlsplit(url)
-        valid = parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
+        parts = urlsplit(view)
+        scheme = parts.scheme.lower()
+        valid = scheme in ("http", "https") and bool(parts.hostname)
         _ = parts.port  # raises on a port outside 0-65535
     except ValueError:
-        valid = False
-    if not valid:
-        raise e.fail(f"{key!r} is not a well-formed http(s) URL with a host", key)
+        valid, scheme = False, view.partition("://")[0].lower()
+    if not valid and not _left_to_the_client(view, scheme):
+        written = " (read with its references' defaults)" if view != url else ""
+        raise e.fail(f"{key!r} is not a well-formed http(s) URL with a host{written}", key)
     if any(k in ("httpUrl", "serverUrl") for k, _ in found):
         return url, "http"  # Gemini CLI's httpUrl and Windsurf's serverUrl are Streamable HTTP
-    if parts.path.rstrip("/").endswith("/sse"):
+    if view.split("?", 1)[0].rstrip("/").endswith("/sse"):
         return url, "sse"
     return url, ctx.url_kind
+
+
+def _left_to_the_client(view: str, scheme: str) -> bool:
+    """A URL whose scheme or host is a reference without a default (`${MCP_URL}`,
+    `https://${HOST}/mcp`): the client fills it in, so only its shape can be checked."""
+    if PLACEHOLDER not in view:
+        return False
+    head, sep, rest = view.partition("://")
+    if not sep:
+        return view.startswith(PLACEHOLDER)
+    host = rest.split("/", 1)[0]
+    return PLACEHOLDER in head or (scheme in ("http", "https") and PLACEHOLDER in host)
 
 
 def _headers(raw: dict[str, Any], e: _Entry) -> dict[str, str]:

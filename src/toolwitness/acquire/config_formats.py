@@ -1,16 +1,9 @@
 """Where each client keeps its server entries inside the parsed file, and which format a file is.
 
-| format          | shape                                                              |
-|-----------------|--------------------------------------------------------------------|
-| mcp-servers     | `{"mcpServers": {…}}`: Claude Desktop, `.mcp.json`, Cursor, Windsurf, Kiro |
-| claude-code     | `~/.claude.json`: `mcpServers` plus `projects.<dir>.mcpServers`    |
-| vscode-mcp      | `{"servers": {name: entry}, "inputs": [...]}`                      |
-| vscode-settings | `{"mcp": {"servers": {...}, "inputs": [...]}}`                     |
-| gemini          | `mcpServers`, where a bare `url` is SSE and `httpUrl` is Streamable HTTP |
-| zed             | `{"context_servers": {name: entry}}`                               |
-| codex           | TOML `[mcp_servers.<name>]`                                        |
-| continue        | YAML `mcpServers: [{name: …}]`; JSON `experimental.modelContextProtocolServers`|
-| opencode        | `{"mcp": {name: entry}}` or (v2) `{"mcp": {"servers": {…}}}`       |
+`FORMAT_SHAPES` says, per format, where the entries are (docs/configs.md shows it). Every walker
+yields `RawEntry`s; `spec_from_entry` turns each into a `ServerSpec`. In discovery a malformed
+entry is recorded as a problem and the others are still read (`specs_from_document(problems=…)`);
+for a file named on the command line the first error is raised.
 """
 
 from __future__ import annotations
@@ -25,17 +18,27 @@ from toolwitness.acquire.limits import InputLimits
 from toolwitness.errors import InputError
 from toolwitness.model import ServerSpec
 
-FORMATS = (
-    "mcp-servers",
-    "claude-code",
-    "vscode-mcp",
-    "vscode-settings",
-    "gemini",
-    "zed",
-    "codex",
-    "continue",
-    "opencode",
-)
+FORMAT_SHAPES = {
+    "mcp-servers": '`{"mcpServers": {name: entry}}`',
+    "mcp-json": "`mcpServers` or `servers` (`.mcp.json`, read by Claude Code and Visual Studio)",
+    "claude-code": "`mcpServers` plus `projects.<folder>.mcpServers`",
+    "claude-plugin": "`mcpServers` of `.claude-plugin/plugin.json` (a path there is not followed)",
+    "mcpb-manifest": "one server: `server.mcp_config` of an extension's `manifest.json`",
+    "vscode-mcp": '`{"servers": {name: entry}, "inputs": [...]}`',
+    "vscode-settings": '`{"mcp": {"servers": {...}, "inputs": [...]}}`',
+    "augment-settings": '`"augment.advanced": {"mcpServers": [{name, ...}]}`',
+    "amp-settings": '`"amp.mcpServers": {name: entry}`',
+    "gemini": "`mcpServers`, where a bare `url` is SSE and `httpUrl` Streamable HTTP",
+    "zed": '`{"context_servers": {name: entry}}`',
+    "codex": "TOML `[mcp_servers.<name>]`",
+    "continue": "YAML `mcpServers: [{name: ...}]`; JSON `experimental.modelContextProtocolServers`",
+    "opencode": '`{"mcp": {name: entry}}` or (v2) `{"mcp": {"servers": {...}}}`',
+    "crush": '`{"mcp": {name: {type, command, args, env, url, headers}}}`',
+    "goose": "YAML `extensions: {name: {type, cmd, args, envs, uri, enabled}}`",
+    "opaque": "a script the client runs to configure itself: reported, never parsed or run",
+}
+FORMATS = tuple(FORMAT_SHAPES)
+_GOOSE_INTERNAL = {"builtin", "platform", "frontend", "inline_python"}  # no process of their own
 _ENTRY_KEYS = {"command", "url", "serverUrl", "httpUrl", "type", "transport"}
 
 
@@ -88,6 +91,23 @@ def raw_entries(doc: Any, fmt: str, source: str) -> Iterator[RawEntry]:
         raise InputError("a client config must be an object at the top level", source=source)
     if fmt in ("mcp-servers", "gemini"):
         yield from w.mapping(w.sub(doc, "mcpServers"), "mcpServers")
+    elif fmt == "mcp-json":
+        yield from w.mapping(w.sub(doc, "mcpServers"), "mcpServers")
+        yield from w.mapping(w.sub(doc, "servers"), "servers")
+    elif fmt == "claude-plugin":
+        servers = doc.get("mcpServers")  # a string names a file: .mcp.json is found on its own
+        yield from w.mapping(servers if isinstance(servers, dict) else None, "mcpServers")
+    elif fmt == "mcpb-manifest":
+        yield from _mcpb(doc, source)
+    elif fmt in ("augment-settings", "amp-settings"):
+        yield from _editor_section(w, doc, fmt)
+    elif fmt == "crush":
+        yield from w.mapping(w.sub(doc, "mcp"), "mcp")
+    elif fmt == "goose":
+        for raw in w.mapping(w.sub(doc, "extensions"), "extensions"):
+            entry = _goose_entry(raw.entry)
+            if entry is not None:
+                yield RawEntry(raw.name, entry, raw.where)
     elif fmt == "claude-code":
         yield from w.mapping(w.sub(doc, "mcpServers"), "mcpServers")
         projects = w.sub(doc, "projects")
@@ -125,6 +145,39 @@ def raw_entries(doc: Any, fmt: str, source: str) -> Iterator[RawEntry]:
         raise InputError(f"unknown config format {fmt!r}", source=source)
 
 
+def _mcpb(doc: dict[str, Any], source: str) -> Iterator[RawEntry]:
+    """A Claude Desktop extension: one server, named by the manifest."""
+    server = doc.get("server")
+    config = server.get("mcp_config") if isinstance(server, dict) else None
+    if config is None:
+        raise InputError("extension manifest has no server.mcp_config", source=source)
+    name = doc.get("name") or doc.get("display_name")
+    yield RawEntry(name, config, "server.mcp_config")
+
+
+def _editor_section(w: _Walk, doc: dict[str, Any], fmt: str) -> Iterator[RawEntry]:
+    """Augment's and Amp's keys in an editor settings.json: a flat dotted key, or nested."""
+    if fmt == "augment-settings":
+        flat = w.sub(doc, "augment.advanced")
+        nested = w.sub(w.sub(doc, "augment"), "advanced", "augment")
+        for where, block in (("augment.advanced", flat), ("augment.advanced", nested)):
+            yield from w.named_list(w.sub(block, "mcpServers", where), f"{where}.mcpServers")
+        return
+    yield from w.mapping(w.sub(doc, "amp.mcpServers"), "amp.mcpServers")
+    yield from w.mapping(w.sub(w.sub(doc, "amp"), "mcpServers", "amp"), "amp.mcpServers")
+
+
+def _goose_entry(entry: Any) -> Any:
+    """Goose's spelling (`cmd`, `envs`, `uri`) → the common one; None for an extension that runs
+    inside goose (builtin, platform) and names no process or URL."""
+    if not isinstance(entry, dict):
+        return entry
+    if str(entry.get("type", "")).strip().lower() in _GOOSE_INTERNAL:
+        return None
+    renames = {"cmd": "command", "envs": "env", "uri": "url"}
+    return {renames.get(k, k): v for k, v in entry.items() if k not in ("name", "env_keys")}
+
+
 def _is_server_map(value: Any) -> bool:
     """opencode v2 nests servers under `mcp.servers`; a server *named* `servers` has a type."""
     return isinstance(value, dict) and not (_ENTRY_KEYS & set(value))
@@ -138,15 +191,29 @@ def _check_inputs(value: Any, where: str, source: str) -> None:
 
 
 def specs_from_document(
-    doc: Any, fmt: str, *, client: str, source: str, limits: InputLimits
+    doc: Any,
+    fmt: str,
+    *,
+    client: str,
+    source: str,
+    limits: InputLimits,
+    problems: list[InputError] | None = None,
 ) -> list[ServerSpec]:
+    """The specs of every entry. With `problems`, a malformed entry is appended there and the
+    others are still read; without, the first error is raised."""
     ctx = EntryContext(client=client, source=source, url_kind="sse" if fmt == "gemini" else "http")
     specs: list[ServerSpec] = []
     entries = list(raw_entries(doc, fmt, source))  # cheap: count before building anything
     if len(entries) > limits.max_items:
         raise InputError(f"more than {limits.max_items} server entries", source=source)
     for raw in entries:
-        spec = spec_from_entry(raw.name, raw.entry, ctx, raw.where)
+        try:
+            spec = spec_from_entry(raw.name, raw.entry, ctx, raw.where)
+        except InputError as exc:
+            if problems is None:
+                raise
+            problems.append(exc)
+            continue
         if spec is not None:
             specs.append(spec)
     return specs
@@ -187,5 +254,22 @@ def detect_format(doc: Any, syntax: str) -> str | None:
             return "opencode"
         if _is_server_map(mcp.get("servers")):
             return "vscode-settings"
-        return "opencode"
+        return "crush" if "charm.land/crush" in str(doc.get("$schema", "")) else "opencode"
+    return _detect_other(doc)
+
+
+def _detect_other(doc: dict[str, Any]) -> str | None:
+    """The formats whose marker key no catalog or other config uses."""
+    server = doc.get("server")
+    if "manifest_version" in doc and isinstance(server, dict) and "mcp_config" in server:
+        return "mcpb-manifest"
+    extensions = doc.get("extensions")
+    if isinstance(extensions, dict) and any(
+        isinstance(e, dict) and ("cmd" in e or "uri" in e) for e in extensions.values()
+    ):
+        return "goose"
+    if isinstance(doc.get("augment.advanced"), dict):
+        return "augment-settings"
+    if isinstance(doc.get("amp.mcpServers"), dict):
+        return "amp-settings"
     return None

@@ -1,18 +1,23 @@
 """Posture (TW-NET): is it safe to connect this server the way the config says?
 
-Reads only the surface's transport and package (a config entry, or a live spec). The rule
-patterns in data/rules/net.yaml hold the word lists; this module holds the logic.
+Reads only the surface's transport and package (a config entry, or a live spec), and the notes
+discovery leaves on a config it could not read (TW-NET-008). The rule patterns in
+data/rules/net.yaml hold the word lists; this module holds the logic. Values keep their
+references as written (`${BASE:-https://h}`); a URL is judged as it reads with no variable set
+(its defaults), and a literal written as a default counts as a literal.
 """
 
 from __future__ import annotations
 
 import ipaddress
 from collections.abc import Iterator, Sequence
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
+from toolwitness.acquire.config_problems import problem_from_note
+from toolwitness.acquire.config_refs import PLACEHOLDER, defaults, has_references, with_defaults
 from toolwitness.acquire.package_spec import executable_name
 from toolwitness.checks.interface import CheckContext, server_check
-from toolwitness.checks.text.secrets import arg_secret, literal_secret
+from toolwitness.checks.text.secrets import arg_secret, find_token, literal_secret
 from toolwitness.findings import Finding, Severity, Witness
 from toolwitness.model import ServerSurface, Transport
 from toolwitness.supply.advisories import matching_advisories
@@ -71,7 +76,7 @@ def _command_line(surface: ServerSurface, t: Transport, ctx: CheckContext) -> It
             tool=None,
             location="transport.command",
             message=message,
-            evidence=excerpt(" ".join([t.command or "", *t.args]), 200),
+            evidence=excerpt(" ".join([t.command or "", *_masked_args(t.args)]), 200),
             witnesses=(_witness(surface, "transport.command", exe),),
             severity=severity,
         )
@@ -89,6 +94,17 @@ def _command_line(surface: ServerSurface, t: Transport, ctx: CheckContext) -> It
             evidence=excerpt(t.command or "", 200),
             witnesses=(_witness(surface, "transport.command", exe),),
         )
+
+
+def _masked_args(args: Sequence[str]) -> list[str]:
+    """The arguments with any literal credential replaced, so evidence never carries it."""
+    return [
+        "<redacted>"
+        if _first(arg_secret(args[i - 1] if i else "", v) for v in _readings(a))
+        or _first(find_token(v) for v in _readings(a))
+        else a
+        for i, a in enumerate(args)
+    ]
 
 
 def _shell_code(exe: str, argv: Sequence[str], ctx: CheckContext) -> tuple[str, Severity] | None:
@@ -144,20 +160,24 @@ def _urls(surface: ServerSurface, t: Transport, ctx: CheckContext) -> Iterator[F
     has_auth = any(k.lower() in _AUTH_HEADERS for k in t.headers) or any(
         a.lower().startswith("authorization:") or a.lower() == "--header" for a in t.args
     )
-    for location, url in candidates:
+    for location, written in candidates:
+        url = with_defaults(written)[0] if has_references(written) else written
         try:
             parts = urlsplit(url)
             host = parts.hostname or ""
         except ValueError:
             continue
+        if PLACEHOLDER in parts.scheme or PLACEHOLDER in host:
+            continue  # the client fills the scheme or host in: nothing here to judge
         kind = _host_kind(host)
         if parts.scheme.lower() == "http" and kind == "remote":
             yield ctx.rules.finding(
                 "TW-NET-003",
                 tool=None,
                 location=location,
-                message="the server is reached over unencrypted http:// on a non-loopback host",
-                evidence=excerpt(f"{parts.scheme}://{parts.netloc}{parts.path}", 200),
+                message="the server is reached over unencrypted http:// on a non-loopback host"
+                + _as_default(written, url),
+                evidence=excerpt(_shown_url(parts), 200),
                 witnesses=(_witness(surface, location),),
             )
         if kind == "loopback" and location == "transport.url" and not has_auth:
@@ -169,10 +189,26 @@ def _urls(surface: ServerSurface, t: Transport, ctx: CheckContext) -> Iterator[F
                     "the client reaches a localhost HTTP server and sends no credential: any web"
                     " page can target it through DNS rebinding unless the server checks Origin"
                     " and Host"
-                ),
-                evidence=excerpt(f"{parts.scheme}://{parts.netloc}{parts.path}", 200),
+                )
+                + _as_default(written, url),
+                evidence=excerpt(_shown_url(parts), 200),
                 witnesses=(_witness(surface, location),),
             )
+
+
+def _as_default(written: str, url: str) -> str:
+    return "" if written == url else " (the default the config writes for an unset variable)"
+
+
+def _shown_url(parts: SplitResult) -> str:
+    """scheme://host:port/path: never the user:password of the netloc."""
+    host = parts.hostname or ""
+    try:
+        port = f":{parts.port}" if parts.port is not None else ""
+    except ValueError:
+        port = ""
+    host = f"[{host}]" if ":" in host else host
+    return f"{parts.scheme}://{host}{port}{parts.path}"
 
 
 def _bind_all(surface: ServerSurface, t: Transport, ctx: CheckContext) -> Iterator[Finding]:
@@ -220,20 +256,21 @@ def _publishes_all(mapping: str) -> bool:
 def _secrets(surface: ServerSurface, t: Transport, ctx: CheckContext) -> Iterator[Finding]:
     found: list[tuple[str, str]] = []
     for key, value in sorted(t.env.items()):
-        described = literal_secret(key, value)
+        described = _first(literal_secret(key, v) for v in _readings(value))
         if described:
             found.append((f"transport.env.{key}", described))
     for key, value in sorted(t.headers.items()):
-        described = literal_secret(key, value, header=True)
+        described = _first(literal_secret(key, v, header=True) for v in _readings(value))
         if described:
             found.append((f"transport.headers.{key}", described))
     for i, arg in enumerate(t.args):
-        described = arg_secret(t.args[i - 1] if i else "", arg)
+        previous = t.args[i - 1] if i else ""
+        described = _first(arg_secret(previous, v) for v in _readings(arg))
         if described:
             found.append((f"transport.args[{i}]", described))
     if t.url:
         try:
-            query = urlsplit(t.url).query
+            query = urlsplit(with_defaults(t.url)[0]).query
         except ValueError:  # malformed: nothing to read, and the URL check says so elsewhere
             query = ""
         for pair in query.split("&") if query else ():
@@ -249,6 +286,41 @@ def _secrets(surface: ServerSurface, t: Transport, ctx: CheckContext) -> Iterato
             message=f"a literal credential is written into the config: {described}",
             evidence=f"{location.rsplit('.', 1)[-1]}: {described}",
             witnesses=(_witness(surface, location, "value redacted"),),
+        )
+
+
+def _readings(value: str) -> list[str]:
+    """The value as written, and each literal default inside its references (a token written as
+    `${TOKEN:-ghp_…}` is in the file, whatever the variable)."""
+    return [value, *defaults(value)] if has_references(value) else [value]
+
+
+def _first(found: Iterator[str | None]) -> str | None:
+    return next((f for f in found if f), None)
+
+
+@server_check("posture.unreadable_config", ["TW-NET-008"])
+def unreadable_config(surface: ServerSurface, ctx: CheckContext) -> Iterator[Finding]:
+    """A client config discovery could not read: its servers were not seen (fail closed)."""
+    if surface.transport is not None or surface.tools:
+        return
+    for note in surface.notes:
+        problem = problem_from_note(note)
+        if problem is None:
+            continue
+        reason, location = problem
+        what = (
+            f"the entry at {location} of this client config could not be read"
+            if location
+            else "the client config could not be read"
+        )
+        yield ctx.rules.finding(
+            "TW-NET-008",
+            tool=None,
+            location=location or "$",
+            message=f"{what} ({reason}); the servers it defines were not seen or checked",
+            evidence=excerpt(reason, 300),
+            witnesses=(Witness(kind="config", file=surface.source, path=(location or "$",)),),
         )
 
 

@@ -22,7 +22,7 @@ from toolwitness.code.registrations import ToolSpec, extract
 from toolwitness.code.sinks import load_sink_catalog
 from toolwitness.code.verify import ToolVerdict, findings_for, verify_tools
 from toolwitness.errors import InputError, UsageError
-from toolwitness.findings import Finding
+from toolwitness.findings import Finding, Witness
 from toolwitness.gcpause import gc_paused
 from toolwitness.model import Coverage, ServerSurface, Tool
 from toolwitness.result import ToolResult
@@ -205,5 +205,11 @@ def with_verdict(tool: ToolResult, verdict: ToolVerdict | None) -> ToolResult:
             "verdict": verdict.verdict,
             "verdict_reason": "; ".join(verdict.reasons) or None,
             "witnesses": verdict.witnesses(),
+            "registration": Witness(
+                kind="source",
+                file=verdict.spec.file,
+                line=verdict.spec.line,
+                column=verdict.spec.column - 1,  # Witness columns are 0-based
+            ),
         }
     )

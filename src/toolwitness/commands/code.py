@@ -19,6 +19,7 @@ from toolwitness.errors import UsageError
 from toolwitness.findings import Severity
 from toolwitness.pipeline import code_scan_result, exit_code
 from toolwitness.report.interface import OutputFormat, ReportOptions, formatter_for
+from toolwitness.report.sarif_artifacts import find_source_root
 
 
 def code_command(
@@ -54,6 +55,14 @@ def code_command(
     fail_on: Annotated[
         Severity | None, typer.Option(help="Exit 1 if a finding is at or above this severity.")
     ] = None,
+    source_root: Annotated[
+        Path | None,
+        typer.Option(
+            "--source-root",
+            help="SARIF: write file paths relative to this folder (default: the repository "
+            "root above the target, else the current folder).",
+        ),
+    ] = None,
     debug: Annotated[bool, typer.Option(help="Show tracebacks for internal errors.")] = False,
 ) -> None:
     """Follow each tool's handler to capability sinks; compare with what the tool declares."""
@@ -73,7 +82,9 @@ def code_command(
             raise typer.Exit(0)
         result = code_scan_result(analysis)
         color = output is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
-        _emit(formatter_for(fmt, ReportOptions(color=color)).format(result), output)
+        root = source_root or find_source_root([Path(target)])
+        options = ReportOptions(color=color, source_root=root)
+        _emit(formatter_for(fmt, options).format(result), output)
         raise typer.Exit(exit_code(result, fail_on=fail_on))
 
 

@@ -1,34 +1,44 @@
-"""`toolwitness discover` and the `scan --discover/--home/--project/--online` options.
+"""`toolwitness discover` and the `scan --discover/--home/--project/--no-project/--online` options.
 
-Discovery lists the servers the well-known client configs define, without starting anything.
-Secrets never leave: env and header values are shown only when they are references the client
-substitutes (`${env:X}`, `${input:x}`), and as `<redacted>` otherwise.
+Discovery lists the servers the well-known client configs define, without starting anything. It
+searches the user's client folders, the current folder and every project folder the clients
+record (`--no-project` turns the project search off; `--project DIR` adds one). A file that
+cannot be read is reported with its reason and discovery goes on with the others; `scan
+--discover` scans it as a TW-NET-008 finding, so nothing unread passes as clean.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
-from urllib.parse import urlsplit
+from typing import Annotated
 
 import typer
 
-from toolwitness.acquire.configs import DiscoveryEnv, discover_specs, find_configs
+from toolwitness.acquire.config_problems import problem_surfaces
+from toolwitness.acquire.discovery import discover
 from toolwitness.acquire.limits import InputLimits
-from toolwitness.checks.text.secrets import (
-    arg_secret,
-    is_reference,
-    literal_secret,
-    strip_references,
+from toolwitness.acquire.locations import DiscoveryEnv
+from toolwitness.commands.discover_view import (
+    REDACTED,
+    discovery_document,
+    shown_args,
+    shown_url,
+    shown_value,
+    spec_document,
+    text_lines,
 )
 from toolwitness.errors import UsageError
-from toolwitness.model import ServerSpec
+from toolwitness.model import ServerSpec, ServerSurface
 from toolwitness.textnorm import escape_display
 
-REDACTED = "<redacted>"
-DISCOVER_SCHEMA = "toolwitness.discover/1"
+__all__ = [
+    "REDACTED", "DiscoverFlag", "HomeOpt", "NoProjectFlag", "OnlineFlag", "ProjectOpt",
+    "discover_targets", "discovery_env", "register", "shown_args", "shown_url", "shown_value",
+    "spec_document",
+]  # fmt: skip
 
 DiscoverFlag = Annotated[
     bool,
@@ -39,8 +49,15 @@ HomeOpt = Annotated[
     typer.Option("--home", help="Look for user configs under this directory instead of $HOME."),
 ]
 ProjectOpt = Annotated[
-    Path | None,
-    typer.Option("--project", help="Look for project configs (.mcp.json, .vscode/…) here."),
+    list[Path] | None,
+    typer.Option("--project", help="Also search this project folder (.mcp.json, .vscode/…)."),
+]
+NoProjectFlag = Annotated[
+    bool,
+    typer.Option(
+        "--no-project",
+        help="Do not search the current folder or the project folders clients record.",
+    ),
 ]
 OnlineFlag = Annotated[
     bool,
@@ -55,101 +72,43 @@ class DiscoverFormat(StrEnum):
     JSON = "json"
 
 
-def discovery_env(home: Path | None, project: Path | None) -> DiscoveryEnv:
-    for label, folder in (("--home", home), ("--project", project)):
+def discovery_env(
+    home: Path | None, projects: list[Path] | None = None, *, no_project: bool = False
+) -> DiscoveryEnv:
+    for folder in [home, *(projects or [])]:
         if folder is not None and not folder.is_dir():
+            label = "--home" if folder is home else "--project"
             raise UsageError(f"{label} {folder} is not a directory")
-    return DiscoveryEnv.from_environ(home=home, project=project)
+    folders = [(p.absolute(), "--project") for p in projects or []]
+    if not no_project:
+        with contextlib.suppress(OSError):  # the current folder was removed: nothing there
+            folders.insert(0, (Path.cwd(), "current folder"))
+    return DiscoveryEnv.from_environ(
+        home=home, projects=tuple(folders), recorded_projects=not no_project
+    )
 
 
 def discover_targets(
-    discover: bool, home: Path | None, project: Path | None, limits: InputLimits, *, alone: bool
-) -> list[ServerSpec]:
-    """The specs `scan --discover` adds to its targets (none without --discover)."""
-    if not discover:
-        if home is not None or project is not None:
-            raise UsageError("--home and --project apply with --discover")
+    discover_flag: bool,
+    home: Path | None,
+    project: list[Path] | None,
+    limits: InputLimits,
+    *,
+    alone: bool,
+    no_project: bool = False,
+) -> list[ServerSpec | ServerSurface]:
+    """What `scan --discover` adds to its targets: the specs, and one surface per file that
+    could not be read (a TW-NET-008 finding each); nothing without --discover."""
+    if not discover_flag:
+        if home is not None or project or no_project:
+            raise UsageError("--home, --project and --no-project apply with --discover")
         return []
-    env = discovery_env(home, project)
-    specs = discover_specs(env, limits)
-    if not specs and alone:
-        where = str(env.home) + (f" or {env.project}" if env.project else "")
+    env = discovery_env(home, project, no_project=no_project)
+    found = discover(env, limits)
+    if not found.specs and not found.problems and alone:
+        where = ", ".join([str(env.home), *(str(p) for p in env.projects)])
         raise UsageError(f"--discover found no MCP server in the client configs under {where}")
-    return specs
-
-
-def _shown(value: str) -> str:
-    """A value only when nothing but references (and an auth scheme word) is in it."""
-    rest = strip_references(value).strip().lower()
-    return value if is_reference(value) or rest in ("bearer", "basic", "token") else REDACTED
-
-
-def shown_args(args: tuple[str, ...]) -> list[str]:
-    """Arguments with any literal credential (`--api-key sk-…`, `Authorization: …`) masked."""
-    return [REDACTED if arg_secret(args[i - 1] if i else "", a) else a for i, a in enumerate(args)]
-
-
-def shown_url(url: str) -> str:
-    try:
-        password = urlsplit(url).password
-    except ValueError:
-        return REDACTED
-    if password and not is_reference(password):
-        url = url.replace(f":{password}@", f":{REDACTED}@", 1)
-    base, sep, query = url.partition("?")
-    if not sep:
-        return url
-    pairs = []
-    for pair in query.split("&"):
-        key, eq, value = pair.partition("=")
-        pairs.append(f"{key}={REDACTED}" if eq and literal_secret(key, value) else pair)
-    return f"{base}?{'&'.join(pairs)}"
-
-
-def spec_document(spec: ServerSpec) -> dict[str, Any]:
-    t = spec.transport
-    doc: dict[str, Any] = {
-        "client": spec.client,
-        "name": spec.name,
-        "origin": spec.origin,
-        "enabled": spec.enabled,
-        "transport": t.kind,
-    }
-    if t.command is not None:
-        doc["command"] = t.command
-        doc["args"] = shown_args(t.args)
-    if t.url is not None:
-        doc["url"] = shown_url(t.url)
-    if t.cwd is not None:
-        doc["cwd"] = t.cwd
-    doc["env"] = {k: _shown(v) for k, v in sorted(t.env.items())}
-    doc["headers"] = {k: _shown(v) for k, v in sorted(t.headers.items())}
-    doc["package"] = (
-        None if spec.package is None else spec.package.model_dump(mode="json", exclude_none=True)
-    )
-    return doc
-
-
-def _text_lines(specs: list[ServerSpec], files: list[str]) -> list[str]:
-    lines = [f"{len(files)} config files, {len(specs)} servers (nothing was started)"]
-    for path in files:
-        lines.append(f"  file: {path}")
-    for spec in specs:
-        t = spec.transport
-        target = shown_url(t.url) if t.url else " ".join([t.command or "", *shown_args(t.args)])
-        lines.append("")
-        lines.append(f"{spec.client}  {spec.name}{'' if spec.enabled else '  (disabled)'}")
-        lines.append(f"  from:      {spec.origin}")
-        lines.append(f"  transport: {t.kind}  {target}")
-        if spec.package is not None:
-            p = spec.package
-            pin = p.version or "unpinned"
-            lines.append(f"  package:   {p.ecosystem} {p.name} ({pin})")
-        for label, values in (("env", t.env), ("headers", t.headers)):
-            if values:
-                shown = ", ".join(f"{k}={_shown(v)}" for k, v in sorted(values.items()))
-                lines.append(f"  {label + ':':<10} {shown}")
-    return lines
+    return [*found.specs, *problem_surfaces(found.problems)]
 
 
 def register(app: typer.Typer) -> None:
@@ -157,6 +116,10 @@ def register(app: typer.Typer) -> None:
     def discover_command(
         home: HomeOpt = None,
         project: ProjectOpt = None,
+        no_project: NoProjectFlag = False,
+        verbose: Annotated[
+            bool, typer.Option("--verbose", "-v", help="Also list the locations that are absent.")
+        ] = False,
         fmt: Annotated[
             DiscoverFormat, typer.Option("--format", "-f", help="Output format.")
         ] = DiscoverFormat.TEXT,
@@ -166,17 +129,11 @@ def register(app: typer.Typer) -> None:
         from toolwitness.cli_support import guard as _guard
 
         with _guard():
-            env = discovery_env(home, project)
-            limits = InputLimits()
-            files = [str(c.path) for c in find_configs(env)]
-            specs = discover_specs(env, limits)
+            env = discovery_env(home, project, no_project=no_project)
+            found = discover(env, InputLimits())
             if fmt is DiscoverFormat.JSON:
-                doc = {
-                    "schema": DISCOVER_SCHEMA,
-                    "files": files,
-                    "servers": [spec_document(s) for s in specs],
-                }
+                doc = discovery_document(found)
                 _emit(json.dumps(doc, indent=2, ensure_ascii=True) + "\n", None)
                 return
-            text = "\n".join(escape_display(line) for line in _text_lines(specs, files))
-            _emit(text + "\n", None)
+            lines = text_lines(found, verbose=verbose)
+            _emit("\n".join(escape_display(line) for line in lines) + "\n", None)

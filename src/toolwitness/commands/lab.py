@@ -158,7 +158,9 @@ def probe_command(
         raise typer.Exit(exit_code(result, fail_on=fail_on))
 
 
-_CODE_FIELDS = ("declared", "actual", "undeclared", "verdict", "verdict_reason", "witnesses")
+_CODE_FIELDS = (
+    "declared", "actual", "undeclared", "verdict", "verdict_reason", "witnesses", "registration",
+)  # fmt: skip
 
 
 def with_code_verdicts(result: ScanResult, probe: ServerProbe, source: Path) -> ScanResult:
@@ -176,7 +178,14 @@ def with_code_verdicts(result: ScanResult, probe: ServerProbe, source: Path) -> 
         else t
         for t in server.tools
     )
-    return ScanResult(servers=(attach_probe(server.model_copy(update={"tools": tools}), probe),))
+    # The code's TW-CODE findings count in the grade like every other finding (docs/scoring.md).
+    from toolwitness.findings import sort_findings
+    from toolwitness.score import rescored
+
+    code = [f for s in analysed.servers for f in s.findings if f.family == "CODE"]
+    findings = tuple(sort_findings([*server.findings, *code]))
+    server = rescored(server.model_copy(update={"tools": tools, "findings": findings}))
+    return ScanResult(servers=(attach_probe(server, probe),))
 
 
 def register(app: typer.Typer) -> None:

@@ -24,7 +24,7 @@ from toolwitness.integrity.audit import read_audit
 from toolwitness.integrity.lock import DEFAULT_LOCK_NAME, read_lock
 from toolwitness.integrity.trust import TRUST_SCHEMA, TrustRow, blocked_anywhere, trust_rows
 from toolwitness.integrity.verify import LockSettings
-from toolwitness.model import ServerSpec
+from toolwitness.model import ServerSpec, ServerSurface
 from toolwitness.result import ScanResult
 from toolwitness.textnorm import escape_display
 
@@ -59,16 +59,15 @@ def render_table(rows: list[TrustRow]) -> str:
 
 def _scan(
     targets: list[str], flags: live_commands.LiveFlags, limits: InputLimits, lock: Path,
-    settings: LockSettings, discovered: list[ServerSpec],
+    settings: LockSettings, discovered: list[ServerSpec | ServerSurface],
 ) -> ScanResult | None:  # fmt: skip
     from toolwitness.pipeline import ScanOptions, scan
 
     scan_targets, live_options = live_commands.scan_inputs(targets, flags, limits)
-    scan_targets += discovered
-    if not scan_targets:
+    if not scan_targets and not discovered:
         return None
     options = ScanOptions(limits=limits, lock=lock, lock_settings=settings, live=live_options)
-    return scan(scan_targets, options)
+    return scan([*scan_targets, *discovered], options)
 
 
 def trust_command(

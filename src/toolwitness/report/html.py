@@ -9,16 +9,21 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import re
 from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from toolwitness.report.html_svg import call_path, flow_graph, h
+from toolwitness.findings import Confidence, Finding, Severity
+from toolwitness.report.html_findings import SEVERITIES, card, group_findings
+from toolwitness.report.html_svg import call_path, flow_graph
+from toolwitness.report.html_tables import EMPTY, Column, table
+from toolwitness.report.html_text import h, name_html, name_text, text_html
 from toolwitness.report.interface import ReportOptions
 from toolwitness.report.json_format import report_document
-from toolwitness.result import ScanResult
+from toolwitness.result import Penalty, ScanResult
+from toolwitness.score import explain
 
-SEVERITIES = ("critical", "high", "medium", "low", "info")
 # Past these counts, rendering is deferred until scrolled to (CSS content-visibility).
 _EAGER_FINDINGS = 300
 _EAGER_ROWS = 200
@@ -37,37 +42,57 @@ def _sha256(text: str) -> str:
 
 
 def _caps(values: list[str] | None) -> str:
-    return "–" if values is None else (", ".join(h(v) for v in values) or "none")
+    return EMPTY if values is None else (", ".join(h(v) for v in values) or "none")
 
 
-def _summary(doc: dict[str, Any]) -> str:
+def _finding(f: dict[str, Any]) -> Finding:
+    # The document is ours (or checked against the report schema by `toolwitness report`).
+    return Finding.model_construct(
+        rule_id=f["rule_id"], title=f["title"], severity=Severity(f["severity"]),
+        confidence=Confidence(f["confidence"]), tool=f["tool"], location=f["location"],
+        message=f["message"], evidence=None, witnesses=(),
+    )  # fmt: skip
+
+
+def grade_reasons(server: dict[str, Any]) -> str:
+    """Why the grade is what it is (score.explain), from the report document."""
+    if server["grade"] is None:
+        return ""
+    findings = [_finding(f) for f in server["findings"]]
+    vector = [Penalty(**p) for p in server["score_vector"]]
+    return explain(findings, vector, len(server["tools"])).text()
+
+
+_SUMMARY = [
+    Column("server", "server"), Column("coverage", "coverage"), Column("score", "score", True),
+    Column("grade", "grade", True), Column("tools", "tools", True),
+    Column("flagged", "flagged", True), Column("findings", "findings", True),
+    Column("pin", "pin"), Column("why", "why this grade"),
+]  # fmt: skip
+
+
+def _summary(doc: dict[str, Any], whys: list[str]) -> str:
     rows = []
-    for s in doc["servers"]:
-        grade = s["grade"] or "–"
-        vector = "".join(
-            f"<li><code>{h(p['rule_id'])}</code> −{p['penalty']:g}</li>" for p in s["score_vector"]
-        )
-        pin = s["pin"]["state"] if s.get("pin") else "–"
+    for s, why in zip(doc["servers"], whys, strict=True):
+        grade = s["grade"] or EMPTY
         flagged = len(
             {f["tool"] for f in s["findings"] if f["tool"] and f["severity"] in SEVERITIES[:3]}
         )
         rows.append(
-            f'<tr><th scope="row"><a href="#srv-{_anchor(s["id"])}">{h(s["id"])}</a></th>'
-            f"<td>{h(', '.join(s['coverage']))}</td>"
-            f"<td>{s['score'] if s['score'] is not None else '–'}</td>"
-            f'<td class="grade grade-{grade}">{grade}</td><td>{len(s["tools"])}</td>'
-            f"<td>{flagged}</td>"
-            f"<td>{len(s['findings'])}</td><td>{h(pin)}</td>"
-            f"<td>{'<ul>' + vector + '</ul>' if vector else '–'}</td></tr>"
-        )
-    return (
-        '<table class="summary"><caption class="count">'
-        "Servers, trust scores and the itemised penalty vector"
-        '</caption><thead><tr><th scope="col">server</th><th scope="col">coverage</th>'
-        '<th scope="col">score</th><th scope="col">grade</th><th scope="col">tools</th>'
-        '<th scope="col">flagged</th><th scope="col">findings</th><th scope="col">pin</th>'
-        f'<th scope="col">penalties</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
-    )
+            [
+                f'<a href="#srv-{_anchor(s["id"])}">{name_html(s["id"])}</a>',
+                h(", ".join(s["coverage"])),
+                str(s["score"]) if s["score"] is not None else EMPTY,
+                f'<span class="grade grade-{grade}">{grade}</span>',
+                str(len(s["tools"])), str(flagged), str(len(s["findings"])),
+                h(s["pin"]["state"]) if s.get("pin") else EMPTY,
+                h(why) or EMPTY,
+            ]
+        )  # fmt: skip
+    return table(
+        _SUMMARY, rows, css_class="summary",
+        caption="Servers, trust scores and why each grade is what it is",
+    )  # fmt: skip
 
 
 def _anchor(server_id: str) -> str:
@@ -82,7 +107,7 @@ def _filters(doc: dict[str, Any]) -> str:
         for s in SEVERITIES
     )
     fam = "".join(f'<option value="{h(f)}">{h(f)}</option>' for f in families)
-    tool_options = "".join(f'<option value="{h(t)}">{h(t)}</option>' for t in tools)
+    tool_options = "".join(f'<option value="{h(t)}">{h(name_text(t))}</option>' for t in tools)
     return (
         '<form id="filters" class="filters" role="search" aria-label="Filter findings">'
         f"<fieldset><legend>Severity</legend>{sev}</fieldset>"
@@ -96,54 +121,45 @@ def _filters(doc: dict[str, Any]) -> str:
     )
 
 
-def _finding(f: dict[str, Any], deferred: bool = False) -> str:
-    evidence = f'<pre class="evidence mono">{h(f["evidence"])}</pre>' if f["evidence"] else ""
-    witnesses = "".join(
-        "<li><code>"
-        + h(":".join(str(w[k]) for k in ("file", "line") if w.get(k) is not None) or w["kind"])
-        + "</code> "
-        + h(" ".join(str(w[k]) for k in ("symbol", "detail") if w.get(k)))
-        + "</li>"
-        for w in f["witnesses"][:10]
-    )
-    return (
-        f'<article class="finding s-{f["severity"]}{" deferred" if deferred else ""}" '
-        f'data-severity="{f["severity"]}" '
-        f'data-family="{h(f["rule_id"].split("-")[1])}" data-tool="{h(f["tool"] or "")}">'
-        f'<h4><span class="sev sev-{f["severity"]}">{f["severity"]}</span> '
-        f"<code>{h(f['rule_id'])}</code> {h(f['title'])}</h4>"
-        f"<p>Tool <code>{h(f['tool'] or '(server)')}</code> at <code>{h(f['location'])}</code> "
-        f"— confidence {h(f['confidence'])}. {h(f['message'])}</p>{evidence}"
-        f"{'<ul>' + witnesses + '</ul>' if witnesses else ''}</article>"
-    )
+_TOOLS = [
+    Column("tool", "tool"), Column("description", "description (escaped)"),
+    Column("roles", "roles"), Column("declared", "declared"), Column("actual", "actual"),
+    Column("undeclared", "undeclared"), Column("verdict", "code verdict"),
+    Column("probe", "lab probe"),
+]  # fmt: skip
 
 
 def _tools_table(server: dict[str, Any]) -> str:
-    rows = []
-    for t in server["tools"]:
-        probe = t["probe"]["verdict"] if t.get("probe") else "–"
-        rows.append(
-            f'<tr><th scope="row"><code>{h(t["name"])}</code></th>'
-            f'<td class="mono">{_description(t.get("description"))}</td>'
-            f"<td>{_caps(t['roles'])}</td>"
-            f"<td>{_caps(t['declared'])}</td><td>{_caps(t['actual'])}</td>"
-            f"<td>{_caps(t['undeclared'])}</td><td>{h(t['verdict'] or '–')}</td>"
-            f"<td>{h(probe)}</td></tr>"
-        )
-    return (
-        f'<table class="tools{" deferred" if len(server["tools"]) > _EAGER_ROWS else ""}">'
-        '<thead><tr><th scope="col">tool</th><th scope="col">description (escaped)</th>'
-        '<th scope="col">roles</th>'
-        '<th scope="col">declared</th><th scope="col">actual</th><th scope="col">undeclared</th>'
-        '<th scope="col">code verdict</th><th scope="col">lab probe</th></tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table>"
-    )
+    rows = [
+        [
+            name_html(t["name"]),
+            f'<span class="mono">{_description(t.get("description"))}</span>'
+            if t.get("description") else EMPTY,
+            EMPTY if not t["roles"] else _caps(t["roles"]),
+            _caps(t["declared"]), _caps(t["actual"]), _caps(t["undeclared"]),
+            h(t["verdict"] or EMPTY),
+            h(t["probe"]["verdict"]) if t.get("probe") else EMPTY,
+        ]
+        for t in server["tools"]
+    ]  # fmt: skip
+    deferred = " deferred" if len(server["tools"]) > _EAGER_ROWS else ""
+    return table(_TOOLS, rows, css_class=f"tools{deferred}")
+
+
+_RUN_END = re.compile(r"(?:\\U[0-9a-f]{8}|\\u[0-9a-f]{4})+")
+_MAX_RUN_KEPT = 20_000  # characters of a hidden run kept past the cut, to decode it whole
 
 
 def _description(text: str | None, limit: int = 400) -> str:
     if not text:
-        return "–"
-    return h(text if len(text) <= limit else text[: limit - 1] + "…")
+        return EMPTY
+    if len(text) > limit:
+        cut = limit - 1
+        run = _RUN_END.search(text, max(0, cut - 10), cut + _MAX_RUN_KEPT)
+        if run is not None and run.start() <= cut < run.end():
+            cut = run.end()  # do not cut a hidden run in two: it is shown decoded
+        text = text[:cut] + ("…" if cut < len(text) else "")
+    return text_html(text)
 
 
 def _pin_table(server: dict[str, Any]) -> str:
@@ -151,7 +167,7 @@ def _pin_table(server: dict[str, Any]) -> str:
     if not pin or not pin["changes"]:
         return ""
     rows = "".join(
-        f'<tr><th scope="row"><code>{h(c["tool"])}</code></th><td>{h(c["change"])}</td>'
+        f'<tr><th scope="row">{name_html(c["tool"])}</th><td>{h(c["change"])}</td>'
         f"<td>{h(', '.join(c['fields']) or '–')}</td>"
         f"<td>{_hint_moves(c.get('hints') or [])}</td>"
         f"<td>{'yes' if c['widening'] else 'no'}</td></tr>"
@@ -200,19 +216,21 @@ def render(doc: dict[str, Any]) -> str:
     graph, nodes, edges = flow_graph(doc["servers"])
     servers = []
     rendered = 0  # findings so far on the page: the first few hundred render eagerly
-    for s in doc["servers"]:
-        findings = "".join(
-            _finding(f, deferred=rendered + i >= _EAGER_FINDINGS)
-            for i, f in enumerate(s["findings"])
-        )
-        rendered += len(s["findings"])
-        findings = findings or "<p>No findings.</p>"
+    whys = [grade_reasons(s) for s in doc["servers"]]
+    for s, why in zip(doc["servers"], whys, strict=True):
+        cards = []
+        for group in group_findings(s["findings"]):
+            cards.append(card(group, deferred=rendered >= _EAGER_FINDINGS))
+            rendered += len(group)
+        findings = "".join(cards) or "<p>No findings.</p>"
         errors = "".join(f"<li>{h(e)}</li>" for e in s.get("errors", []))
         anchor = _anchor(s["id"])
+        why_html = f'<p class="why">Why this grade: {h(why)}</p>' if why else ""
         servers.append(
             f'<section aria-labelledby="srv-{anchor}-h"><h2 id="srv-{anchor}-h">'
-            f'<a id="srv-{anchor}"></a>Server <code>{h(s["id"])}</code> — grade '
-            f"{s['grade'] or '–'}</h2>"
+            f'<a id="srv-{anchor}"></a>Server {name_html(s["id"])} — grade '
+            f"{s['grade'] or EMPTY}</h2>"
+            f"{why_html}"
             f"{'<p><strong>Incomplete scan:</strong></p><ul>' + errors + '</ul>' if errors else ''}"
             f"<h3>Tools</h3>{_tools_table(s)}{_pin_table(s)}{_violations(s)}"
             f"<h3>Findings ({len(s['findings'])})</h3>{findings}</section>"
@@ -235,7 +253,7 @@ def render(doc: dict[str, Any]) -> str:
         f"{doc['summary']['servers']} servers · {doc['summary']['tools']} tools · "
         f"{doc['summary']['flagged_tools']} flagged · findings: {h(counts)}</p></header>"
         f'<main id="main"><section aria-labelledby="summary-h"><h2 id="summary-h">Summary</h2>'
-        f"{_summary(doc)}</section>{_filters(doc)}{graph_section}{''.join(servers)}</main>"
+        f"{_summary(doc, whys)}</section>{_filters(doc)}{graph_section}{''.join(servers)}</main>"
         f"<script>{js}</script></body></html>\n"
     )
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from toolwitness.report.html_text import MARK, ascii_escaped, h, is_plain, name_text
 from toolwitness.textnorm import escape_display
 
 FLOW_ROLES = ("untrusted-input", "sensitive-source", "external-sink")
@@ -15,13 +16,12 @@ _MAX_EDGES = 600
 _NODE_W, _NODE_H, _GAP, _COL_GAP, _TOP = 250, 26, 8, 90, 40
 
 
-def h(text: str) -> str:
-    """Attacker text for HTML/SVG: hidden characters made visible, then entity-escaped."""
-    return escape(escape_display(text), quote=True)
+__all__ = ["call_path", "flow_graph", "h"]
 
 
 def _label(text: str, limit: int = 36) -> str:
-    shown = escape_display(text)
+    # A name that is not plain ASCII is drawn marked and escaped: `⚠ web/re\u0430d_file`.
+    shown = escape_display(text) if is_plain(text) else f"{MARK} {ascii_escaped(text)}"
     return shown if len(shown) <= limit else shown[: limit - 1] + "…"
 
 
@@ -53,7 +53,7 @@ def flow_graph(servers: list[dict[str, Any]]) -> tuple[str, int, int]:
         for row, (server_id, tool) in enumerate(nodes):
             y = _TOP + row * (_NODE_H + _GAP)
             pos[(col, server_id, tool)] = (x, y)
-            key = h(f"{server_id}/{tool}")
+            key = h(name_text(f"{server_id}/{tool}"))
             parts.append(
                 f'<g class="node" data-server="{h(server_id)}" data-tool="{h(tool)}" '
                 f'data-role="{FLOW_ROLES[col]}"><title>{key} — {FLOW_ROLES[col]}</title>'
@@ -114,6 +114,6 @@ def call_path(tool: str, capability: str, witness: dict[str, Any]) -> str:
     return (
         f'<svg class="call-path" role="img" data-tool="{h(tool)}" data-capability="{h(capability)}"'
         f' viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
-        f'xmlns="http://www.w3.org/2000/svg"><title>{h(tool)} reaches {h(capability)} at '
-        f"{h(where)}</title>{_arrow_defs()}{''.join(parts)}</svg>"
+        f'xmlns="http://www.w3.org/2000/svg"><title>{h(name_text(tool))} reaches '
+        f"{h(capability)} at {h(where)}</title>{_arrow_defs()}{''.join(parts)}</svg>"
     )

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
+from pathlib import Path
 from typing import Protocol
 
+from toolwitness.acquire.limits import InputLimits
 from toolwitness.result import ScanResult
 
 
@@ -22,7 +24,12 @@ class OutputFormat(StrEnum):
 class ReportOptions:
     redact: bool = False
     color: bool = False
-    width: int = 120
+    # Terminal width: None follows the terminal when stdout is one and does not wrap otherwise.
+    width: int | None = None
+    # SARIF: uris are relative to this; None finds the repository root above the first target.
+    source_root: Path | None = None
+    # SARIF re-reads the scanned JSON files for line numbers with the scan's own bounds.
+    limits: InputLimits = field(default_factory=InputLimits)
 
 
 class Formatter(Protocol):

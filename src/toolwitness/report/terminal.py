@@ -7,6 +7,8 @@ neither terminal escapes nor rich markup in a description can reach the screen.
 from __future__ import annotations
 
 import io
+import shutil
+import sys
 
 from rich.console import Console, Group
 from rich.table import Table
@@ -16,6 +18,7 @@ from toolwitness.findings import FLAG_THRESHOLD, Finding, Severity
 from toolwitness.report.evidence import shown_evidence
 from toolwitness.report.interface import ReportOptions
 from toolwitness.result import ScanResult, ServerResult
+from toolwitness.score import explain
 from toolwitness.textnorm import escape_display
 
 _STYLE = {
@@ -35,6 +38,13 @@ def _worst(findings: list[Finding]) -> Severity | None:
     return max((f.severity for f in findings), key=lambda s: s.rank, default=None)
 
 
+def grade_reasons(server: ServerResult) -> str:
+    """`TW-CODE-001 −35 (3 findings), …; <the gate that capped the grade>`, or "" for a clean A."""
+    if server.grade is None:
+        return ""
+    return explain(server.findings, server.score_vector, len(server.surface.tools)).text()
+
+
 def _server_block(server: ServerResult, redact: bool) -> Group:
     parts: list[Text | Table] = []
     head = Text()
@@ -49,6 +59,9 @@ def _server_block(server: ServerResult, redact: bool) -> Group:
             f"   pin {server.pin.state}", style="bold red" if server.pin.state == "blocked" else ""
         )
     parts.append(head)
+    why = grade_reasons(server)
+    if why:
+        parts.append(_t("  why: " + why, "dim"))
     if server.incomplete:
         parts.append(_t("INCOMPLETE: " + "; ".join(server.errors), "bold red"))
     for note in server.surface.notes:
@@ -104,15 +117,30 @@ def _server_block(server: ServerResult, redact: bool) -> Group:
     return Group(*parts)
 
 
+# Piped output is not hard-wrapped: lines run as long as they are (a pager or editor wraps them).
+_UNWRAPPED = 100_000
+
+
+def terminal_width(asked: int | None) -> int | None:
+    """The width to wrap at: as asked; else the terminal's, when stdout is one; else None."""
+    if asked is not None:
+        return asked
+    if sys.stdout.isatty():
+        return shutil.get_terminal_size().columns
+    return None
+
+
 class TerminalFormat:
     def __init__(self, options: ReportOptions) -> None:
         self.options = options
 
     def format(self, result: ScanResult) -> str:
         buffer = io.StringIO()
+        width = terminal_width(self.options.width)
         console = Console(
             file=buffer,
-            width=self.options.width,
+            width=width or _UNWRAPPED,
+            soft_wrap=width is None,
             force_terminal=self.options.color,
             no_color=not self.options.color,
             highlight=False,

@@ -2,7 +2,9 @@
 (function () {
   var form = document.getElementById("filters");
   if (!form) { return; }
+  // One .finding per finding; findings about the same span share a .card (evidence shown once).
   var findings = Array.prototype.slice.call(document.querySelectorAll(".finding"));
+  var cards = Array.prototype.slice.call(document.querySelectorAll(".card"));
   var counter = document.getElementById("shown-count");
   function checkedSeverities() {
     var boxes = form.querySelectorAll("input[name=sev]");
@@ -10,6 +12,7 @@
     for (var i = 0; i < boxes.length; i++) { if (boxes[i].checked) { out[boxes[i].value] = true; } }
     return out;
   }
+  function cardOf(el) { return el.closest(".card") || el; }
   function apply() {
     var sev = checkedSeverities();
     var family = form.querySelector("#f-family").value;
@@ -20,9 +23,12 @@
       var ok = sev[el.getAttribute("data-severity")] === true &&
         (family === "" || el.getAttribute("data-family") === family) &&
         (tool === "" || el.getAttribute("data-tool") === tool) &&
-        (query === "" || el.textContent.toLowerCase().indexOf(query) !== -1);
+        (query === "" || cardOf(el).textContent.toLowerCase().indexOf(query) !== -1);
       el.classList.toggle("hidden", !ok);
       if (ok) { shown += 1; }
+    });
+    cards.forEach(function (card) {
+      card.classList.toggle("hidden", card.querySelector(".finding:not(.hidden)") === null);
     });
     if (counter) { counter.textContent = shown + " of " + findings.length + " findings shown"; }
   }
