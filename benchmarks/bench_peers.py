@@ -14,8 +14,8 @@ code` is timed on the real packages installed in `.cache/test-servers` (`make se
 
 `--peer-cmd [NAME=]CMD` (repeatable) times another scanner on the same catalog files: `{catalog}`
 is replaced by the catalog's path. Ratios are toolwitness ÷ peer (below 1: toolwitness is faster
-or smaller). `--tw-cmd` replaces the toolwitness command (e.g. another checkout's venv, to time a
-before/after pair). The machine may be shared: compare figures from one run, read CPU beside wall.
+or smaller). `--tw-cmd` replaces the toolwitness command (e.g. another checkout on PYTHONPATH, to time a
+before/after pair; it must print a JSON report, checked to cover every tool). The machine may be shared: compare figures from one run, read CPU beside wall.
 """
 
 from __future__ import annotations
@@ -162,8 +162,7 @@ def main() -> None:
             for n in args.sizes:
                 catalog = write_catalog(n, kind, tmp)
                 runs = measure(commands, {"catalog": str(catalog)}, args.repeat, ok, tmp)
-                if not args.tw_cmd:
-                    check_toolwitness_output(tmp / "toolwitness.out", n)
+                check_toolwitness_output(tmp / "toolwitness.out", n)
                 label = f"{n:,} {kind} tool{'s' if n > 1 else ''}"
                 record[label] = {k: [asdict(r) for r in v] for k, v in runs.items()}
                 print(row(label, {k: summarise(v) for k, v in runs.items()}, tw.name), flush=True)
