@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from toolwitness._version import __version__
 from toolwitness.findings import Finding
 from toolwitness.report.evidence import shown_evidence
 from toolwitness.report.interface import ReportOptions
+from toolwitness.report.json_text import dumps_indented
 from toolwitness.result import ScanResult, ServerResult, ToolResult
 from toolwitness.textnorm import REDACTED, escape_display
 
@@ -97,4 +97,4 @@ class JsonFormat:
 
     def format(self, result: ScanResult) -> str:
         doc = report_document(result, self.options.redact)
-        return json.dumps(doc, indent=2, ensure_ascii=True, sort_keys=False) + "\n"
+        return dumps_indented(doc) + "\n"  # = json.dumps(doc, indent=2, ensure_ascii=True)
