@@ -129,7 +129,12 @@ def test_unconstrained_command_on_an_executing_tool_is_low() -> None:
 
 def test_command_parameter_on_a_tool_that_never_says_it_executes() -> None:
     found = cap(t("get_weather", "Returns the forecast.", {"command": {"type": "string"}}))
-    assert one(found, "TW-CAP-013").severity is Severity.LOW
+    # the purpose never accounts for it: TW-CAP-014 (high: a reading purpose), not also 013
+    assert one(found, "TW-CAP-014").severity is Severity.HIGH
+    assert "TW-CAP-013" not in ids(found)
+    device = cap(t("light", "Sends a command to the smart light.", {"command": {"type": "string"}}))
+    assert one(device, "TW-CAP-013").severity is Severity.LOW
+    assert "TW-CAP-014" not in ids(device)
 
 
 def test_unconstrained_url_on_a_network_tool() -> None:

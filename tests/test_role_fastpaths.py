@@ -114,6 +114,10 @@ def test_fast_constructors_build_the_same_records() -> None:
     assert list(vars(fast)) == list(vars(plain))
     built = roles._tool_roles("t", 3, (plain,), ())
     assert vars(built) == vars(roles.ToolRoles(tool="t", index=3, signals=(plain,), params=()))
+    value = roles.ParamValue("op", "tools[3].inputSchema.properties.op.default", "default", "x")
+    built = roles._tool_roles("t", 3, (plain,), (), (value,), True)
+    expected = roles.ToolRoles("t", 3, (plain,), (), values=(value,), read_only=True)
+    assert vars(built) == vars(expected) and list(vars(built)) == list(vars(expected))
     assert built.roles == ("network",) and built.has("network")
 
 

@@ -15,6 +15,7 @@ from toolwitness.acquire.limits import MIB, InputLimits
 from toolwitness.cli_support import emit, guard, run_app
 from toolwitness.code.analyse import CodeOptions
 from toolwitness.code.declared import DeclaredFrom
+from toolwitness.commands import builtins_option
 from toolwitness.commands import code as code_commands
 from toolwitness.commands import discover as discover_commands
 from toolwitness.commands import evaluate as evaluate_commands
@@ -125,6 +126,7 @@ def scan_command(
     project: discover_commands.ProjectOpt = None,
     no_project: discover_commands.NoProjectFlag = False,
     online: discover_commands.OnlineFlag = False,
+    include_builtins: builtins_option.IncludeBuiltinsOpt = None,
     max_tools: MaxTools = 5000,
     max_file_mib: MaxMib = 10,
     source_root: SourceRootOpt = None,
@@ -165,7 +167,8 @@ def scan_command(
                 limits=limits, rule_packs=tuple(rules or ()), lock=lock,
                 lock_settings=lock_settings,
                 suppressions=load_suppressions(suppressions) if suppressions else (),
-                live=live_options, live_observer=observer, check_options={"online": online},
+                live=live_options, live_observer=observer,
+                check_options={"online": online, **builtins_option.check_options(include_builtins)},
                 lab=lab_settings,
                 code=CodeOptions(declared_from=declared_from) if verify_code else None,
             )  # fmt: skip

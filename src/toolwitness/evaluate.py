@@ -1,14 +1,13 @@
 """Measure detection against a labelled set: confusion counts, rates and Wilson intervals.
 
-Two manifest formats are read:
-- `toolwitness.corpus/1` (ours): {"schema", "catalogs": {stem: relative path}, "tools":
-  {"<stem>::<tool>": {"label": "malicious"|"benign", "family"?, "borderline"?, "split"}}}
-- a flat labels file: {"<stem>::<tool>": "benign"|"suspicious"|"malicious"}, catalogs in
-  `catalogs/<stem>.json` next to it (the layout of external labelled sets).
+Labelled sets are read by `evaluate_sets` (our corpus manifest, or a flat labels file with an
+optional `meta.json` of families); runs are kept and compared by `evaluate_runs`.
 
 Each catalog is scanned on its own (a server is judged by itself, as a user scanning it would),
 through the full pipeline; a tool is predicted malicious when it is flagged (a finding of
-severity >= medium names it). The library never prints.
+severity >= the threshold, medium by default, names it). Ablation (`ablate`) removes a rule
+family or a rule from what flags a tool; checks never read each other's findings, so that equals
+a scan without it, and one scan serves every ablation. The library never prints.
 """
 
 from __future__ import annotations
@@ -16,22 +15,40 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from toolwitness.acquire.catalog import load_catalog_file
-from toolwitness.acquire.hostile_json import parse_json_bytes
 from toolwitness.acquire.limits import InputLimits
 from toolwitness.errors import InputError
-from toolwitness.files import read_regular
+from toolwitness.evaluate_sets import (
+    CORPUS_SCHEMA,
+    LabelledSet,
+    LabelledTool,
+    load_labelled_set,
+)
+from toolwitness.findings import Severity
 from toolwitness.pipeline import ScanOptions, scan_surfaces
+from toolwitness.rules import FAMILIES, RuleRegistry, load_registry
 
-CORPUS_SCHEMA = "toolwitness.corpus/1"
+__all__ = [
+    "CORPUS_SCHEMA",
+    "REPORT_SCHEMA",
+    "SPLITS",
+    "Ablation",
+    "Confusion",
+    "Evaluation",
+    "LabelledSet",
+    "LabelledTool",
+    "check_ablation",
+    "evaluate",
+    "findings_by_catalog",
+    "flagged_by_catalog",
+    "load_labelled_set",
+    "wilson",
+]
+
 REPORT_SCHEMA = "toolwitness.evaluation/1"
 SPLITS = ("dev", "holdout", "all")
-_POSITIVE = {"malicious", "suspicious"}
-_NEGATIVE = {"benign"}
-_MAX_MANIFEST_BYTES = 16 * 1024 * 1024
 Z95 = 1.959963984540054
 
 
@@ -46,24 +63,6 @@ def wilson(successes: int, total: int, z: float = Z95) -> tuple[float, float] | 
     centre = (p + z * z / (2 * total)) / denom
     half = z * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total)) / denom
     return max(0.0, centre - half), min(1.0, centre + half)
-
-
-@dataclass(frozen=True)
-class LabelledTool:
-    key: str  # "<catalog stem>::<tool>"
-    catalog: str
-    tool: str
-    malicious: bool
-    family: str | None
-    split: str
-    borderline: str | None = None
-
-
-@dataclass(frozen=True)
-class LabelledSet:
-    source: str
-    catalogs: dict[str, Path]
-    tools: tuple[LabelledTool, ...]
 
 
 @dataclass
@@ -102,120 +101,73 @@ class Confusion:
 
 
 @dataclass
+class Ablation:
+    remove: str  # a rule family (CAP) or a rule id (TW-CAP-014)
+    overall: Confusion = field(default_factory=Confusion)
+    lost: list[str] = field(default_factory=list)  # attacks no longer flagged
+    cleared: list[str] = field(default_factory=list)  # false positives no longer flagged
+
+    def to_json(self, full: Confusion) -> dict[str, Any]:
+        mine, base = self.overall.metrics(), full.metrics()
+        delta = {
+            key: _delta(mine[key]["value"], base[key]["value"])
+            for key in ("precision", "recall", "false_positive_rate")
+        }
+        delta["f1"] = _delta(mine["f1"], base["f1"])
+        return {
+            "remove": self.remove,
+            "overall": mine,
+            "delta": delta,
+            "lost": sorted(self.lost),
+            "cleared": sorted(self.cleared),
+        }
+
+
+def _delta(value: float | None, base: float | None) -> float | None:
+    return None if value is None or base is None else round(value - base, 4)
+
+
+@dataclass
 class Evaluation:
     manifest: str
     split: str
+    threshold: str = "medium"
+    family_source: str = "manifest"
     overall: Confusion = field(default_factory=Confusion)
     families: dict[str, Confusion] = field(default_factory=dict)
     borderline: dict[str, Confusion] = field(default_factory=dict)
     false_negatives: list[str] = field(default_factory=list)
     false_positives: list[str] = field(default_factory=list)
     incomplete: list[str] = field(default_factory=list)
+    ablations: list[Ablation] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "schema": REPORT_SCHEMA,
             "manifest": self.manifest,
             "split": self.split,
+            "threshold": self.threshold,
+            "family_source": self.family_source,
             "overall": self.overall.metrics(),
             "families": {k: self.families[k].metrics() for k in sorted(self.families)},
             "borderline": {k: self.borderline[k].metrics() for k in sorted(self.borderline)},
             "false_negatives": sorted(self.false_negatives),
             "false_positives": sorted(self.false_positives),
             "incomplete": sorted(self.incomplete),
+            "ablations": [a.to_json(self.overall) for a in self.ablations],
         }
 
 
-def _read_json(path: Path) -> Any:
-    """The project's strict JSON reader: a duplicate key (a label silently replaced), NaN, an
-    overlong string or too deep a nesting is refused with its path, like any catalog."""
-    data = read_regular(path, _MAX_MANIFEST_BYTES, what="manifest")
-    return parse_json_bytes(data, str(path), InputLimits(max_file_bytes=_MAX_MANIFEST_BYTES))
+# (rule id, severity) of each finding that names a tool
+ToolFindings = dict[str, list[tuple[str, Severity]]]
 
 
-def _split_key(key: str, source: str) -> tuple[str, str]:
-    catalog, sep, tool = key.partition("::")
-    if not sep or not catalog or not tool:
-        raise InputError(
-            "tool keys must read '<catalog>::<tool>'", source=source, path=f"$[{key!r}]"
-        )
-    return catalog, tool
-
-
-def _corpus_tools(doc: dict[str, Any], source: str) -> Iterable[LabelledTool]:
-    tools = doc.get("tools")
-    if not isinstance(tools, dict) or not tools:
-        raise InputError("'tools' must be a non-empty object", source=source, path="$.tools")
-    for key, entry in sorted(tools.items()):
-        where = f"$.tools[{key!r}]"
-        if not isinstance(entry, dict):
-            raise InputError("each tool entry must be an object", source=source, path=where)
-        label, split = entry.get("label"), entry.get("split", "dev")
-        if label not in _POSITIVE | _NEGATIVE:
-            raise InputError(
-                f"label must be malicious or benign, not {label!r}", source=source, path=where
-            )
-        if split not in ("dev", "holdout"):
-            raise InputError(
-                f"split must be dev or holdout, not {split!r}", source=source, path=where
-            )
-        family = entry.get("family")
-        if label in _POSITIVE and not isinstance(family, str):
-            raise InputError("a malicious tool needs a family", source=source, path=where)
-        catalog, tool = _split_key(key, source)
-        yield LabelledTool(
-            key, catalog, tool, label in _POSITIVE, family, split, entry.get("borderline")
-        )
-
-
-def load_labelled_set(path: Path) -> LabelledSet:
-    """Read either manifest format; every problem is an InputError (exit 2)."""
-    doc = _read_json(path)
-    source = str(path)
-    base = path.parent
-    if not isinstance(doc, dict):
-        raise InputError("manifest must be a JSON object", source=source)
-    if doc.get("schema") == CORPUS_SCHEMA:
-        listed = doc.get("catalogs")
-        if not isinstance(listed, dict) or not all(isinstance(v, str) for v in listed.values()):
-            raise InputError(
-                "'catalogs' must map catalog names to paths", source=source, path="$.catalogs"
-            )
-        catalogs = {name: base / rel for name, rel in listed.items()}
-        tools = tuple(_corpus_tools(doc, source))
-    elif "schema" in doc:
-        raise InputError(
-            f"unknown manifest schema {doc['schema']!r}", source=source, path="$.schema"
-        )
-    else:
-        entries = []
-        for key, label in sorted(doc.items()):
-            if not isinstance(label, str) or label not in _POSITIVE | _NEGATIVE:
-                raise InputError(
-                    f"label must be benign, suspicious or malicious, not {label!r}",
-                    source=source,
-                    path=f"$[{key!r}]",
-                )
-            catalog, tool = _split_key(key, source)
-            positive = label in _POSITIVE
-            entries.append(
-                LabelledTool(key, catalog, tool, positive, label if positive else None, "dev")
-            )
-        if not entries:
-            raise InputError("the labels file is empty", source=source)
-        tools = tuple(entries)
-        catalogs = {t.catalog: base / "catalogs" / f"{t.catalog}.json" for t in tools}
-    for entry in tools:
-        if entry.catalog not in catalogs:
-            raise InputError(f"tool {entry.key!r} names an unlisted catalog", source=source)
-    return LabelledSet(source=source, catalogs=catalogs, tools=tools)
-
-
-def flagged_by_catalog(
+def findings_by_catalog(
     labelled: LabelledSet, names: Iterable[str], options: ScanOptions
-) -> tuple[dict[str, set[str]], list[str]]:
-    """Scan each named catalog alone; return its flagged tools and the incomplete catalogs."""
-    flagged: dict[str, set[str]] = {}
+) -> tuple[dict[str, ToolFindings], list[str]]:
+    """Scan each named catalog alone; return, per catalog, the findings that name each tool,
+    and the catalogs whose scan was incomplete."""
+    found: dict[str, ToolFindings] = {}
     incomplete: list[str] = []
     for name in sorted(set(names)):
         path = labelled.catalogs[name]
@@ -224,7 +176,11 @@ def flagged_by_catalog(
         surface = load_catalog_file(path, server_id=name, limits=InputLimits())
         result = scan_surfaces([surface], options)
         server = result.servers[0]
-        flagged[name] = server.flagged_tools()
+        per_tool: ToolFindings = {}
+        for finding in server.findings:
+            if finding.tool is not None:
+                per_tool.setdefault(finding.tool, []).append((finding.rule_id, finding.severity))
+        found[name] = per_tool
         if server.incomplete:
             incomplete.append(name)
         present = {t.name for t in surface.tools}
@@ -233,31 +189,84 @@ def flagged_by_catalog(
         )
         if missing:
             raise InputError(f"catalog {name!r} has no tool {missing[0]!r}", source=labelled.source)
+    return found, incomplete
+
+
+def flagged_by_catalog(
+    labelled: LabelledSet, names: Iterable[str], options: ScanOptions
+) -> tuple[dict[str, set[str]], list[str]]:
+    """Scan each named catalog alone; return its flagged tools and the incomplete catalogs."""
+    found, incomplete = findings_by_catalog(labelled, names, options)
+    flagged = {
+        name: {tool for tool, hits in per_tool.items() if _flags(hits, Severity.MEDIUM, "")}
+        for name, per_tool in found.items()
+    }
     return flagged, incomplete
 
 
+def _removes(remove: str, rule_id: str) -> bool:
+    return rule_id == remove or rule_id.split("-")[1] == remove
+
+
+def _flags(hits: list[tuple[str, Severity]], threshold: Severity, remove: str) -> bool:
+    return any(
+        severity.at_least(threshold) and not (remove and _removes(remove, rule_id))
+        for rule_id, severity in hits
+    )
+
+
+def check_ablation(remove: str, registry: RuleRegistry | None = None) -> str:
+    """A rule family (`CAP`) or a known rule id (`TW-CAP-014`), upper-cased; else InputError."""
+    name = remove.strip().upper()
+    if name in FAMILIES or name in (registry or load_registry()):
+        return name
+    raise InputError(
+        f"--ablate takes a rule family ({', '.join(FAMILIES)}) or a rule id, not {remove!r}"
+    )
+
+
 def evaluate(
-    labelled: LabelledSet, split: str = "all", options: ScanOptions | None = None
+    labelled: LabelledSet,
+    split: str = "all",
+    options: ScanOptions | None = None,
+    *,
+    threshold: Severity = Severity.MEDIUM,
+    ablate: tuple[str, ...] = (),
 ) -> Evaluation:
     if split not in SPLITS:
         raise InputError(f"split must be one of {', '.join(SPLITS)}")
     chosen = [t for t in labelled.tools if split in ("all", t.split)]
     if not chosen:
         raise InputError(f"no labelled tools in split {split!r}", source=labelled.source)
-    flagged, incomplete = flagged_by_catalog(
+    removals = tuple(dict.fromkeys(check_ablation(a) for a in ablate))
+    found, incomplete = findings_by_catalog(
         labelled, (t.catalog for t in chosen), options or ScanOptions()
     )
-    result = Evaluation(manifest=labelled.source, split=split, incomplete=incomplete)
+    result = Evaluation(
+        manifest=labelled.source,
+        split=split,
+        threshold=threshold.value,
+        family_source=labelled.family_source,
+        incomplete=incomplete,
+        ablations=[Ablation(r) for r in removals],
+    )
     for tool in chosen:
-        hit = tool.tool in flagged[tool.catalog]
+        hits = found[tool.catalog].get(tool.tool, [])
+        hit = _flags(hits, threshold, "")
         result.overall.add(tool.malicious, hit)
         if tool.malicious:
-            result.families.setdefault(tool.family or "unlabelled", Confusion()).add(True, hit)
+            for family in tool.categories or ("unlabelled",):
+                result.families.setdefault(family, Confusion()).add(True, hit)
             if not hit:
                 result.false_negatives.append(tool.key)
         else:
-            if tool.borderline:
-                result.borderline.setdefault(tool.borderline, Confusion()).add(False, hit)
+            for kind in tool.categories:
+                result.borderline.setdefault(kind, Confusion()).add(False, hit)
             if hit:
                 result.false_positives.append(tool.key)
+        for ablation in result.ablations:
+            kept = _flags(hits, threshold, ablation.remove)
+            ablation.overall.add(tool.malicious, kept)
+            if hit and not kept:
+                (ablation.lost if tool.malicious else ablation.cleared).append(tool.key)
     return result

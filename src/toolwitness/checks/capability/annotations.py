@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from toolwitness.checks.capability.purpose import NO_HABITS, mismatches, purpose_of
 from toolwitness.checks.interface import CheckContext, server_check
 from toolwitness.checks.roles.derive import ParamShape, RoleSignal, ToolRoles, surface_roles
+from toolwitness.checks.roles.vocab import vocabulary
 from toolwitness.findings import Confidence, Finding, Severity, Witness
 from toolwitness.model import ServerSurface, Tool
 
@@ -156,7 +158,13 @@ def _param_witness(tool: str, param: ParamShape, shape: str) -> Witness:
     )
 
 
-def _parameter_findings(roles: ToolRoles, ctx: CheckContext) -> Iterator[Finding]:
+def _unstated_commands(tool: Tool, roles: ToolRoles) -> frozenset[str]:
+    vocab = vocabulary()
+    found = mismatches(roles, purpose_of(tool, roles, vocab), NO_HABITS, vocab)
+    return frozenset(m.param.location for m in found if m.shape == "command")
+
+
+def _parameter_findings(tool: Tool, roles: ToolRoles, ctx: CheckContext) -> Iterator[Finding]:
     name = roles.tool
     commands = _free(roles.shaped("command"))
     if roles.has("code-exec", sources=("name", "description")):
@@ -170,7 +178,12 @@ def _parameter_findings(roles: ToolRoles, ctx: CheckContext) -> Iterator[Finding
                 witnesses=(_param_witness(name, param, "command"),),
             )
     else:
+        # A command parameter the stated purpose never accounts for is TW-CAP-014's finding;
+        # this one is left for those the purpose names ("sends a command to the device").
+        unstated = _unstated_commands(tool, roles)
         for param in roles.shaped("command"):
+            if param.location in unstated:
+                continue
             yield ctx.rules.finding(
                 "TW-CAP-013",
                 tool=name,
@@ -220,6 +233,6 @@ def annotation_contradictions(surface: ServerSurface, ctx: CheckContext) -> Iter
 
 @server_check("capability.parameters", ["TW-CAP-010", "TW-CAP-011", "TW-CAP-012", "TW-CAP-013"])
 def unconstrained_parameters(surface: ServerSurface, ctx: CheckContext) -> Iterator[Finding]:
-    for roles in surface_roles(surface):
+    for tool, roles in zip(surface.tools, surface_roles(surface), strict=True):
         if roles.params:  # every finding names one of the tool's shaped parameters
-            yield from _parameter_findings(roles, ctx)
+            yield from _parameter_findings(tool, roles, ctx)

@@ -89,7 +89,8 @@ def _may_ask(text: str, secrets: frozenset[str], vocab: RoleVocabulary) -> bool:
         held = _FORMS[id(vocab)] = (vocab, secrets, tests)
     lower = nfc(text).lower().replace("’", "'")  # as `roles.text` tokenises it
     addressee, ask, secret = held[2]
-    return addressee(lower) and ask(lower) and secret(lower)
+    # the rarest first: most descriptions name no secret at all
+    return secret(lower) and ask(lower) and addressee(lower)
 
 
 def _asks_for_secret(text: str, secrets: frozenset[str], vocab: RoleVocabulary) -> str | None:

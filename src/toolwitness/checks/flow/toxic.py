@@ -18,7 +18,7 @@ from toolwitness.model import ServerSurface
 
 TRIFECTA = ("untrusted-input", "sensitive-source", "external-sink")
 ACTIONS = ("code-exec", "destructive")
-_STRONG = ("name", "parameter")
+_STRONG = ("name", "parameter", "builtin")  # a built-in's role is documented
 _TRIFECTA_SET = frozenset(TRIFECTA)
 _HOP_ROLES = frozenset((*TRIFECTA, *ACTIONS))
 # TW-FLOW-001/004 need sensitive-source, 006 needs untrusted-input.
@@ -95,15 +95,20 @@ def _single_tool(
         secret = "credential-access" in present
         role = "credential-access" if secret else "sensitive-source"
         hops = [Hop(server, roles, role), Hop(server, roles, "external-sink")]
+        # A tool whose name says it is about credentials (a password manager's share, a secret
+        # scanner's report) moves them by design: reported, not called harvesting.
+        harvest = secret and not roles.has("credential-access", sources=("name",))
+        what = "credentials" if secret else "private data"
         yield ctx.rules.finding(
             "TW-FLOW-004",
             tool=roles.tool,
             location=loc,
-            message=f"reads {'credentials' if secret else 'private data'} and sends data out",
+            message=f"reads {what} and sends data out"
+            + ("" if harvest or not secret else " (credentials are what its name says it handles)"),
             evidence=f"{role} -> external-sink",
             witnesses=tuple(h.witness() for h in hops),
-            severity=Severity.HIGH if secret else None,
-            confidence=Confidence.STRONG if secret else None,
+            severity=Severity.HIGH if harvest else None,
+            confidence=Confidence.STRONG if harvest else None,
         )
     action = next((a for a in ACTIONS if a in present), None)
     if "untrusted-input" in present and action:

@@ -25,6 +25,8 @@ from toolwitness.model import ServerSurface, Tool
 _MAX_PARAMS = 256
 _MAX_DEPTH = 4
 _CONSTRAINT_KEYS = ("enum", "const", "pattern")
+_MAX_VALUES = 64  # values read per keyword of one parameter
+_MAX_VALUE_CHARS = 256
 
 
 @dataclass(frozen=True)
@@ -44,11 +46,24 @@ class ParamShape:
 
 
 @dataclass(frozen=True)
+class ParamValue:
+    """A string a parameter's schema offers as a value: its default, const, an enum member or
+    an example (what TW-CAP-015 reads as an action, "unlink", "rm -rf /")."""
+
+    param: str
+    location: str  # JSON path of the value
+    keyword: str  # default | const | enum | examples
+    value: str
+
+
+@dataclass(frozen=True)
 class ToolRoles:
     tool: str
     index: int
     signals: tuple[RoleSignal, ...]
     params: tuple[ParamShape, ...]
+    values: tuple[ParamValue, ...] = ()
+    read_only: bool = False  # the name or prose states the tool is read-only
 
     @cached_property
     def _by_role(self) -> dict[str, list[RoleSignal]]:
@@ -90,7 +105,12 @@ def _signal(role: str, source: str, term: str, location: str) -> RoleSignal:
 
 
 def _tool_roles(
-    tool: str, index: int, signals: tuple[RoleSignal, ...], params: tuple[ParamShape, ...]
+    tool: str,
+    index: int,
+    signals: tuple[RoleSignal, ...],
+    params: tuple[ParamShape, ...],
+    values: tuple[ParamValue, ...] = (),
+    read_only: bool = False,
 ) -> ToolRoles:
     """`ToolRoles(...)`, built the same way as `_signal`."""
     roles = _new(ToolRoles)
@@ -99,6 +119,8 @@ def _tool_roles(
     fields["index"] = index
     fields["signals"] = signals
     fields["params"] = params
+    fields["values"] = values
+    fields["read_only"] = read_only
     return roles
 
 
@@ -125,6 +147,9 @@ class _RoleIndex(NamedTuple):
     shape_last: dict[str, frozenset[str]]  # last name token -> shapes
     shape_formats: dict[str, frozenset[str]]  # lower-cased format -> shapes
     name_shapes: dict[str, frozenset[str] | None]  # parameter name -> its name-given shapes
+    non_string: frozenset[str]  # shapes a string (or untyped) parameter cannot have
+    kind_shapes: dict[str, frozenset[str]]  # other JSON type -> the shapes that allow it
+    excepted: dict[str, frozenset[str]]  # name token -> shapes it rules out ("page" token)
 
 
 _INDEX: dict[int, tuple[RoleVocabulary, _RoleIndex]] = {}
@@ -160,6 +185,11 @@ def _role_index(vocab: RoleVocabulary) -> _RoleIndex:
             shape_last=_inverted((n, shape) for shape, rule in shapes for n in rule.last_token),
             shape_formats=_inverted((f, shape) for shape, rule in shapes for f in rule.formats),
             name_shapes={},
+            non_string=frozenset(n for n, rule in shapes if "string" not in rule.types),
+            kind_shapes=_inverted(
+                (kind, n) for n, rule in shapes for kind in rule.types if kind != "string"
+            ),
+            excepted=_inverted((t, n) for n, rule in shapes for t in rule.except_tokens),
         )
         hit = (vocab, index)
         _INDEX[id(vocab)] = hit  # the vocabulary held: its id is not reused
@@ -180,6 +210,8 @@ def _shapes_of(name: str, schema: dict[str, Any], index: _RoleIndex) -> frozense
         if tokens:
             joined = index.shape_names.get("_".join(tokens), _NO_SHAPES)
             by_name = joined | index.shape_last.get(tokens[-1], _NO_SHAPES)
+            if by_name and index.excepted and not index.excepted.keys().isdisjoint(tokens):
+                by_name = by_name.difference(*(index.excepted.get(t, ()) for t in tokens))
         else:
             by_name = None
         if len(index.name_shapes) >= _NAME_SHAPES_MAX:
@@ -197,7 +229,22 @@ def _shapes_of(name: str, schema: dict[str, Any], index: _RoleIndex) -> frozense
 
 def parameter_shapes(tool: Tool, index: int, vocab: RoleVocabulary) -> list[ParamShape]:
     """Shaped string parameters, top level and nested (bounded breadth and depth)."""
-    return _walk_parameters(tool, index, vocab, _role_index(vocab), None)
+    return _walk_parameters(tool, index, vocab, _role_index(vocab), None, None)
+
+
+def _offered(target: dict[str, Any], name: str, ploc: str, out: list[ParamValue]) -> None:
+    """The string values a parameter's schema offers (bounded per keyword and in length)."""
+    for keyword in ("default", "const"):
+        value = target.get(keyword)
+        if isinstance(value, str) and value:
+            out.append(ParamValue(name, f"{ploc}.{keyword}", keyword, value[:_MAX_VALUE_CHARS]))
+    for keyword in ("enum", "examples"):
+        listed = target.get(keyword)
+        if isinstance(listed, list):
+            for i, value in enumerate(listed[:_MAX_VALUES]):
+                if isinstance(value, str) and value:
+                    where = f"{ploc}.{keyword}[{i}]"
+                    out.append(ParamValue(name, where, keyword, value[:_MAX_VALUE_CHARS]))
 
 
 _TITLE, _DESCRIPTION = 0, 1  # places of prose that are not a parameter's name
@@ -209,9 +256,11 @@ def _walk_parameters(
     vocab: RoleVocabulary,
     role_index: _RoleIndex,
     texts: list[tuple[int | str, str]] | None,
+    values: list[ParamValue] | None,
 ) -> list[ParamShape]:
     """`parameter_shapes`; with `texts`, also appends the descriptions of the first `_MAX_PARAMS`
-    top-level parameters in name order (the walk visits them first, in that order)."""
+    top-level parameters in name order (the walk visits them first, in that order); with
+    `values`, the string values each parameter's schema offers (see `_offered`)."""
     out: list[ParamShape] = []
     stack: list[tuple[Any, str, int]] = [(tool.input_schema, f"tools[{index}].inputSchema", 0)]
     seen = 0
@@ -238,12 +287,25 @@ def _walk_parameters(
                 kind = target.get("type")
             # a string parameter: type absent, "string", or a list holding "string"
             text = kind is None or kind == "string" or (isinstance(kind, list) and "string" in kind)
-            shapes = _shapes_of(name, target, role_index) if text else None
+            if text:
+                shapes = _shapes_of(name, target, role_index)
+                if shapes and not role_index.non_string.isdisjoint(shapes):
+                    shapes = shapes - role_index.non_string
+            elif isinstance(kind, str) and kind in role_index.kind_shapes:
+                shapes = _shapes_of(name, target, role_index) & role_index.kind_shapes[kind]
+            else:
+                shapes = None
             nested = "properties" in target
-            if shapes or nested:  # only then is the location needed
+            offers = values is not None and (
+                "enum" in target or "default" in target or "const" in target
+                or "examples" in target
+            )  # fmt: skip
+            if shapes or nested or offers:  # only then is the location needed
                 ploc = paths.child(f"{loc}.properties", name)
                 if shapes:
                     out.append(ParamShape(name, ploc, shapes, _constrained(target, shapes, vocab)))
+                if offers and values is not None:
+                    _offered(target, name, ploc if target is prop else f"{ploc}.items", values)
                 if nested:
                     stack.append((target, ploc if target is prop else f"{ploc}.items", depth + 1))
     return sorted(out, key=lambda p: p.location) if len(out) > 1 else out
@@ -285,7 +347,11 @@ def _is_object(token: str, rule: RoleRule, vocab: RoleVocabulary) -> bool:
 
 
 def _name_signals(
-    tokens: list[str], index: int, vocab: RoleVocabulary, role_index: _RoleIndex
+    tokens: list[str],
+    index: int,
+    vocab: RoleVocabulary,
+    role_index: _RoleIndex,
+    what: str = "name",
 ) -> list[RoleSignal]:
     """Signals of the name's (lemmatised) tokens: `any` words, and verbs with an object."""
     by_any, by_verb = role_index.by_any, role_index.by_verb
@@ -311,7 +377,7 @@ def _name_signals(
                 continue
             if first_verb is None or not rule.when_verb or first_verb in rule.when_verb:
                 done.add(rule.role)
-                out.append(_signal(rule.role, "name", f"name token '{word}'", loc))
+                out.append(_signal(rule.role, "name", f"{what} token '{word}'", loc))
     for i in sorted(verb_at):
         for rule in by_verb.get(tokens[i], ()):
             if rule.role in done:
@@ -319,7 +385,7 @@ def _name_signals(
             obj = next((t for j, t in words if j != i and _is_object(t, rule, vocab)), None)
             if obj is not None:
                 done.add(rule.role)
-                out.append(_signal(rule.role, "name", f"name '{tokens[i]} … {obj}'", loc))
+                out.append(_signal(rule.role, "name", f"{what} '{tokens[i]} … {obj}'", loc))
     return out
 
 
@@ -340,7 +406,8 @@ def derive_roles(tool: Tool, index: int, vocab: RoleVocabulary | None = None) ->
         texts.append((_TITLE, tool.title))
     if tool.description:
         texts.append((_DESCRIPTION, tool.description))
-    params = _walk_parameters(tool, index, vocab, role_index, texts)
+    offered: list[ParamValue] = []
+    params = _walk_parameters(tool, index, vocab, role_index, texts, offered)
     parts = [analyse_prose(text, vocab) for _, text in texts]
     lemmas = vocab.lemmas.get
     name = [lemmas(t, t) for t in name_tokens(tool.name)]
@@ -355,9 +422,14 @@ def derive_roles(tool: Tool, index: int, vocab: RoleVocabulary | None = None) ->
                     signals.append(_signal(rule.role, "description", term, loc))
     if params:
         words = set(name).union(*(p.words for p in parts))
+        led: set[str] | None = None
         for rule in role_index.parameter_rules:
             if rule.corroborate and rule.corroborate.isdisjoint(words):
                 continue
+            if rule.corroborate_led:
+                led = set(name).union(*(p.led for p in parts)) if led is None else led
+                if rule.corroborate.isdisjoint(led):
+                    continue
             for param in params:
                 if rule.unconstrained_only and param.constrained:
                     continue
@@ -376,7 +448,19 @@ def derive_roles(tool: Tool, index: int, vocab: RoleVocabulary | None = None) ->
     if len(signals) > 1:
         keyed = {_signal_order(s): s for s in signals}
         signals = [keyed[key] for key in sorted(keyed)]
-    return _tool_roles(tool.name, index, tuple(signals), tuple(params))
+    return _tool_roles(tool.name, index, tuple(signals), tuple(params), tuple(offered), read_only)
+
+
+def value_roles(value: str, vocab: RoleVocabulary | None = None) -> list[tuple[str, str]]:
+    """(role, term) pairs a schema value gives when read the way a tool name is ("drop_table",
+    "rm -rf /", "unlink"): the value names an action the tool would take."""
+    vocab = vocab or vocabulary()
+    lemmas = vocab.lemmas.get
+    tokens = [lemmas(t, t) for t in name_tokens(value)]
+    if not tokens:
+        return []
+    found = _name_signals(tokens, 0, vocab, _role_index(vocab), what="value")
+    return [(s.role, s.term) for s in found]
 
 
 def _surface_roles(surface: ServerSurface) -> tuple[ToolRoles, ...]:

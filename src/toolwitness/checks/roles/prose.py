@@ -31,6 +31,9 @@ class ProseAnalysis(NamedTuple):
     # `corroborate` names: corroboration is their only use, so the rest need not be kept.
     words: frozenset[str]
     read_only: bool  # the text states the tool is read-only
+    # corroborating verbs in verb position ("Sends the report", not "an email address"): what a
+    # rule with `corroborate_led` asks for
+    led: frozenset[str] = frozenset()
 
 
 def is_negated(clause: Clause, at: int, vocab: RoleVocabulary) -> bool:
@@ -39,6 +42,8 @@ def is_negated(clause: Clause, at: int, vocab: RoleVocabulary) -> bool:
     tokens = clause.tokens
     if at + 1 < len(tokens) and tokens[at + 1] in vocab.post_negators:
         return True  # "deletes nothing"
+    if _refused_after(tokens, at, vocab):
+        return True  # "dropping tables is not supported"
     budget = vocab.negation_window
     j = at - 1
     while j >= 0 and budget > 0:
@@ -48,6 +53,23 @@ def is_negated(clause: Clause, at: int, vocab: RoleVocabulary) -> bool:
         if token not in _COORDINATION and token not in vocab.verbs:
             budget -= 1
         j -= 1
+    return False
+
+
+def _refused_after(tokens: tuple[str, ...], at: int, vocab: RoleVocabulary) -> bool:
+    """A refusal word shortly after the verb, or a negator then (within two words) a permission
+    word ("is not allowed", "cannot be performed"); coordinated words cost nothing, as before."""
+    budget = vocab.negation_window
+    j, end = at + 1, len(tokens)
+    while j < end and budget > 0:
+        token = tokens[j]
+        if token in vocab.refusals_after:
+            return True
+        if token in vocab.negators and not vocab.permissions.isdisjoint(tokens[j + 1 : j + 3]):
+            return True
+        if token not in _COORDINATION and token not in vocab.verbs:
+            budget -= 1
+        j += 1
     return False
 
 
@@ -114,7 +136,8 @@ class _ProseIndex(NamedTuple):
     # head -> the tokens that complete a two-word marker after it (see `_may_mark`)
     marker_partners: dict[str, frozenset[str]]
     object_starts: frozenset[str]  # the union of every rule's `starts`
-    negating: frozenset[str]  # negators | post_negators: `is_negated` needs one in the clause
+    # negators | post_negators | refusals_after: `is_negated` needs one in the clause
+    negating: frozenset[str]
     corroborating: frozenset[str]  # every word any rule's `corroborate` names
     # True when the lowered text holds a surface form of a verb, a corroborating word or a
     # marker head: without one, the analysis is empty (see `_analyse`)
@@ -176,7 +199,7 @@ def _prose_index(vocab: RoleVocabulary) -> _ProseIndex:
             marker_heads=heads,
             marker_partners={k: frozenset(v) for k, v in completions.items()},
             object_starts=frozenset(starts),
-            negating=vocab.negators | vocab.post_negators,
+            negating=vocab.negators | vocab.post_negators | vocab.refusals_after,
             corroborating=corroborating,
             may_matter=_may_matter(vocab.verbs | corroborating | heads, vocab),
         )
@@ -212,7 +235,6 @@ def _states_read_only(clause: Clause, heads: frozenset[str], vocab: RoleVocabula
         and not is_negated(clause, at, vocab)
         for at, token in enumerate(clause.tokens)
     )
-
 
 
 def _may_matter(words: frozenset[str], vocab: RoleVocabulary) -> Callable[[str], bool]:
@@ -252,6 +274,7 @@ def _analyse(text: str, vocab: RoleVocabulary) -> ProseAnalysis:
     if not text_verbs:
         return ProseAnalysis((), frozenset(words), read_only)
     hits: list[tuple[RoleRule, str]] = []
+    led: set[str] = set()
     foreign_actors = vocab.foreign_actors
     any_foreign = not foreign_actors.isdisjoint(present)
     any_negator = not index.negating.isdisjoint(present)
@@ -268,8 +291,15 @@ def _analyse(text: str, vocab: RoleVocabulary) -> ProseAnalysis:
         may_object = any_object and not index.object_starts.isdisjoint(tokens)
         # `is_negated` is true only at a negator before the verb or a post-negator after it.
         may_negate = any_negator and not index.negating.isdisjoint(tokens)
-        _clause_hits(clause, foreign, may_object, may_negate, text_verbs, words, hits, index, vocab)
-    return ProseAnalysis(tuple(hits), frozenset(words.intersection(index.corroborating)), read_only)
+        _clause_hits(
+            clause, foreign, may_object, may_negate, text_verbs, words, led, hits, index, vocab
+        )
+    return ProseAnalysis(
+        tuple(hits),
+        frozenset(words.intersection(index.corroborating)),
+        read_only,
+        frozenset(led.intersection(index.corroborating)),
+    )
 
 
 def _clause_hits(
@@ -279,6 +309,7 @@ def _clause_hits(
     may_negate: bool,
     verbs: set[str],
     words: set[str],
+    led: set[str],
     hits: list[tuple[RoleRule, str]],
     index: _ProseIndex,
     vocab: RoleVocabulary,
@@ -301,6 +332,7 @@ def _clause_hits(
             prev = tokens[at - 1]
             if not (prev in leads or prev in negators or prev.endswith("ly")):
                 continue
+        led.add(token)
         span: range | None = None
         seen: tuple[str, ...] = ()  # the span's tokens, in search order
         near: frozenset[str] = frozenset()

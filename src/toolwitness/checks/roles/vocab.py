@@ -6,7 +6,7 @@ lookup per token (no regexes from data). A malformed file is a packaging bug: `I
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -37,9 +37,15 @@ _RULE_KEYS = frozenset(
         "readonly_exempt",
         "unconstrained_only",
         "when_verb",
+        "corroborate_led",
     }
 )
-_FLAGS = ("from", "readonly_exempt", "unconstrained_only")
+_FLAGS = ("from", "readonly_exempt", "unconstrained_only", "corroborate_led")
+_CAPABILITY_KEYS = frozenset(
+    {"does", "explained_by", "last_token", "needs_verb", "said_by", "except_names"}
+)
+_SHAPE_KEYS = frozenset({"names", "last_token", "formats", "types", "except_tokens"})
+_JSON_TYPES = frozenset({"string", "object", "array", "number", "integer", "boolean", "null"})
 _MAX_ITEMS = 2000
 _MAX_WORD = 60
 
@@ -56,6 +62,9 @@ class RoleRule:
     when_verb: frozenset[str] = frozenset()  # name `any`: only if the name's verb is one of these
     readonly_exempt: bool = False
     unconstrained_only: bool = False  # parameter rules: a narrowed parameter does not count
+    # corroborated only by a name token or a verb in verb position, not by a noun reading
+    # ("Sends mail to the recipient", not "checks an email address")
+    corroborate_led: bool = False
 
 
 @dataclass(frozen=True)
@@ -63,6 +72,28 @@ class ShapeRule:
     names: frozenset[str]
     last_token: frozenset[str]
     formats: frozenset[str]
+    # JSON types a parameter of this shape has ("string" when absent in the data; an untyped
+    # parameter counts as a string)
+    types: frozenset[str] = frozenset({"string"})
+    # a name holding one of these tokens is not of the shape ("page_token" is no credential)
+    except_tokens: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class ShapeCapability:
+    """What a parameter of one shape lets a tool do (TW-CAP-014), and the roles of a stated
+    purpose that account for it."""
+
+    does: str
+    explained_by: frozenset[str]
+    # "any": any role of the purpose accounts for it (a credential on a service client)
+    any_role: bool = False
+    # when set, only a name joined as one of the shape's names, or whose last token is one of
+    # these, counts ("python_code" and "run_script", not "promo_code")
+    last_token: frozenset[str] | None = None
+    needs_verb: bool = False  # in full only when a name token is a verb ("upload_url")
+    said_by: frozenset[str] = frozenset()  # purpose words that say the tool needs it
+    except_names: frozenset[str] = frozenset()  # joined names too ambiguous to count
 
 
 @dataclass(frozen=True)
@@ -83,6 +114,12 @@ class RoleVocabulary:
     object_window: int
     lemmas: dict[str, str]  # inflected form -> lemma
     verbs: frozenset[str]  # every word used as a verb anywhere (name verb positions)
+    capabilities: dict[str, ShapeCapability] = field(default_factory=dict)  # shape -> capability
+    # verbs (every inflection) of a purpose that only reads, computes or presents (TW-CAP-015)
+    inert_verbs: frozenset[str] = frozenset()
+    # words after a verb that say it is refused ("deleting is not supported", "... disabled")
+    refusals_after: frozenset[str] = frozenset()
+    permissions: frozenset[str] = frozenset()  # "not" + one of these after a verb refuses it
 
     def lemma(self, token: str) -> str:
         return self.lemmas.get(token, token)
@@ -137,11 +174,41 @@ def _rule(role: str, raw: Any, where: str) -> RoleRule:
         source=raw["from"],
         readonly_exempt=bool(raw.get("readonly_exempt")),
         unconstrained_only=bool(raw.get("unconstrained_only")),
+        corroborate_led=bool(raw.get("corroborate_led")),
         **fields,
     )
     if not (rule.any or rule.verbs or rule.shapes):
         raise InternalError(f"roles.yaml {where}: a rule needs any, verbs or shapes")
     return rule
+
+
+def _capabilities(raw: Any, shapes: dict[str, ShapeRule]) -> dict[str, ShapeCapability]:
+    if not isinstance(raw, dict) or not set(raw) <= set(shapes):
+        raise InternalError("roles.yaml capabilities: a mapping from known shapes")
+    out: dict[str, ShapeCapability] = {}
+    for shape, entry in raw.items():
+        if not isinstance(entry, dict) or not isinstance(entry.get("does"), str):
+            raise InternalError(f"roles.yaml capabilities.{shape}: needs 'does'")
+        given = entry.get("explained_by")
+        any_role = given == "any"
+        explained = (
+            frozenset(ROLE_NAMES) if any_role else frozenset(_flat(given, f"capabilities.{shape}"))
+        )
+        if not explained or not explained <= set(ROLE_NAMES):
+            raise InternalError(f"roles.yaml capabilities.{shape}: explained_by names roles")
+        if not set(entry) <= _CAPABILITY_KEYS:
+            raise InternalError(f"roles.yaml capabilities.{shape}: unknown keys")
+        last = entry.get("last_token")
+        out[shape] = ShapeCapability(
+            entry["does"],
+            explained,
+            any_role,
+            None if last is None else frozenset(_flat(last, f"capabilities.{shape}")),
+            bool(entry.get("needs_verb")),
+            frozenset(_flat(entry.get("said_by", []), f"capabilities.{shape}")),
+            frozenset(_flat(entry.get("except_names", []), f"capabilities.{shape}")),
+        )
+    return out
 
 
 def parse_vocabulary(doc: Any) -> RoleVocabulary:
@@ -157,13 +224,19 @@ def parse_vocabulary(doc: Any) -> RoleVocabulary:
     )
     shapes: dict[str, ShapeRule] = {}
     for name, raw in (doc.get("parameter_shapes") or {}).items():
-        if not isinstance(raw, dict):
-            raise InternalError(f"roles.yaml parameter_shapes.{name}: expected a mapping")
+        if not isinstance(raw, dict) or not set(raw) <= _SHAPE_KEYS:
+            raise InternalError(f"roles.yaml parameter_shapes.{name}: unknown keys")
+        types = frozenset(_flat(raw.get("types", ["string"]), f"shape {name}"))
+        if not types <= _JSON_TYPES:
+            raise InternalError(f"roles.yaml parameter_shapes.{name}: unknown JSON type")
         shapes[str(name)] = ShapeRule(
             names=frozenset(_flat(raw.get("names", []), f"shape {name}")),
             last_token=frozenset(_flat(raw.get("last_token", []), f"shape {name}")),
             formats=frozenset(_flat(raw.get("formats", []), f"shape {name}")),
+            types=types,
+            except_tokens=frozenset(_flat(raw.get("except_tokens", []), f"shape {name}")),
         )
+    capabilities = _capabilities(doc.get("capabilities") or {}, shapes)
     for rule in rules:
         if not rule.shapes <= set(shapes):
             raise InternalError(f"roles.yaml: rule for {rule.role} names an unknown shape")
@@ -201,6 +274,14 @@ def parse_vocabulary(doc: Any) -> RoleVocabulary:
         object_window=int(doc.get("object_window", 8)),
         lemmas=lemmas,
         verbs=frozenset(verbs),
+        capabilities=capabilities,
+        inert_verbs=frozenset(
+            form
+            for verb in _flat(lexicon.get("inert_verbs", []), "lexicon.inert_verbs")
+            for form in _verb_forms(verb)
+        ),
+        refusals_after=frozenset(_flat(doc.get("refusals_after", []), "refusals_after")),
+        permissions=frozenset(_flat(doc.get("permissions", []), "permissions")),
     )
 
 

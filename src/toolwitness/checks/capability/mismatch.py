@@ -1,0 +1,147 @@
+"""The TW-CAP-014/015 findings: both sides of a purpose/capability mismatch as witnesses.
+
+Severity: medium by default. High when the purpose is read-only or inert (`readOnlyHint`, a
+read-only statement, a reading or presenting verb) and a parameter runs commands or code, or when
+one tool takes both a credential and a way out (URL, webhook, recipient) it never mentions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from toolwitness.checks.capability.purpose import (
+    EGRESS_SHAPES,
+    EXEC_SHAPES,
+    Habits,
+    Mismatch,
+    Purpose,
+    ValueAction,
+    habits_of,
+    mismatches,
+    purpose_of,
+    value_actions,
+)
+from toolwitness.checks.interface import CheckContext, server_check
+from toolwitness.checks.roles.derive import ToolRoles, surface_roles
+from toolwitness.checks.roles.vocab import vocabulary
+from toolwitness.findings import Finding, Severity, Witness
+from toolwitness.model import ServerSurface, Tool
+
+_SHOWN = 4
+
+
+def _purpose_witness(tool: Tool, purpose: Purpose) -> Witness:
+    roles = ", ".join(sorted(purpose.roles)) or "no capability role"
+    return Witness(
+        kind="field",
+        symbol=tool.name,
+        path=(purpose.location,),
+        detail=f"stated purpose ({roles}): {purpose.text}",
+    )
+
+
+def _kind(tool: Tool, purpose: Purpose) -> str:
+    if tool.hint("readOnlyHint") is True:
+        return "is declared read-only"
+    if purpose.inert:
+        return "says it only reads, computes or presents"
+    return "says nothing that needs it"
+
+
+def _param_finding(
+    tool: Tool, purpose: Purpose, found: list[Mismatch], ctx: CheckContext
+) -> Finding:
+    read_only = tool.hint("readOnlyHint") is True or purpose.inert
+    shapes = {m.shape for m in found}
+    full = [m for m in found if m.full]
+    if read_only and not shapes.isdisjoint(EXEC_SHAPES):
+        severity: Severity | None = Severity.HIGH
+    elif "credential" in shapes and not shapes.isdisjoint(EGRESS_SHAPES):
+        severity = Severity.HIGH
+    elif full and (read_only or not purpose.roles or not shapes.isdisjoint(EXEC_SHAPES)):
+        severity = None  # the rule's medium
+    else:
+        severity = Severity.LOW
+    shown = (full or found)[:_SHOWN]
+    what = "; ".join(f"'{m.param.name}' {m.does}" for m in shown)
+    return ctx.rules.finding(
+        "TW-CAP-014",
+        tool=tool.name,
+        location=shown[0].param.location,
+        message=f"the tool {_kind(tool, purpose)}, yet {what}",
+        evidence=f"purpose: {purpose.text} | "
+        + ", ".join(f"{m.param.name} ({m.shape})" for m in found[:8]),
+        witnesses=(
+            _purpose_witness(tool, purpose),
+            *(
+                Witness(
+                    kind="field",
+                    symbol=tool.name,
+                    path=(m.param.location,),
+                    detail=f"{m.shape} parameter: {m.does}",
+                )
+                for m in shown
+            ),
+        ),
+        severity=severity,
+    )
+
+
+def _value_finding(
+    tool: Tool, purpose: Purpose, actions: list[ValueAction], ctx: CheckContext
+) -> Finding | None:
+    declared = tool.hint("readOnlyHint") is True
+    defaults = [a for a in actions if a.value.keyword in ("default", "const")]
+    if not (declared or purpose.inert or (defaults and purpose.roles.isdisjoint({"state-write"}))):
+        return None
+    chosen = defaults or actions
+    shown = chosen[:_SHOWN]
+    first = shown[0]
+    severity = Severity.HIGH if declared and defaults else None
+    return ctx.rules.finding(
+        "TW-CAP-015",
+        tool=tool.name,
+        location=first.value.location,
+        message=f"the tool {_kind(tool, purpose)}, yet '{first.value.param}' offers "
+        f"{first.value.keyword} '{first.value.value[:60]}' ({first.role})",
+        evidence="; ".join(f"{a.value.location}: {a.value.value[:60]}" for a in shown),
+        witnesses=(
+            _purpose_witness(tool, purpose),
+            *(
+                Witness(
+                    kind="field",
+                    symbol=tool.name,
+                    path=(a.value.location,),
+                    detail=f"{a.value.keyword} value, {a.role}: {a.term}",
+                )
+                for a in shown
+            ),
+        ),
+        severity=severity,
+    )
+
+
+def _tool_findings(
+    tool: Tool, roles: ToolRoles, habits: Habits, ctx: CheckContext
+) -> Iterator[Finding]:
+    vocab = vocabulary()
+    purpose = purpose_of(tool, roles, vocab)
+    found = mismatches(roles, purpose, habits, vocab) if roles.params else []
+    if found:
+        yield _param_finding(tool, purpose, found, ctx)
+    actions = list(value_actions(roles, purpose, vocab)) if roles.values else []
+    if actions:
+        finding = _value_finding(tool, purpose, actions, ctx)
+        if finding is not None:
+            yield finding
+
+
+@server_check("capability.purpose", ["TW-CAP-014", "TW-CAP-015"])
+def purpose_against_capability(surface: ServerSurface, ctx: CheckContext) -> Iterator[Finding]:
+    every = surface_roles(surface)
+    if not any(r.params or r.values for r in every):
+        return  # every finding names a shaped parameter or an offered value
+    habits = habits_of(surface.tools, every, vocabulary())
+    for tool, roles in zip(surface.tools, every, strict=True):
+        if roles.params or roles.values:
+            yield from _tool_findings(tool, roles, habits, ctx)
