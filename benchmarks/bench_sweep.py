@@ -8,7 +8,11 @@ pool — the full per-target path (hash, unpack, surface, metadata checks, code 
 in a memory-limited child). The 1-worker run is the baseline of the ratio, measured in the same
 run. Wall time includes starting the pool's workers (a one-off ~2 s import each).
 
-Usage: python benchmarks/bench_sweep.py [--targets 24] [--workers 1 2]
+With `--scheduler ADDRESS` (a running dask.distributed cluster; for tls:// the client reads its
+certificates from dask's configuration, e.g. DASK_DISTRIBUTED__COMM__TLS__CA_FILE) the same
+artifacts are also swept on the cluster, and its records are compared with the local run's.
+
+Usage: python benchmarks/bench_sweep.py [--targets 24] [--workers 1 2] [--scheduler tls://...]
 """
 
 from __future__ import annotations
@@ -23,9 +27,11 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from toolwitness.sweep.executor import LocalExecutor
+from toolwitness.sweep.executor import DaskExecutor, Executor, LocalExecutor
+from toolwitness.sweep.results import dumps_record, read_records
 from toolwitness.sweep.run import SweepOptions, run_sweep
 from toolwitness.sweep.targets import load_targets
+from toolwitness.sweep.task import comparable
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVERS = ROOT / ".cache/test-servers"
@@ -86,13 +92,13 @@ class _Clock:
 
 
 def sweep_once(
-    listing: Path, workers: int, work: Path
+    listing: Path, workers: int, work: Path, executor: Executor | None = None, name: str = ""
 ) -> tuple[float, float, float, dict[str, int]]:
     """(wall seconds, steady-state targets/min, mean analysis CPU s per target, outcomes)."""
-    results = work / f"results-{workers}.jsonl"
+    results = work / f"results-{name or workers}.jsonl"
     clock = _Clock()
     summary = run_sweep(
-        load_targets(listing), results, SweepOptions(), LocalExecutor(workers), clock
+        load_targets(listing), results, SweepOptions(), executor or LocalExecutor(workers), clock
     )
     wall = time.perf_counter() - clock.t0
     first, last = clock.arrivals[workers - 1], clock.arrivals[-1]
@@ -105,6 +111,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--targets", type=int, default=24)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--scheduler", help="also sweep on this dask scheduler and compare")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-sweep-") as tmp:
         work = Path(tmp)
@@ -125,10 +132,29 @@ def main() -> None:
                   f"with start-up, {steady[workers] / steady[first]:.2f}x steady")  # fmt: skip
         per_worker = steady[first] / first
         hours = 10_000 / per_worker / 60
+        if args.scheduler:
+            _on_dask(listing, work, args.scheduler, args.targets, args.workers[-1])
         print(f"load average after: {os.getloadavg()[0]:.1f}")
         print(f"projected wall time for 10,000 packages at {per_worker:.1f} targets/min per "
               f"worker (steady): {hours:.1f} h on 1 worker, {hours / 8:.2f} h on 8 workers "
               "(local artifacts; downloads not included)")  # fmt: skip
+
+
+def _on_dask(listing: Path, work: Path, address: str, targets: int, local: int) -> None:
+    executor = DaskExecutor(address)
+    try:
+        seconds, steady, cpu, counts = sweep_once(listing, executor.workers, work, executor, "dask")
+    finally:
+        executor.close()
+    print(f"dask {address} ({executor.workers} worker threads): {seconds:.1f} s wall, "
+          f"{targets / seconds * 60:.1f} targets/min (with start-up), {steady:.1f} steady, "
+          f"analysis CPU {cpu:.2f} s/target, outcomes {counts}")  # fmt: skip
+
+    def lines(path: Path) -> dict[str, str]:
+        return {r["target"]: dumps_record(comparable(r)) for r in read_records(path)}
+
+    same = lines(work / "results-dask.jsonl") == lines(work / f"results-{local}.jsonl")
+    print(f"records identical to the local {local}-worker run (timing dropped): {same}")
 
 
 if __name__ == "__main__":

@@ -6,7 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from toolwitness.lab.args import ArgumentSource, CannotSynthesize, plan_calls, takes_path
+from toolwitness.lab.args import (
+    ArgumentSource,
+    CannotSynthesize,
+    plan_calls,
+    simple_source,
+    takes_path,
+)
 from toolwitness.lab.run import agreement
 from toolwitness.lab.sandbox import make_lab, real_argv
 from toolwitness.lab.selection import select_tools
@@ -18,7 +24,7 @@ from toolwitness.result import ToolResult
 
 
 def _source() -> ArgumentSource:
-    return ArgumentSource("/lab/work/notes/a.txt", "/lab/work/notes", "/lab/work/notes", "s1")
+    return simple_source("/lab/work/notes/a.txt", "/lab/work/notes", "s1")
 
 
 def test_path_parameters_get_planted_then_fresh_nonce_paths() -> None:
@@ -27,17 +33,21 @@ def test_path_parameters_get_planted_then_fresh_nonce_paths() -> None:
         "properties": {"filePath": {"type": "string"}, "repo_path": {"type": "string"}},
         "required": ["filePath"],
     }
-    planted, fresh = plan_calls(schema, _source())
+    planted_plan, fresh_plan = plan_calls(schema, _source())
+    planted, fresh = planted_plan.first(), fresh_plan.first()
     assert planted.arguments == {
         "filePath": "/lab/work/notes/a.txt",
         "repo_path": "/lab/work/notes",
     }
-    assert fresh.label == "nonce"
-    assert fresh.arguments["filePath"].startswith("/lab/work/notes/tws1n")
+    assert fresh_plan.label == "nonce"
+    assert fresh.arguments["filePath"].startswith("/lab/work/notes/")
     assert fresh.arguments["filePath"].endswith(".txt")
     assert not fresh.arguments["repo_path"].endswith(".txt")  # a directory
     assert set(fresh.fresh_paths) == set(fresh.arguments.values())
     assert len(set(fresh.fresh_paths)) == 2  # never the same nonce twice
+    # The fallback forms: relative to the root, then (for a file) the planted folder.
+    second = planted_plan.next_try(planted, "error: no such file")
+    assert second is not None and second.arguments["filePath"] == "a.txt"
 
 
 def test_minimal_values_respect_constraints() -> None:
@@ -57,7 +67,7 @@ def test_minimal_values_respect_constraints() -> None:
         "required": ["count", "ratio", "mode", "flag", "tags", "opts", "name"],
     }  # fmt: skip
     (plan,) = plan_calls(schema, _source())
-    args = plan.arguments
+    args = plan.first().arguments
     assert args["count"] == 3 and args["ratio"] == 1.5 and args["mode"] == "fast"
     assert args["flag"] is False and len(args["tags"]) == 2 and len(args["opts"]["k"]) == 3
     assert len(args["name"]) == 20 and "unused" not in args
@@ -112,33 +122,34 @@ _TRACE = r"""
 
 
 def test_strace_lines_become_attributed_events() -> None:
-    events = list(parse(_TRACE.splitlines(), {"ssh-key": "/lab/home/.ssh/id_rsa"}))
+    events = list(parse(_TRACE.splitlines(), {"ssh-key": "/lab/home/.ssh/id_rsa"}, setup_execs=0))
     assert [(e.target, e.ok) for e in events[:3]] == [
         ("/lab/work/notes/new.txt", True),  # the kernel's path from the -y annotation
         ("/usr/x", False),
         ("/lab/home/.ssh/id_rsa", True),
     ]
     assert events[4].target == "/bin/sh -c x" and events[4].ok
-    assert "AF_INET" in events[5].target and not events[5].ok
+    assert events[5].target == "socket 1.2.3.4:443" and not events[5].ok
+    assert events[6].target == "unix:/run/x"  # a Unix socket path is a connection attempt too
     kinds = [e.kind for e in events]
-    assert kinds == ["write", "write", "canary-read", "unlink", "exec", "connect", "answer",
-                     "answer", "rename", "mkdir"]  # fmt: skip
+    assert kinds == ["write", "write", "canary-read", "unlink", "exec", "connect", "connect",
+                     "answer", "answer", "rename", "mkdir"]  # fmt: skip
     assert events[3].target == '/lab/work/notes/a "q".txt'
     assert events[4].time == pytest.approx(1700000000.2)  # the unfinished half's time
     # The stdout pipe is found from the JSON-RPC write; a child's own fd 1 is not an answer.
     assert [e.time for e in events if e.kind == "answer"] == [1700000000.36, 1700000000.4]
-    assert events[8].target == "/lab/work/a -> /lab/work/b"
+    assert events[9].target == "/lab/work/a -> /lab/work/b"
     # A refused write still counts (intent); a failed mkdir on an existing dir does not.
-    assert counts(events[1]) and not counts(events[9])
-    assert counts(events[5])  # every connect attempt counts: the lab has no network
+    assert counts(events[1]) and not counts(events[10])
+    assert counts(events[5]) and counts(events[6])  # every connection attempt counts
 
 
 def test_snapshot_diff_names_creations_modifications_deletions(tmp_path: Path) -> None:
     lab = make_lab(tmp_path, "u1")
     before = snapshot(lab)
     (lab.home / "new.log").write_text("hello", encoding="utf-8")
-    lab.note.write_text("changed", encoding="utf-8")
-    (lab.notes / "second-note.md").unlink()
+    lab.host(lab.note).write_text("changed", encoding="utf-8")
+    (lab.host(lab.notes) / lab.names.second).unlink()
     (lab.tmp / "mode").write_text("x", encoding="utf-8")
     after_create = snapshot(lab)
     (lab.tmp / "mode").chmod(0o755)
@@ -146,8 +157,8 @@ def test_snapshot_diff_names_creations_modifications_deletions(tmp_path: Path) -
     got = {(c.change, c.path) for c in changes}
     assert got == {
         ("created", "~/new.log"),
-        ("modified", "$WORK/notes/planted-note.txt"),
-        ("deleted", "$WORK/notes/second-note.md"),
+        ("modified", lab.note),
+        ("deleted", f"{lab.notes}/{lab.names.second}"),
         ("created", "$TMPDIR/mode"),
     }
     assert next(c for c in changes if c.path == "~/new.log").excerpt == "hello"
@@ -204,14 +215,16 @@ def test_code_verification_agreement_by_capability() -> None:
 
 
 def test_the_call_budget_skips_the_rest_by_name(tmp_path: Path) -> None:
-    from toolwitness.lab.probe import _Planner
+    from toolwitness.lab.planner import Planner
+    from toolwitness.model import ServerSpec, Transport
 
     schema = {"type": "object", "properties": {"path": {"type": "string"}}}
     surface = _surface(
         *({"name": f"read_{i}", "inputSchema": schema, "annotations": {"readOnlyHint": True}}
           for i in range(4))
     )  # fmt: skip
-    planner = _Planner(make_lab(tmp_path, "b1"), all_tools=False, max_calls=5)
+    spec = ServerSpec(name="s", transport=Transport(kind="stdio", command="python3"))
+    planner = Planner(make_lab(tmp_path, "b1"), spec, all_tools=False, max_calls=5, repo=None)
     plans = planner(surface)
     assert [(tool, plan.label) for tool, plan in plans] == [
         ("read_0", "planted"), ("read_0", "nonce"), ("read_1", "planted"), ("read_1", "nonce"),

@@ -17,8 +17,13 @@ import pytest
 
 from conftest import FIXTURES
 from toolwitness.cli import main
+from toolwitness.lab.names import lab_names
 
 SERVER = FIXTURES / "lab" / "lab_server.py"
+SEED = "5eed"
+NAMES = lab_names(SEED)
+NOTES = f"$WORK/{NAMES.notes}"
+NOTE = f"{NOTES}/{NAMES.note}"
 
 pytestmark = pytest.mark.requires_tools("bwrap", "strace")
 
@@ -32,7 +37,8 @@ def _probe(tmp_path: Path, *target: str, extra: tuple[str, ...] = ()) -> tuple[i
 
 
 def _fixture(tmp_path: Path, behaviour: str, *extra: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    code, report = _probe(tmp_path, sys.executable, str(SERVER), behaviour, extra=extra)
+    args = ("--seed", SEED, *extra)
+    code, report = _probe(tmp_path, sys.executable, str(SERVER), behaviour, extra=args)
     assert code == 0
     schema = resources.files("toolwitness.data").joinpath("report.schema.json").read_text()
     jsonschema.validate(report, json.loads(schema))
@@ -69,11 +75,12 @@ def test_read_that_logs_and_creates_its_subject_is_confirmed(tmp_path: Path) -> 
     evidence = probe["evidence"]
     paths = {(o.get("change"), o.get("path")) for o in evidence["observed"]}
     assert ("created", "~/.cache/notes/reads.log") in paths
-    nonce_path = evidence["arguments"][1]["path"]
+    nonce = next(t for t in evidence["tries"] if t["plan"] == "nonce")
+    nonce_path = nonce["arguments"]["path"]
     assert ("created", nonce_path) in paths
     assert evidence["created_own_subject"] == [nonce_path]
     log = next(o for o in evidence["observed"] if o.get("path") == "~/.cache/notes/reads.log")
-    assert log["excerpt"].startswith("read $WORK/notes/planted-note.txt")
+    assert log["excerpt"].startswith(f"read {NOTE}")
     assert evidence["self_test"] == {
         "filesystem": True,
         "syscalls": True,
@@ -90,8 +97,13 @@ def test_clean_twin_is_refuted_with_proof_the_witness_was_live(tmp_path: Path) -
     tools, server = _fixture(tmp_path, "clean")
     probe = tools["read_note"]["probe"]
     assert probe["verdict"] == "refuted"
-    assert probe["evidence"]["calls"] == 2
-    assert probe["evidence"]["answers_traced"] == 2
+    evidence = probe["evidence"]
+    # The planted note is read; the nonce path is absent, in both forms the lab tries.
+    assert [(t["plan"], t["try"], t["error_answer"]) for t in evidence["tries"]] == [
+        ("planted", 1, False), ("nonce", 1, True), ("nonce", 2, True),
+    ]  # fmt: skip
+    assert probe["calls"] == evidence["calls"] == 3 and probe["calls_errored"] == 2
+    assert evidence["calls_exercised"] == 1 and evidence["answers_traced"] == 3
     assert probe["evidence"]["self_test"]["filesystem"] is True
     assert tools["count_notes"]["probe"]["verdict"] == "refuted"  # unannotated, read word
     assert not any("LAB" in f["rule_id"] for f in server["findings"])
@@ -102,7 +114,7 @@ def test_deletion_is_confirmed_and_named(tmp_path: Path) -> None:
     evidence = tools["read_note"]["probe"]["evidence"]
     assert tools["read_note"]["probe"]["verdict"] == "confirmed"
     deleted = {o["path"] for o in evidence["observed"] if o.get("change") == "deleted"}
-    assert deleted == {"$WORK/notes/planted-note.txt", "$WORK/notes/second-note.md"}
+    assert deleted == {NOTE, f"{NOTES}/{NAMES.second}"}
     assert any(o.get("kind") == "unlink" for o in evidence["observed"])
     assert "TW-LAB-002" in _lab_rules(server, "read_note")
 
@@ -170,7 +182,7 @@ def test_all_tools_calls_the_write_tool_too(tmp_path: Path) -> None:
     tools, _ = _fixture(tmp_path, "clean", "--all-tools")
     assert tools["write_note"]["probe"]["verdict"] == "confirmed"
     changed = {o.get("path") for o in tools["write_note"]["probe"]["evidence"]["observed"]}
-    assert "$WORK/notes/planted-note.txt" in changed
+    assert NOTE in changed
     assert tools["read_note"]["probe"]["verdict"] == "refuted"
 
 

@@ -87,12 +87,15 @@ def scan(
             specs, options.live, options.live_observer, online=online, on_surface=checks.early
         )
         surfaces.extend(found)
-        if options.lab is not None:
-            from toolwitness.lab.run import lab_specs, run_lab
+        if options.lab is not None or options.live.sandbox:
+            from toolwitness.lab.run import lab_specs, run_lab, with_sandbox_witness
             from toolwitness.lab.stage import LabStage
 
             registry = load_registry(list(options.rule_packs))
-            later.append(LabStage(run_lab(lab_specs(specs), options.lab, registry)))
+            probes = run_lab(lab_specs(specs), options.lab, registry) if options.lab else {}
+            if options.live.sandbox:  # what the sandbox's syscall witness saw while they listed
+                probes = with_sandbox_witness(probes, options.live.witness)
+            later.append(LabStage(probes))
     elif specs:
         surfaces.extend(static_surfaces(specs, online=online))
     if not surfaces:

@@ -132,7 +132,10 @@ def prepare_launch(
         raise InputError(f"the working directory {transport.cwd!r} does not exist")
     argv: tuple[str, ...] = (executable, *transport.args)
     if sandbox:
-        argv = bubblewrap_argv(argv, home=home, workdir=Path(cwd), writable=(work,), env=env)
+        witness = scratch / "witness"
+        argv = bubblewrap_argv(
+            argv, home=home, workdir=Path(cwd), writable=(work,), env=env, scratch=witness
+        )
     elif "/" not in executable and shutil.which(executable, path=env["PATH"]) is None:
         raise InputError(f"{executable!r} is not on PATH")
     return Launch(argv=argv, env=env, cwd=cwd)

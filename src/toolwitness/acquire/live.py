@@ -38,7 +38,12 @@ from toolwitness.acquire.live_http import (
     streamable_http,
 )
 from toolwitness.acquire.live_options import LiveObserver, LiveOptions, LiveOutcome
-from toolwitness.acquire.live_stdio import StdioDiagnostics, StreamBudget, bounded_stdio
+from toolwitness.acquire.live_stdio import (
+    StdioDiagnostics,
+    StreamBudget,
+    bounded_stdio,
+    witness_sandbox,
+)
 from toolwitness.errors import InputError
 from toolwitness.model import ServerSpec, ServerSurface
 
@@ -90,8 +95,12 @@ async def _stdio_transport(
         launch = prepare_launch(
             spec, scratch=Path(d), allow_commands=opts.allow_commands, sandbox=opts.sandbox
         )
-        async with bounded_stdio(launch, diag) as streams:
-            yield streams
+        try:
+            async with bounded_stdio(launch, diag) as streams:
+                yield streams
+        finally:
+            if opts.sandbox:  # the server has exited: its whole trace is on disk
+                witness_sandbox(opts.witness, spec.name, Path(d))
 
 
 @dataclass(frozen=True)

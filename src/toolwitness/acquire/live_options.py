@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from toolwitness.acquire.limits import MIB, InputLimits
+from toolwitness.acquire.sandbox_witness import SandboxLog
 from toolwitness.model import ServerSpec, ServerSurface
 
 
@@ -30,6 +31,8 @@ class LiveOptions:
     # sent only to the endpoint it was given for, and never lands in the surface.
     url_headers: dict[str, dict[str, str]] = field(default_factory=dict)
     sandbox: bool = False
+    # What the sandbox's syscall witness saw per server (filled while servers are listed).
+    witness: SandboxLog = field(default_factory=SandboxLog)
     concurrency: int = 8
     mode: str = "auto"  # SDK negotiation: server/discover, falling back to initialize
     limits: InputLimits = field(default_factory=InputLimits)

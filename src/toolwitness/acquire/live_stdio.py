@@ -15,6 +15,7 @@ import signal
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
+from pathlib import Path
 from subprocess import PIPE
 from typing import Any
 
@@ -24,6 +25,9 @@ import mcp_types as types
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.shared.message import SessionMessage
 
+from toolwitness.acquire.limits import MIB
+from toolwitness.acquire.sandbox import trace_file
+from toolwitness.acquire.sandbox_witness import SandboxLog, record_trace
 from toolwitness.textnorm import escape_display
 
 _CHUNK = 65536
@@ -31,6 +35,7 @@ _GRACE_SECONDS = 0.5  # time to exit on its own after stdin closes
 _TERM_SECONDS = 1.0  # time after SIGTERM before SIGKILL (lets `docker run` stop its container)
 _MAX_GARBAGE_LINES = 1000  # lines that are not JSON-RPC before the server is given up on
 _MAX_NOTIFICATIONS = 10_000  # notifications (logs, progress) while listing: more is a flood
+_MAX_TRACE_BYTES = 256 * MIB  # the sandbox witness's trace of one listing
 
 
 @dataclass(frozen=True)
@@ -287,3 +292,12 @@ async def bounded_stdio(
             await stop_process_group(process)
             for stream in (read_sink, read_stream, write_stream, write_source):
                 await stream.aclose()
+
+
+def witness_sandbox(log: SandboxLog, server: str, scratch: Path) -> None:
+    """After a sandboxed listing: what the syscall witness saw (scratch as `prepare_launch`
+    lays it out: home/ and work/ writable, the trace in witness/). A write to the sandbox's
+    throwaway /tmp is reported too: it is outside the home the server was given."""
+    writable = (str(scratch / "home"), str(scratch / "work"))
+    trace = trace_file(scratch / "witness")
+    record_trace(log, server, str(trace), writable, _MAX_TRACE_BYTES)

@@ -1,25 +1,45 @@
-"""`--sandbox`: wrap a stdio server's argv in bubblewrap.
+"""`--sandbox` and the lab: run a stdio server under bubblewrap, seccomp and an outside tracer.
 
-The server gets a read-only view of the root file system, fresh /dev, /proc and /tmp, no network
-(every namespace is unshared, the network one included), a throwaway HOME and working directory
-that are the only writable places, no capabilities, its own session (no terminal injection) and
-a pid namespace that dies with the scanner. The scanner's own home directory is hidden unless
-the server itself lives there (node from nvm, a venv under ~).
+The spawn, outermost first:
+
+    setpriv --pdeathsig KILL --          the tracer dies with toolwitness, even on SIGKILL
+    strace -f -o SCRATCH/strace.log --   the syscall witness, outside every namespace: its trace
+                                         is out of the server's reach and TracerPid reads 0
+    sh -c 'exec "$@" 3<"$0"' FILTER      hands bubblewrap the seccomp program on fd 3
+    bwrap ... --seccomp 3 -- SERVER      the sandbox
+
+bubblewrap: a read-only view built from nothing (`sandbox_layout.py`: system folders, a few /etc
+entries, the server's install and the folders its command line names; host sockets inside them
+covered), the writable areas the caller binds, fresh /dev and /proc, every namespace unshared
+(network included: only a loopback of its own, which also separates abstract Unix sockets), no
+capabilities, a new session, `--die-with-parent`, and the seccomp filter of `seccomp.py`.
 """
 
 from __future__ import annotations
 
-import os
 import shutil
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
+from toolwitness.acquire.sandbox_layout import Bind, View, file_system_view
+from toolwitness.acquire.seccomp import compiled
 from toolwitness.errors import InputError
+from toolwitness.procs import with_parent_death
+
+__all__ = [
+    "Bind", "View", "bubblewrap_argv", "bubblewrap_binary", "sandbox_argv", "sandbox_spawn",
+    "trace_file",
+]  # fmt: skip
 
 # Runners that hand the work to a daemon outside the sandbox: wrapping them protects nothing.
 _DAEMON_CLIENTS = frozenset({"docker", "podman"})
-# Inside the sandbox /tmp is a fresh tmpfs, not the host's shared one.
-_SANDBOX_TMP = "/tmp"  # noqa: S108
+_SANDBOX_TMP = "/tmp"  # noqa: S108 - the sandbox's own tmpfs, not the host's folder
+_HANDOFF = 'exec "$@" 3<"$0"'  # sh: open the filter as fd 3 for the program it becomes
+# What the live sandbox's witness records: connections, writes, opens, program starts.
+LIVE_TRACE = (
+    "%network,%process,open,openat,openat2,creat,mkdir,mkdirat,unlink,unlinkat,rmdir,rename,"
+    "renameat,renameat2,link,linkat,symlink,symlinkat,truncate"
+)
 
 
 def bubblewrap_binary() -> str:
@@ -32,34 +52,78 @@ def bubblewrap_binary() -> str:
     return found
 
 
-def _under(path: str, root: str) -> bool:
-    try:
-        return os.path.commonpath([os.path.realpath(path), root]) == root
-    except ValueError:
-        return False
+def strace_binary() -> str:
+    found = shutil.which("strace")
+    if found is None:
+        raise InputError(
+            "the sandbox's syscall witness needs strace; install it (Debian/Ubuntu: apt-get "
+            "install strace)"
+        )
+    return found
 
 
-def _mentions(argv: Iterable[str], root: str) -> bool:
-    return any(os.path.isabs(arg) and _under(arg, root) for arg in argv)
+def trace_file(scratch: Path) -> Path:
+    """Where the tracer writes (outside every folder the server can see)."""
+    return scratch / "strace.log"
 
 
-def _reexposed(arg: str, hidden: Iterable[str]) -> set[str]:
-    """The top-level folders, under a hidden tree, that a path the command names lives in.
+def sandbox_argv(
+    command: Sequence[str],
+    *,
+    binds: Sequence[Bind],
+    workdir: str,
+    path_env: str,
+    scratch: Path,
+    trace: str | None,
+    string_bytes: int = 256,
+    scratch_tmp: bool = False,
+) -> tuple[str, ...]:
+    """`sandbox_spawn`'s argv alone."""
+    return sandbox_spawn(
+        command, binds=binds, workdir=workdir, path_env=path_env, scratch=scratch, trace=trace,
+        string_bytes=string_bytes, scratch_tmp=scratch_tmp,
+    )[0]  # fmt: skip
 
-    A server named by its entry file or venv interpreter needs its neighbours too
-    (`node_modules` beside `dist/`, `pyvenv.cfg` above `bin/`), so the whole folder comes back,
-    read-only. The path as written, its resolved target (venv symlinks) and its resolved folder
-    (a symlinked parent) all count."""
-    out: set[str] = set()
-    written = os.path.abspath(arg)
-    candidates = {written, os.path.realpath(written), os.path.realpath(os.path.dirname(written))}
-    for candidate in candidates:
-        for root in hidden:
-            if candidate == root or os.path.commonpath([candidate, root]) != root:
-                continue
-            first = os.path.relpath(candidate, root).split(os.sep)[0]
-            out.add(os.path.join(root, first))
-    return out
+
+def sandbox_spawn(
+    command: Sequence[str],
+    *,
+    binds: Sequence[Bind],
+    workdir: str,
+    path_env: str,
+    scratch: Path,
+    trace: str | None,
+    string_bytes: int = 256,
+    scratch_tmp: bool = False,
+) -> tuple[tuple[str, ...], View]:
+    """The whole spawn for `command` (inside paths) with `binds` writable; `trace`: strace's
+    `-e trace=` set, or None for no tracer; `scratch_tmp`: a throwaway tmpfs on /tmp. Also
+    returns the file-system view (what of the host is visible)."""
+    name = Path(command[0]).name
+    if name in _DAEMON_CLIENTS:
+        raise InputError(
+            f"the sandbox cannot confine {name!r}: its container runs under a daemon outside "
+            "the sandbox, where no witness sees it; scan it without --sandbox"
+        )
+    bwrap = bubblewrap_binary()
+    tmpfs = (_SANDBOX_TMP,) if scratch_tmp else ()
+    view = file_system_view(command, binds, workdir, path_env, tmpfs)
+    scratch.mkdir(parents=True, exist_ok=True)
+    seccomp = scratch / "seccomp.bpf"
+    seccomp.write_bytes(compiled())
+    sandbox = (
+        "/bin/sh", "-c", _HANDOFF, str(seccomp), bwrap, *view.args,
+        "--remount-ro", "/", "--chdir", workdir, "--setenv", "PATH", view.path,
+        "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+        "--seccomp", "3", "--", *command,
+    )  # fmt: skip
+    if trace is None:
+        return with_parent_death(sandbox), view
+    tracer = (
+        strace_binary(), "-f", "-ttt", "-qq", "-yy", "-s", str(string_bytes),
+        "-e", f"trace={trace}", "-o", str(trace_file(scratch)), "--",
+    )  # fmt: skip
+    return with_parent_death((*tracer, *sandbox)), view
 
 
 def bubblewrap_argv(
@@ -69,46 +133,18 @@ def bubblewrap_argv(
     workdir: Path,
     writable: Iterable[Path],
     env: Mapping[str, str],
+    scratch: Path,
 ) -> tuple[str, ...]:
-    """The bwrap command line that runs `argv` confined; `home` and `writable` stay writable."""
-    name = Path(argv[0]).name
-    if name in _DAEMON_CLIENTS:
-        raise InputError(
-            f"--sandbox cannot confine {name!r}: the container runs under its daemon, outside "
-            "the sandbox; scan it without --sandbox (docker's own isolation applies)"
-        )
+    """`scan --live --sandbox`: `home`, `writable` and a throwaway /tmp writable, traced into
+    `trace_file(scratch)` (read by `sandbox_witness.read_attempts`)."""
+    binds = [Bind(str(p), str(p)) for p in dict.fromkeys((home, *writable))]
     executable = shutil.which(argv[0], path=env.get("PATH")) or argv[0]
-    wrapped: list[str] = [
-        bubblewrap_binary(),
-        "--ro-bind", "/", "/",
-        "--dev", "/dev",
-        "--proc", "/proc",
-        "--tmpfs", _SANDBOX_TMP,
-    ]  # fmt: skip
-    hidden = [_SANDBOX_TMP]
-    scanner_home = os.path.realpath(os.path.expanduser("~"))
-    server_paths = (executable, *argv[1:], str(workdir))
-    if scanner_home not in ("/", "") and not _mentions(server_paths, scanner_home):
-        wrapped += ["--tmpfs", scanner_home]
-        hidden.append(scanner_home)
-    # Folders the command line names inside a hidden tree come back read-only (the server's own
-    # install, an allowed dir), so a server that lives under /tmp or ~ still runs.
-    exposed: set[str] = set()
-    for arg in server_paths:
-        if os.path.isabs(arg) and os.path.exists(arg):
-            exposed |= _reexposed(arg, hidden)
-    for folder in sorted(exposed):
-        if os.path.exists(folder):
-            wrapped += ["--ro-bind", folder, folder]
-    for path in (home, *writable):
-        wrapped += ["--bind", str(path), str(path)]
-    wrapped += [
-        "--chdir", str(workdir),
-        "--unshare-all",
-        "--die-with-parent",
-        "--new-session",
-        "--cap-drop", "ALL",
-        "--",
-        *argv,
-    ]  # fmt: skip
-    return tuple(wrapped)
+    return sandbox_argv(
+        (executable, *argv[1:]),
+        binds=binds,
+        workdir=str(workdir),
+        path_env=env.get("PATH", ""),
+        scratch=scratch,
+        trace=LIVE_TRACE,
+        scratch_tmp=True,
+    )

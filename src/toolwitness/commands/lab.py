@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from toolwitness.commands import live as live_commands
-from toolwitness.errors import IncompleteScanError, UsageError
+from toolwitness.errors import UsageError
 from toolwitness.findings import Severity
+from toolwitness.model import ServerSpec, ServerSurface
 from toolwitness.pipeline import ScanOptions, exit_code, scan_surfaces
 from toolwitness.report.interface import OutputFormat, ReportOptions, formatter_for
 from toolwitness.result import ScanResult
@@ -27,6 +28,7 @@ from toolwitness.rules import load_registry
 if TYPE_CHECKING:  # the lab (and the MCP SDK under it) loads only when a lab runs
     from toolwitness.lab.probe import ServerProbe
     from toolwitness.lab.run import LabSettings
+    from toolwitness.stage import Stage
 
 LabFlag = Annotated[
     bool,
@@ -39,6 +41,28 @@ AllToolsFlag = Annotated[
 ]
 CallTimeoutOpt = Annotated[
     float, typer.Option("--call-timeout", help="Lab: seconds for one tool call.", min=0.5)
+]
+RepoOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--repo",
+        help="Copy this repository or folder into the lab ({repo} in the server's arguments "
+        "names the copy; repo parameters get it). The original is never touched.",
+    ),
+]
+LabTimeoutOpt = Annotated[
+    float,
+    typer.Option(
+        "--lab-timeout", help="Wall (and CPU) seconds for one server's whole probe.", min=10
+    ),
+]
+LabMemoryOpt = Annotated[
+    int,
+    typer.Option(
+        "--lab-memory-mib",
+        help="Address-space limit of the lab's analysis process (and the server).",
+        min=64,
+    ),
 ]
 RemoteDirOpt = Annotated[
     str,
@@ -55,16 +79,26 @@ def lab_settings(
     seed: str | None = None,
     trace: bool = True,
     url_headers: dict[str, dict[str, str]] | None = None,
+    repo: Path | None = None,
+    lab_timeout: float = 1800.0,
+    lab_memory_mib: int = 4096,
 ) -> LabSettings:
     from toolwitness.lab.http_witness import HttpLabOptions
+    from toolwitness.lab.isolated import ProbeLimits
     from toolwitness.lab.probe import LabOptions
     from toolwitness.lab.run import LabSettings
 
+    if repo is not None:
+        from toolwitness.lab.planner import check_repository
+
+        check_repository(str(repo))
     return LabSettings(
         stdio=LabOptions(
             call_timeout=call_timeout, start_timeout=flags.timeout, all_tools=all_tools,
             allow_commands=frozenset(flags.allow_commands), seed=seed, trace=trace,
+            repo=str(repo.resolve()) if repo is not None else None,
         ),
+        limits=ProbeLimits(timeout=lab_timeout, memory_mib=lab_memory_mib),
         http=HttpLabOptions(
             remote_dir=remote_dir, call_timeout=call_timeout, all_tools=all_tools,
             allow_hosts=frozenset(h.lower() for h in flags.allow_hosts),
@@ -104,6 +138,9 @@ def probe_command(
             "--source", help="The server's source: compare code verification with the lab."
         ),
     ] = None,
+    repo: RepoOpt = None,
+    lab_timeout: LabTimeoutOpt = 1800.0,
+    lab_memory_mib: LabMemoryOpt = 4096,
     fail_on: Annotated[
         Severity | None, typer.Option(help="Exit 1 if a finding is at or above this severity.")
     ] = None,
@@ -129,25 +166,19 @@ def probe_command(
             spec = live_commands.command_spec(target)
         settings = lab_settings(
             flags, all_tools=all_tools, call_timeout=call_timeout, remote_dir=remote_dir,
-            seed=seed, trace=not no_syscalls, url_headers=url_headers,
+            seed=seed, trace=not no_syscalls, url_headers=url_headers, repo=repo,
+            lab_timeout=lab_timeout, lab_memory_mib=lab_memory_mib,
         )  # fmt: skip
+        if source is not None and not source.is_dir():
+            raise UsageError(f"--source {source}: not a directory")
         from toolwitness.lab.run import probe_spec
 
         rules = load_registry([])
         probe = probe_spec(spec, settings, rules)
         if probe.surface is None:
-            raise IncompleteScanError(
-                f"{spec.name}: the lab could not list the tools: {probe.error}"
-            )
-        if source is not None and not source.is_dir():
-            raise UsageError(f"--source {source}: not a directory")
-        from toolwitness.lab.stage import LabStage
-        from toolwitness.pipeline import MetadataChecks
-        from toolwitness.stage import Stage
-
-        options = ScanOptions()
-        stages: list[Stage] = [MetadataChecks(options), LabStage({probe.surface.id: probe})]
-        result = scan_surfaces([probe.surface], options, stages)
+            result = failed_probe_result(spec, probe)
+        else:
+            result = lab_scan_result(probe.surface, probe)
         if source is not None:
             result = with_code_verdicts(result, probe, source)
         color = output is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
@@ -156,6 +187,30 @@ def probe_command(
             Path(output) if output else None,
         )
         raise typer.Exit(exit_code(result, fail_on=fail_on))
+
+
+def failed_probe_result(spec: ServerSpec, probe: ServerProbe) -> ScanResult:
+    """The report of a probe that never listed the tools: the config-only surface, the reason
+    as the server's error (an incomplete scan, exit 3) and a TW-LAB-006 finding."""
+    from toolwitness.acquire.targets import static_surfaces
+    from toolwitness.lab.probe import ServerProbe
+    from toolwitness.pipeline import ConnectionFailures
+
+    (surface,) = static_surfaces([spec], online=False)
+    why = probe.error or "the server did not list its tools"
+    failures: dict[str, tuple[str, ...]] = {surface.id: (f"lab: {why}",)}
+    named = ServerProbe(surface.id, error=probe.error)
+    return lab_scan_result(surface, named, ConnectionFailures(failures))
+
+
+def lab_scan_result(surface: ServerSurface, probe: ServerProbe, *first: Stage) -> ScanResult:
+    """One server's report: the metadata checks and the lab's findings and verdicts."""
+    from toolwitness.lab.stage import LabStage
+    from toolwitness.pipeline import MetadataChecks
+
+    options = ScanOptions()
+    stages: list[Stage] = [*first, MetadataChecks(options), LabStage({surface.id: probe})]
+    return scan_surfaces([surface], options, stages)
 
 
 _CODE_FIELDS = (

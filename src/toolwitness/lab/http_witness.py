@@ -25,6 +25,7 @@ from toolwitness.acquire.live_collect import PageLimits, Stage, collect_document
 from toolwitness.acquire.live_errors import describe_failure
 from toolwitness.acquire.live_http import HttpDiagnostics, check_url, http_headers, streamable_http
 from toolwitness.lab.args import ArgumentBuilder, ArgumentSource, CannotSynthesize, takes_path
+from toolwitness.lab.names import lab_names
 from toolwitness.lab.probe import ServerProbe
 from toolwitness.lab.selection import select_tools
 from toolwitness.lab.verdict import ToolProbe
@@ -123,7 +124,8 @@ async def probe_http_async(
     stage = Stage()
     seed = opts.seed or secrets.token_hex(4)
     base = opts.remote_dir.rstrip("/") or "/"
-    src = ArgumentSource(f"{base}/tw{seed}-note.txt", base, base, seed)
+    names = lab_names(seed)
+    src = ArgumentSource(f"{base}/{names.note}", base, base, names, roots=(base,))
     headers = http_headers(spec.transport.headers, opts.url_headers.get(url, {}))
     current = ""
     try:

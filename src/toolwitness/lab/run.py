@@ -8,12 +8,14 @@ server that fails in the lab gets a TW-LAB-006 finding; the other servers are st
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from toolwitness.acquire.sandbox_witness import SandboxLog
 from toolwitness.errors import InputError
 from toolwitness.findings import Finding
 from toolwitness.lab.http_witness import HttpLabOptions, probe_http
+from toolwitness.lab.isolated import ProbeLimits, probe_isolated
 from toolwitness.lab.probe import LabOptions, ServerProbe, probe_server
 from toolwitness.model import ServerSpec
 from toolwitness.result import ServerResult, ToolResult
@@ -26,11 +28,15 @@ _HTTP = ("http", "streamable-http", "streamablehttp", "streamable_http")
 class LabSettings:
     stdio: LabOptions = field(default_factory=LabOptions)
     http: HttpLabOptions = field(default_factory=HttpLabOptions)
+    limits: ProbeLimits = field(default_factory=ProbeLimits)
+    isolated: bool = True  # stdio probes in a limited child process (isolated.py)
 
 
 def probe_spec(spec: ServerSpec, settings: LabSettings, rules: RuleRegistry) -> ServerProbe:
     kind = spec.transport.kind.lower()
     if kind == "stdio":
+        if settings.isolated:
+            return probe_isolated(spec, settings.stdio, settings.limits)
         return probe_server(spec, settings.stdio, rules)
     if kind in _HTTP:
         return probe_http(spec, settings.http, rules)
@@ -53,8 +59,34 @@ def run_lab(
     return out
 
 
+def sandbox_probes(log: SandboxLog) -> dict[str, ServerProbe]:
+    """What `scan --live --sandbox`'s witness saw per server, as tool-less probes."""
+    return {
+        server: ServerProbe(server, escapes=list(attempts), escape_error=log.errors.get(server))
+        for server, attempts in sorted(log.attempts.items())
+    }
+
+
+def with_sandbox_witness(
+    probes: Mapping[str, ServerProbe], log: SandboxLog
+) -> dict[str, ServerProbe]:
+    """The lab's probes with the live listing's escapes added (a server probed in the lab
+    and listed in the sandbox reports each attempt once)."""
+    out = dict(probes)
+    for server, seen in sandbox_probes(log).items():
+        probe = out.get(server)
+        if probe is None:
+            out[server] = seen
+            continue
+        known = {(a.kind, a.target) for a in probe.escapes}
+        merged = [*probe.escapes, *(a for a in seen.escapes if (a.kind, a.target) not in known)]
+        error = probe.escape_error or seen.escape_error
+        out[server] = replace(probe, escapes=merged, escape_error=error)
+    return out
+
+
 def probe_findings(probe: ServerProbe, rules: RuleRegistry) -> list[Finding]:
-    found = probe.findings()
+    found = probe.findings(rules)
     if probe.error is not None:
         found.append(
             rules.finding(
@@ -68,7 +100,7 @@ def probe_findings(probe: ServerProbe, rules: RuleRegistry) -> list[Finding]:
 _CAPABILITY = {
     "filesystem": "WRITE_FS", "write": "WRITE_FS", "mkdir": "WRITE_FS", "link": "WRITE_FS",
     "unlink": "WRITE_FS", "rename": "WRITE_FS", "exec": "EXEC_PROCESS",
-    "connect": "NETWORK_OUTBOUND", "canary-read": "READ_FS",
+    "connect": "NETWORK_OUTBOUND", "canary-read": "READ_FS", "hidden-read": "READ_FS",
 }  # fmt: skip
 _EFFECTS = ("WRITE", "EXEC", "NETWORK")  # what a read-only probe can refute
 

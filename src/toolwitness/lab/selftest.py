@@ -14,7 +14,6 @@ from toolwitness.lab.sandbox import Lab, lab_argv
 from toolwitness.lab.syscalls import read_trace
 from toolwitness.lab.witness import WitnessFailed, diff, snapshot
 
-_NAME = ".toolwitness-selftest"
 _SCRIPT = 'printf %s "$1" > "$HOME/{n}" && printf %s "$1" > "$TMPDIR/{n}" && printf %s "$1" > ./{n}'
 
 
@@ -29,11 +28,12 @@ class SelfTest:
 
 
 def run_self_test(lab: Lab, env: dict[str, str], trace: bool, timeout: float = 30.0) -> SelfTest:
-    expected = {f"{label}/{_NAME}" for label in lab.areas}
+    name = lab.names.selftest
+    expected = {f"{label}/{name}" for label in lab.areas}
     try:
         before = snapshot(lab)
         argv = lab_argv(
-            lab, ("sh", "-c", _SCRIPT.format(n=_NAME), "sh", lab.seed), env, trace=trace
+            lab, ("sh", "-c", _SCRIPT.format(n=name), "sh", lab.names.project), env, trace=trace
         )
         done = subprocess.run(
             argv, env=env, cwd=str(lab.work), capture_output=True, timeout=timeout, check=False
@@ -43,12 +43,14 @@ def run_self_test(lab: Lab, env: dict[str, str], trace: bool, timeout: float = 3
         return SelfTest(False, False if trace else None, f"the self-test could not run: {exc}")
     finally:
         for area in lab.areas.values():
-            (area / _NAME).unlink(missing_ok=True)
+            (area / name).unlink(missing_ok=True)
     fs_ok = done.returncode == 0 and expected <= seen
     traced: bool | None = None
     if trace:
         try:
-            events = read_trace(str(lab.trace_file), {}, 16 << 20)
+            events = read_trace(
+                str(lab.trace_file), {}, 16 << 20, tuple(lab.inside.values()), lab.setup_execs
+            )
             written = {lab.label(e.target) for e in events if e.kind == "write" and e.ok}
             traced = expected <= written
         except (OSError, ValueError):

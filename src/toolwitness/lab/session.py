@@ -18,8 +18,8 @@ import anyio.to_thread
 import mcp_types as types
 from mcp import Client
 from mcp.client._transport import TransportStreams
+from mcp.client.session import ClientRequestContext
 
-from toolwitness._version import __version__
 from toolwitness.acquire.catalog import surface_from_document
 from toolwitness.acquire.launch import check_command
 from toolwitness.acquire.limits import MIB
@@ -27,7 +27,7 @@ from toolwitness.acquire.live_collect import PageLimits, Stage, collect_document
 from toolwitness.acquire.live_errors import describe_failure, leaves
 from toolwitness.acquire.live_stdio import Launch, StdioDiagnostics, StreamBudget, bounded_stdio
 from toolwitness.errors import InputError
-from toolwitness.lab.args import CallPlan
+from toolwitness.lab.args import MAX_TRIES, CallPlan, Try
 from toolwitness.lab.sandbox import Lab, lab_argv, lab_environment
 from toolwitness.lab.witness import Change, Snapshot, WitnessFailed, diff, snapshot
 from toolwitness.model import ServerSpec, ServerSurface
@@ -44,13 +44,15 @@ class SessionLimits:
     session_timeout: float = 900.0  # everything, start-up and all calls
     trace: bool = True
     allow_commands: frozenset[str] = frozenset()
-    sandbox: bool = True  # False only for benchmarks/bench_lab.py's baseline (not on the CLI)
+    max_calls: int = 400  # tries of every plan together; fallbacks past it are not made
 
 
 @dataclass
 class CallRecord:
     tool: str
     plan: CallPlan
+    attempt: Try
+    try_number: int  # 1 for a plan's first try, 2.. for its fallbacks
     start: float
     end: float | None = None
     changes: list[Change] = field(default_factory=list)
@@ -65,6 +67,7 @@ class SessionRecord:
     calls: list[CallRecord] = field(default_factory=list)
     error: str | None = None  # the session failed before or between calls
     not_called: list[str] = field(default_factory=list)
+    skipped_tries: list[str] = field(default_factory=list)  # fallbacks past the call budget
     total_changes: list[Change] = field(default_factory=list)  # spawn -> exit
     started: float = 0.0
     listed: float = 0.0
@@ -91,19 +94,33 @@ async def _transport(launch: Launch, diag: StdioDiagnostics) -> AsyncIterator[Tr
         yield streams
 
 
-def lab_placeholders(arg: str, lab: Lab) -> str:
-    """`{lab}` in a server argument is the lab's working directory (an allowed root)."""
-    return arg.replace("{lab}", str(lab.work))
+def lab_placeholders(arg: str, lab: Lab, repo: str | None = None) -> str:
+    """`{lab}` in a server argument is the lab's working directory (an allowed root), `{repo}`
+    the copy of the user's repository (`--repo`), both as the server sees them."""
+    arg = arg.replace("{lab}", lab.inside["$WORK"])
+    return arg.replace("{repo}", lab.path(repo)) if repo is not None else arg
 
 
-def prepare(spec: ServerSpec, lab: Lab, limits: SessionLimits) -> Launch:
+class _Roots:
+    """The client's roots: the lab's working directory (servers that ask use it as allowed)."""
+
+    def __init__(self, lab: Lab) -> None:
+        self.root = types.Root.model_validate(
+            {"uri": "file://" + lab.inside["$WORK"], "name": lab.names.project}
+        )
+
+    async def __call__(self, context: ClientRequestContext) -> types.ListRootsResult:
+        return types.ListRootsResult(roots=[self.root])
+
+
+def prepare(spec: ServerSpec, lab: Lab, limits: SessionLimits, repo: str | None = None) -> Launch:
     command = spec.transport.command
     if command is None:
         raise InputError("the lab runs stdio servers; this one has no command")
     executable = check_command(command, limits.allow_commands)
     env = lab_environment(lab, dict(spec.transport.env))
-    args = tuple(lab_placeholders(a, lab) for a in spec.transport.args)
-    argv = lab_argv(lab, (executable, *args), env, trace=limits.trace, sandbox=limits.sandbox)
+    args = tuple(lab_placeholders(a, lab, repo) for a in spec.transport.args)
+    argv = lab_argv(lab, (executable, *args), env, trace=limits.trace)
     return Launch(argv=argv, env=env, cwd=str(lab.work))
 
 
@@ -112,7 +129,7 @@ async def _call(client: Client, lab: Lab, record: CallRecord, limits: SessionLim
     try:
         with anyio.fail_after(limits.call_timeout + 1):
             result = await client.call_tool(
-                record.tool, record.plan.arguments, read_timeout_seconds=limits.call_timeout
+                record.tool, record.attempt.arguments, read_timeout_seconds=limits.call_timeout
             )
         record.answer = _answer_text(result)
         record.is_error = bool(result.is_error)
@@ -123,12 +140,28 @@ async def _call(client: Client, lab: Lab, record: CallRecord, limits: SessionLim
     return await _snap(lab)
 
 
+def _opening(plan: CallPlan, worked: Try | None) -> tuple[Try, int]:
+    """A plan's first try and its budget: the nonce plan starts from the forms that worked for
+    the planted one (a relative-path tool gets a relative nonce path) with one fallback."""
+    if plan.label == "nonce":
+        return (plan.resume(worked.index) if worked else plan.first()), 2
+    return plan.first(), MAX_TRIES
+
+
 async def run_session(
-    spec: ServerSpec, lab: Lab, limits: SessionLimits, planner: Planner, hold: float = 0.0
+    spec: ServerSpec,
+    lab: Lab,
+    limits: SessionLimits,
+    planner: Planner,
+    hold: float = 0.0,
+    repo: str | None = None,
 ) -> SessionRecord:
-    """Spawn, initialize, list, call what `planner` returns (or hold `hold` seconds), stop."""
+    """Spawn, initialize, list, call what `planner` returns (or hold `hold` seconds), stop.
+
+    A try answered with an error is followed by the plan's next fallback (at most MAX_TRIES
+    per plan); a try that fails (hang, crash, flood) ends the session."""
     record = SessionRecord()
-    launch = prepare(spec, lab, limits)
+    launch = prepare(spec, lab, limits, repo)
     diag = StdioDiagnostics(StreamBudget(16 * MIB, 64 * MIB, 64 * 1024))
     stage = Stage()
     first = before = await _snap(lab)
@@ -138,7 +171,8 @@ async def run_session(
     client = Client(
         _transport(launch, diag),
         read_timeout_seconds=limits.start_timeout,
-        client_info=types.Implementation(name="toolwitness-lab", version=__version__),
+        client_info=types.Implementation(name=lab.names.client[0], version=lab.names.client[1]),
+        list_roots_callback=_Roots(lab),
         cache=None,
     )
     try:
@@ -154,14 +188,28 @@ async def run_session(
                 before = await _snap(lab)
                 if not pending and hold > 0:
                     await anyio.sleep(hold)
+                worked: dict[str, Try] = {}
                 while pending:
                     tool, plan = pending.pop(0)
-                    current = CallRecord(tool, plan, start=time.time())
-                    record.calls.append(current)
-                    after = await _call(client, lab, current, limits)
-                    current.changes = diff(before, after, lab)
-                    before = after
-                    if current.error is not None:
+                    opening, most = _opening(plan, worked.get(tool))
+                    attempt: Try | None = opening
+                    tries = 0
+                    while attempt is not None and tries < most:
+                        tries += 1
+                        current = CallRecord(tool, plan, attempt, tries, start=time.time())
+                        record.calls.append(current)
+                        after = await _call(client, lab, current, limits)
+                        current.changes = diff(before, after, lab)
+                        before = after
+                        if current.error is None and not current.is_error:
+                            worked.setdefault(tool, attempt)
+                        if current.error is not None or not current.is_error:
+                            break
+                        if len(record.calls) >= limits.max_calls:
+                            record.skipped_tries.append(f"{tool} ({plan.label}): call budget")
+                            break
+                        attempt = plan.next_try(attempt, current.answer)
+                    if current is not None and current.error is not None:
                         break
                     current = None
     except InputError:

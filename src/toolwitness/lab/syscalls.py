@@ -1,24 +1,33 @@
-"""Syscall witness: parse `strace -f -ttt -y` output into the events the lab cares about.
+"""Syscall witness: the outside tracer's log turned into the events the lab cares about.
 
-Kept: opens for writing (O_WRONLY/O_RDWR/O_CREAT/O_TRUNC, creat), unlink/rmdir/rename/mkdir/
-link/symlink/truncate, execve, connect, every open of a canary file, and writes down the
-server's stdout pipe (its answers: the proof the tracer was attached during a call). The rest
-is dropped. Paths come from strace's `-y` annotations where it gives them (the
-kernel's resolved path), else from the argument joined to the directory fd's path.
+Kept, from the server and its descendants only (`sandbox_witness.server_calls` drops the
+launcher's and bubblewrap's own setup): opens for writing (O_WRONLY/O_RDWR/O_CREAT/O_TRUNC,
+creat), unlink/rmdir/rename/mkdir/link/symlink/truncate, execve, every connection attempt (TCP,
+UDP, Unix path, abstract; `sandbox_witness.attempt`), opens of host paths the sandbox hides,
+every open of a canary file, writes down the server's stdout pipe (its answers: the proof the
+tracer was attached during a call), and `touch` events: any file call on a path inside the lab
+(the proof a handler looked at the path it was given). Paths come from strace's `-yy`
+annotations where it gives them (the kernel's resolved path), else from the argument joined to
+the directory fd's path.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-_LINE = re.compile(r"^(\d+)\s+(\d+\.\d+)\s+(.*)$")
-_CALL = re.compile(r"^([a-z0-9_]+)\((.*)\)\s+=\s+(.*)$", re.S)
-_RESUMED = re.compile(r"^<\.\.\. ([a-z0-9_]+) resumed>(.*)$", re.S)
-_FD_PATH = re.compile(r"^-?\d+<(.*)>$")
-_DIRFD = re.compile(r"^(?:AT_FDCWD|\d+)<(.*)>$")
+from toolwitness.acquire.sandbox_witness import HARMLESS, SETUP_EXECS, attempt, server_calls
+from toolwitness.acquire.strace_parse import (
+    FD_PATH,
+    is_dirfd,
+    resolve,
+    strings,
+    syscalls,
+    top_args,
+)
+
 _WRITE_FLAGS = ("O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC")
 _OPENS = frozenset({"open", "openat", "openat2", "creat"})
 _MUTATIONS = {
@@ -29,8 +38,6 @@ _MUTATIONS = {
     "truncate": "write",
 }  # fmt: skip
 _EXECS = frozenset({"execve", "execveat"})
-_HARMLESS = ("/dev/null", "/dev/tty", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom")
-_INET = ("AF_INET", "AF_INET6")
 _PIPE = re.compile(r"^\d+<(pipe:\[\d+\])>$")
 
 
@@ -38,7 +45,7 @@ _PIPE = re.compile(r"^\d+<(pipe:\[\d+\])>$")
 class Event:
     pid: int
     time: float
-    kind: str  # write | unlink | rename | mkdir | link | exec | connect | canary-read | answer
+    kind: str  # write unlink rename mkdir link exec connect hidden-read canary-read answer touch
     target: str  # a path, an address, or a program
     syscall: str
     result: str  # "0", "3", "-1 EROFS (Read-only file system)"
@@ -49,68 +56,15 @@ class Event:
         return not self.result.startswith("-1")
 
 
-def _strings(args: str) -> list[str]:
-    """The C string literals of an strace argument list, unescaped."""
-    out: list[str] = []
-    i = 0
-    while (start := args.find('"', i)) >= 0:
-        buf: list[str] = []
-        j = start + 1
-        while j < len(args) and args[j] != '"':
-            if args[j] == "\\" and j + 1 < len(args):
-                j += 1
-                esc = args[j]
-                if esc == "x" and j + 2 < len(args):
-                    buf.append(chr(int(args[j + 1 : j + 3], 16)))
-                    j += 2
-                elif esc.isdigit():
-                    digits = re.match(r"[0-7]{1,3}", args[j:])
-                    assert digits is not None
-                    buf.append(chr(int(digits.group(), 8)))
-                    j += len(digits.group()) - 1
-                else:
-                    buf.append({"n": "\n", "t": "\t", "r": "\r"}.get(esc, esc))
-            else:
-                buf.append(args[j])
-            j += 1
-        out.append("".join(buf))
-        i = j + 1
-    return out
-
-
-def _top_args(args: str) -> list[str]:
-    """Split on top-level commas (outside quotes, brackets, braces and <...> annotations)."""
-    parts: list[str] = []
-    depth = 0
-    quoted = False
-    start = 0
-    i = 0
-    while i < len(args):
-        c = args[i]
-        if quoted:
-            if c == "\\":
-                i += 1
-            elif c == '"':
-                quoted = False
-        elif c == '"':
-            quoted = True
-        elif c in "[{(<":
-            depth += 1
-        elif c in "]})>":
-            depth -= 1
-        elif c == "," and depth == 0:
-            parts.append(args[start:i].strip())
-            start = i + 1
-        i += 1
-    parts.append(args[start:].strip())
-    return parts
-
-
-def _resolve(dirfd: str | None, path: str) -> str:
-    if os.path.isabs(path) or dirfd is None:
-        return os.path.normpath(path) if os.path.isabs(path) else path
-    found = _DIRFD.match(dirfd)
-    return os.path.normpath(os.path.join(found.group(1), path)) if found else path
+def _first_path(args: list[str]) -> str | None:
+    dirfd: str | None = None
+    for arg in args:
+        if is_dirfd(arg):
+            dirfd = arg
+        elif arg.startswith('"'):
+            text = strings(arg)
+            return resolve(dirfd, text[0]) if text else None
+    return None
 
 
 def _open_event(
@@ -118,53 +72,51 @@ def _open_event(
 ) -> tuple[str, str] | None:
     at = name in ("openat", "openat2")
     dirfd = args[0] if at else None
-    raw = _strings(args[1] if at else args[0])
+    raw = strings(args[1] if at else args[0])
     if not raw:
         return None
-    path = _resolve(dirfd, raw[0])
-    annotated = _FD_PATH.match(result.split(" ", 1)[0])
-    if annotated:
+    path = resolve(dirfd, raw[0])
+    annotated = FD_PATH.match(result.split(" ", 1)[0])
+    if annotated and annotated.group(1).startswith("/"):
         path = annotated.group(1)
     flags = args[2] if at and len(args) > 2 else (args[1] if len(args) > 1 else "")
     if path in canaries.values() or os.path.normpath(raw[0]) in canaries.values():
         return "canary-read", path
     writing = name == "creat" or any(f in flags for f in _WRITE_FLAGS)
-    if writing and not path.startswith(_HARMLESS) and not path.startswith("/proc/"):
+    if writing and not path.startswith(HARMLESS) and not path.startswith("/proc/"):
         return "write", path
     return None
 
 
-def _mutation(name: str, args: list[str]) -> str:
+def _mutation(args: list[str]) -> str:
     """The target of an unlink/rename/mkdir/link call ("old -> new" for renames and links)."""
     paths: list[str] = []
     dirfd: str | None = None
     for arg in args:
-        if _DIRFD.match(arg):
+        if is_dirfd(arg):
             dirfd = arg
         elif arg.startswith('"'):
-            text = _strings(arg)
+            text = strings(arg)
             if text:
-                paths.append(_resolve(dirfd, text[0]))
+                paths.append(resolve(dirfd, text[0]))
     return " -> ".join(paths)
 
 
 def classify(
     name: str, args_text: str, result: str, canaries: dict[str, str]
 ) -> tuple[str, str] | None:
-    """(kind, target) for a syscall worth keeping, else None."""
-    args = _top_args(args_text)
+    """(kind, target) for a file, process or pipe call worth keeping, else None."""
+    args = top_args(args_text)
     if name in _OPENS:
         return _open_event(name, args, result, canaries)
     if name in _MUTATIONS:
-        return _MUTATIONS[name], _mutation(name, args)
+        return _MUTATIONS[name], _mutation(args)
     if name in _EXECS:
         at = 1 if name == "execveat" else 0
-        program = _strings(args[at]) if len(args) > at else []
-        argv = _strings(args[at + 1]) if len(args) > at + 1 else []
+        program = strings(args[at]) if len(args) > at else []
+        argv = strings(args[at + 1]) if len(args) > at + 1 else []
         # The program and its arguments: `git version` at start-up is not `git status` in a call.
         return ("exec", " ".join([program[0], *argv[1:8]])[:300]) if program else None
-    if name == "connect" and len(args) > 1 and any(f in args[1] for f in _INET):
-        return "connect", args[1][:200]
     if name in ("write", "writev") and args:
         pipe = _PIPE.match(args[0])
         if pipe is not None:
@@ -173,45 +125,49 @@ def classify(
     return None
 
 
-def parse(lines: Iterable[str], canaries: dict[str, str]) -> Iterator[Event]:
-    """Events in file order; `<unfinished ...>` lines are joined with their `resumed` halves."""
-    pending: dict[int, tuple[float, str]] = {}
+def parse(
+    lines: Iterable[str],
+    canaries: dict[str, str],
+    areas: Sequence[str] = (),
+    setup_execs: int = SETUP_EXECS,
+) -> Iterator[Event]:
+    """Events in file order (`areas`: the lab's folders as the server sees them)."""
     stdout_pipe: str | None = None
-    for raw in lines:
-        found = _LINE.match(raw.rstrip("\n"))
-        if not found:
+    roots = [a.rstrip("/") + "/" for a in areas]
+    for call in server_calls(syscalls(lines), setup_execs):
+        escape = attempt(call, areas)
+        if escape is not None and escape.kind != "write":
+            yield Event(call.pid, call.time, escape.kind, escape.target, call.name,
+                        call.result, call.body[:300])  # fmt: skip
             continue
-        pid, stamp, body = int(found.group(1)), float(found.group(2)), found.group(3)
-        if body.endswith("<unfinished ...>"):
-            pending[pid] = (stamp, body[: -len("<unfinished ...>")].rstrip())
+        kept = classify(call.name, call.args, call.result, canaries)
+        if kept is None:
+            path = _first_path(top_args(call.args)) if roots else None
+            if path is not None and any((path + "/").startswith(r) for r in roots):
+                yield Event(call.pid, call.time, "touch", path, call.name, call.result, "")
             continue
-        resumed = _RESUMED.match(body)
-        if resumed:
-            if pid not in pending:
+        kind, target = kept
+        # The server's stdout is the pipe its first JSON-RPC message went down (it may
+        # have been dup'ed away from fd 1); every later write to it is an answer.
+        if kind == "answer":
+            stdout_pipe = stdout_pipe or target
+        elif kind == "pipe-write":
+            if target != stdout_pipe:
                 continue
-            stamp, head = pending.pop(pid)
-            body = head + resumed.group(2)
-        call = _CALL.match(body)
-        if not call:
-            continue
-        kept = classify(call.group(1), call.group(2), call.group(3).strip(), canaries)
-        if kept is not None:
-            kind, target = kept
-            # The server's stdout is the pipe its first JSON-RPC message went down (it may
-            # have been dup'ed away from fd 1); every later write to it is an answer.
-            if kind == "answer":
-                stdout_pipe = stdout_pipe or target
-            elif kind == "pipe-write":
-                if target != stdout_pipe:
-                    continue
-                kind = "answer"
-            yield Event(pid, stamp, kind, target, call.group(1), call.group(3).strip(), body[:300])
+            kind = "answer"
+        yield Event(call.pid, call.time, kind, target, call.name, call.result, call.body[:300])
 
 
-def read_trace(path: str, canaries: dict[str, str], max_bytes: int) -> list[Event]:
+def read_trace(
+    path: str,
+    canaries: dict[str, str],
+    max_bytes: int,
+    areas: Sequence[str] = (),
+    setup_execs: int = SETUP_EXECS,
+) -> list[Event]:
     """All kept events of a trace file; a trace over `max_bytes` is refused (flooded)."""
     size = os.path.getsize(path)
     if size > max_bytes:
         raise ValueError(f"the syscall trace is {size} bytes, over the {max_bytes}-byte bound")
     with open(path, encoding="utf-8", errors="replace") as handle:
-        return list(parse(handle, canaries))
+        return list(parse(handle, canaries, areas, setup_execs))

@@ -45,9 +45,15 @@ class Change:
     kind: str
     size: int
     excerpt: str | None = None  # the first bytes of a created or modified file
+    digest: str = ""  # what the path holds after the change (sha256 of a file's bytes)
 
-    def key(self) -> tuple[str, str]:
-        return self.change, self.path
+    def key(self) -> tuple[str, str, str]:
+        """What the control subtraction compares: a path deleted, or written (created or
+        modified: a write seen half done is both) and left holding the same bytes. A tool that
+        writes into a file the server itself keeps, other bytes than the server's own, stays."""
+        if self.change == "deleted":
+            return "deleted", self.path, ""
+        return "written", self.path, self.digest
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {
@@ -148,7 +154,6 @@ def diff(before: Snapshot, after: Snapshot, lab: Lab | None = None) -> list[Chan
         if old is not None and old.kind == "dir" and new.kind == "dir" and old.mode == new.mode:
             continue  # a directory whose entries changed: the entries themselves are listed
         excerpt = _excerpt(lab, path) if lab is not None and new.kind == "file" else None
-        changes.append(
-            Change("created" if old is None else "modified", path, new.kind, new.size, excerpt)
-        )
+        change = "created" if old is None else "modified"
+        changes.append(Change(change, path, new.kind, new.size, excerpt, new.digest))
     return changes

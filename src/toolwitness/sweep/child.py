@@ -14,15 +14,9 @@ import sys
 from multiprocessing.connection import Connection
 from typing import Any
 
+from toolwitness.procs import die_with_parent, limit_resources
+
 CPU_KEY = "_cpu_seconds"
-
-
-def _limit(memory_mib: int, cpu_seconds: int) -> None:
-    if memory_mib > 0:
-        cap = memory_mib * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
-    if cpu_seconds > 0:
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 5))
 
 
 def _redact(text: str, replacements: list[list[str]]) -> str:
@@ -68,7 +62,8 @@ def _classified(job: dict[str, Any]) -> dict[str, Any]:
 
 def compute(job: dict[str, Any]) -> dict[str, Any]:
     """Limit this process, then analyse; the body as a dict (never raises for the target)."""
-    _limit(int(job["memory_mib"]), int(job["cpu_seconds"]))
+    die_with_parent()  # a SIGKILLed sweep takes its analyses with it
+    limit_resources(int(job["memory_mib"]), int(job["cpu_seconds"]))
     try:
         import toolwitness.sweep.analyse  # noqa: F401 - the imports alone need memory
     except (MemoryError, ImportError) as exc:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from toolwitness.errors import UsageError
+from toolwitness.procs import die_with_parent
 from toolwitness.sweep.outcomes import ERROR
 from toolwitness.sweep.targets import Target
 from toolwitness.sweep.task import Pin, TaskSettings, base_record, run_target
@@ -63,9 +64,14 @@ class LocalExecutor:
 
     def run(self, items: Sequence[WorkItem], settings: TaskSettings) -> Iterator[dict[str, Any]]:
         # Spawned workers: a forked one would inherit this process's forkserver handle (if a
-        # task already ran here) and could not wait for the children it starts.
+        # task already ran here) and could not wait for the children it starts. Each worker
+        # dies with this process (SIGKILL included); its forkserver exits when the worker does,
+        # and the analysis children die with their forkserver (child.compute).
         pool = ProcessPoolExecutor(
-            max_workers=self.workers, mp_context=multiprocessing.get_context("spawn")
+            max_workers=self.workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=die_with_parent,
+            initargs=(os.getpid(),),
         )
         try:
             futures = {pool.submit(run_item, item, settings): item for item in items}
