@@ -1,9 +1,14 @@
-"""The timing helper the benchmarks share: the best of N runs of a callable."""
+"""The timing helpers the benchmarks share: the best of N runs of a callable, and one whole
+process measured from outside (wall, CPU, peak memory)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 
 
 def best(
@@ -17,3 +22,26 @@ def best(
         fn()
         times.append(clock() - started)
     return min(times)
+
+
+@dataclass(frozen=True)
+class ProcessRun:
+    """One whole process: wall seconds, CPU seconds (user + system, its waited-for children
+    included), peak resident set in KiB, exit code."""
+
+    wall: float
+    cpu: float
+    peak_rss_kib: int
+    returncode: int
+
+
+def run_process(argv: Sequence[str], stdout: Path, stderr: Path) -> ProcessRun:
+    """Run `argv` to completion, its output to files. The resource figures come from `wait4` on
+    this one child (what `/usr/bin/time -v` reads too), so no other child of ours is counted."""
+    with stdout.open("wb") as out, stderr.open("wb") as err:
+        started = time.perf_counter()
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - started
+    proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here; tell Popen
+    return ProcessRun(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, proc.returncode)

@@ -2,17 +2,30 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from toolwitness._version import __version__
-from toolwitness.findings import Finding
+from toolwitness.findings import Finding, Witness
 from toolwitness.report.evidence import shown_evidence
 from toolwitness.report.interface import ReportOptions
+from toolwitness.report.json_text import dumps_indented
 from toolwitness.result import ScanResult, ServerResult, ToolResult
 from toolwitness.textnorm import REDACTED, escape_display
 
 SCHEMA_ID = "toolwitness.report/1"
+_WITNESS_FIELDS = tuple(Witness.model_fields)
+
+
+def witness_json(witness: Witness) -> dict[str, Any]:
+    """`witness.to_json()` as a plain dict, without pydantic's serializer (a quarter of an HTML
+    report's time went there): the fields in declaration order, None left out, tuples as lists.
+    A test holds it equal to `to_json()` for every field the model has."""
+    shown: dict[str, Any] = {}
+    for name in _WITNESS_FIELDS:
+        value = getattr(witness, name)
+        if value is not None:
+            shown[name] = list(value) if type(value) is tuple else value
+    return shown
 
 
 def finding_json(finding: Finding, redact: bool) -> dict[str, Any]:
@@ -25,7 +38,7 @@ def finding_json(finding: Finding, redact: bool) -> dict[str, Any]:
         "location": finding.location,
         "message": finding.message,
         "evidence": shown_evidence(finding, redact),
-        "witnesses": [w.to_json() for w in finding.witnesses],
+        "witnesses": [witness_json(w) for w in finding.witnesses],
     }
 
 
@@ -42,7 +55,9 @@ def tool_json(tool: ToolResult, description: str | None, redact: bool) -> dict[s
         "undeclared": None if tool.undeclared is None else list(tool.undeclared),
         "verdict": tool.verdict,
         "verdict_reason": tool.verdict_reason,
-        "witnesses": {cap: [w.to_json() for w in ws] for cap, ws in sorted(tool.witnesses.items())},
+        "witnesses": {
+            cap: [witness_json(w) for w in ws] for cap, ws in sorted(tool.witnesses.items())
+        },
         "probe": tool.probe,
     }
 
@@ -97,4 +112,4 @@ class JsonFormat:
 
     def format(self, result: ScanResult) -> str:
         doc = report_document(result, self.options.redact)
-        return json.dumps(doc, indent=2, ensure_ascii=True, sort_keys=False) + "\n"
+        return dumps_indented(doc) + "\n"  # = json.dumps(doc, indent=2, ensure_ascii=True)
