@@ -95,6 +95,9 @@ def test_scanned_servers_show_state_change_and_blocked_tools(
     assert code == 0 and rows[KEY]["state"] == "matched" and rows[KEY]["last_change"] is None
 
 
+MCP_SESSION = Path(__file__).resolve().parent.parent / "examples" / "walkthrough" / "mcp_session.py"
+
+
 def _gateway_session(lock: Path, audit: Path, variant: str) -> None:
     """A raw JSON-RPC session through the real gateway: list, shift to `variant`, list again."""
     lines = [
@@ -130,8 +133,13 @@ def _gateway_session(lock: Path, audit: Path, variant: str) -> None:
         sys.executable,
         str(SHIFTING),
     ]
-    data = "".join(json.dumps(line) + "\n" for line in lines).encode()
-    done = subprocess.run(argv, input=data, capture_output=True, timeout=120)
+    # One request at a time, as a client acting on replies does: piped all at once, the server
+    # may answer the second tools/list before the shifting call took effect (requests are
+    # handled concurrently), and the audit would then never see the shifted list.
+    session = audit.with_name(f"session-{variant}.jsonl")
+    session.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    play = [sys.executable, str(MCP_SESSION), str(session), "--", *argv]
+    done = subprocess.run(play, capture_output=True, timeout=120)
     assert done.returncode == 0, done.stderr
 
 
