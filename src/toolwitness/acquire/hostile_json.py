@@ -24,7 +24,10 @@ _MAX_SAFE_INT = 2**53 - 1
 _SURROGATE = re.compile("[\ud800-\udfff]")
 # Bytes of input per value or key the budget allows: real catalogs spend 20 or more (a tool of
 # 24 nodes is about 500 bytes), so only documents made of tiny containers or scalars reach it.
-BYTES_PER_NODE = 8
+BYTES_PER_NODE = 8  # of the size bound: the ceiling, whatever the document
+CHARS_PER_NODE = 4  # of the document itself: memory follows the file, not the bound (a minified
+# tool of 11 nodes is 76 characters; `[],` is 3 and `[[],[],…]` builds a 64-byte list for each)
+MIN_NODE_BUDGET = 1024
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*+"')  # one JSON string literal, escapes included
 _SCALAR = re.compile(r"-?[0-9][0-9.eE+\-]*+|true|false|null")
 
@@ -94,10 +97,16 @@ def parse_json_text(text: str, source: str, limits: InputLimits) -> Any:
         return _parse_json_text(text, source, limits)
 
 
-def node_budget(limits: InputLimits) -> int:
-    """How many values and object keys a document may hold: proportional to the size bound, so
-    raising `--max-file-mib` raises it too."""
-    return max(1024, limits.max_file_bytes // BYTES_PER_NODE)
+def node_budget(limits: InputLimits, chars: int | None = None) -> int:
+    """How many values and object keys a document of `chars` characters may hold: one per
+    CHARS_PER_NODE characters, never more than one per BYTES_PER_NODE bytes of the size bound
+    (raising `--max-file-mib` raises that ceiling), and never less than MIN_NODE_BUDGET. So what
+    a document builds is bounded by its own size too: 9.7 MiB of `[]` under a 64 MiB bound is
+    refused before a single list is built, instead of costing 535 MiB."""
+    ceiling = max(MIN_NODE_BUDGET, limits.max_file_bytes // BYTES_PER_NODE)
+    if chars is None:
+        return ceiling
+    return min(ceiling, max(MIN_NODE_BUDGET, chars // CHARS_PER_NODE))
 
 
 def count_nodes(text: str, stop_after: int | None = None) -> int:
@@ -116,12 +125,13 @@ def count_nodes(text: str, stop_after: int | None = None) -> int:
 
 
 def _check_nodes(text: str, source: str, limits: InputLimits) -> None:
-    budget = node_budget(limits)
+    budget = node_budget(limits, len(text))
     nodes = count_nodes(text, stop_after=budget)
     if nodes > budget:
         raise InputError(
-            f"{nodes} JSON values and keys, over the node budget of {budget}"
-            f" (one per {BYTES_PER_NODE} bytes of the {limits.max_file_bytes}-byte size bound)",
+            f"{nodes} JSON values and keys, over the node budget of {budget} (one per"
+            f" {CHARS_PER_NODE} characters of the document, at most one per {BYTES_PER_NODE}"
+            f" bytes of the {limits.max_file_bytes}-byte size bound)",
             source=source,
         )
 
