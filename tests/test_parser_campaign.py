@@ -355,3 +355,89 @@ def test_mutated_toolwitness_toml_configures_or_exits_2(
         assert "Traceback" not in err and "internal error" not in err
 
     campaign()
+
+
+# -- the JSONC scanner ----------------------------------------------------------------------------
+
+
+def _reference_strip_jsonc(text: str) -> str:
+    """The character loop `strip_jsonc` replaced (the oracle): comments to blanks, trailing
+    commas to a space, strings untouched; ValueError where it raised."""
+    out: list[str] = []
+    i, n = 0, len(text)
+    pending: int | None = None
+    while i < n:
+        ch = text[i]
+        if ch == '"':
+            j = i + 1
+            while j < n and text[j] not in '"\n':
+                j += 2 if text[j] == "\\" else 1
+            if j >= n or text[j] == "\n":
+                raise ValueError("unterminated string")
+            out.append(text[i : j + 1])
+            pending, i = None, j + 1
+        elif text.startswith("//", i):
+            end = text.find("\n", i)
+            end = n if end < 0 else end
+            out.append("".join(c if c in "\r\n" else " " for c in text[i:end]))
+            i = end
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            if end < 0:
+                raise ValueError("unterminated comment")
+            out.append("".join(c if c in "\r\n" else " " for c in text[i : end + 2]))
+            i = end + 2
+        else:
+            if ch == ",":
+                pending = len(out)
+            elif ch in "}]" and pending is not None:
+                out[pending], pending = " ", None
+            elif not ch.isspace():
+                pending = None
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
+_JSONC_TEXT = st.text(alphabet=st.sampled_from([*'"\\/*,{}[]:ab1 \n\r\t', "é"]), max_size=80)
+
+
+@PARSERS
+@given(_JSONC_TEXT)
+def test_jsonc_scanner_matches_the_character_loop_it_replaced(text: str) -> None:
+    from toolwitness.acquire.jsonc import strip_jsonc
+
+    try:
+        expected = _reference_strip_jsonc(text)
+    except ValueError:
+        with pytest.raises(InputError):
+            strip_jsonc(text, "s.jsonc")
+        return
+    assert strip_jsonc(text, "s.jsonc") == expected
+
+
+def test_jsonc_scanner_loops_once_per_comment_or_trailing_comma(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Work is counted, not timed: 9.7 MiB of `[],` is one piece; each comment and each trailing
+    comma adds one, whatever lies between them."""
+    from toolwitness.acquire import jsonc
+
+    calls: list[int] = []
+    pattern = jsonc._PIECE
+
+    class Counting:
+        def match(self, text: str, pos: int) -> Any:
+            calls.append(pos)
+            return pattern.match(text, pos)
+
+    monkeypatch.setattr(jsonc, "_PIECE", Counting())
+    brackets = "[" + ",".join(["[]"] * 3_000_000) + "]"
+    assert jsonc.strip_jsonc(brackets, "b.jsonc") == brackets
+    assert len(calls) == 1
+    calls.clear()
+    commented = '{"a": [1, 2, /* two */ ], // end\n "b": "//not a comment", }' * 1000
+    jsonc.strip_jsonc(commented, "c.jsonc")
+    # per copy: two comments and two trailing commas, each followed by plain text (8 pieces);
+    # plus the plain text the first copy opens with
+    assert len(calls) == 8 * 1000 + 1
