@@ -32,6 +32,7 @@ import pytest
 
 from conftest import require_tools
 from toolwitness.cli import main
+from toolwitness.errors import InputError
 
 HANG_GUARD = 120.0  # seconds before a run that should end at once counts as a hang
 CATALOG = {"tools": [{"name": "get_note", "description": "Read a note.", "inputSchema": {}}]}
@@ -138,6 +139,40 @@ def test_fingerprint_and_diff_on_an_endless_device_exit_2(
     assert _main_with_deadline(["fingerprint", device]) == 2
     assert _main_with_deadline(["diff", str(ok), device]) == 2
     assert "character device" in capsys.readouterr().err
+
+
+def test_a_results_file_of_one_endless_line_is_read_bounded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`sweep-report` on a 2 GiB results file without a newline read the whole line (4 GiB of
+    memory, 58 s) before checking its length; each read is now bounded by the line limit."""
+    from toolwitness.sweep import results
+
+    monkeypatch.setattr(results, "MAX_LINE_BYTES", 1024)
+    reads: list[int] = []
+
+    class CountingReader(io.BufferedReader):
+        def readline(self, size: int | None = -1) -> bytes:
+            data = super().readline(size)
+            reads.append(len(data))
+            return data
+
+    def counting_open(self: Path, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+        assert mode == "rb"
+        return CountingReader(io.FileIO(self, "rb"))
+
+    path = tmp_path / "results.jsonl"
+    path.write_bytes(b"7" * (4 << 20))  # 4 MiB and no newline: 4096 times the line limit
+    monkeypatch.setattr(Path, "open", counting_open)
+    with pytest.raises(InputError, match="line over 1024 bytes"):
+        results.read_records(path)
+    assert reads == [1025]  # one bounded read, not the whole file
+    monkeypatch.undo()
+    # The command line: sparse, so the file costs no disk.
+    with path.open("r+b") as handle:
+        handle.truncate(results.MAX_LINE_BYTES * 2)
+    assert main(["sweep-report", str(path)]) == 2
+    assert "line over" in capsys.readouterr().err
 
 
 # -- 2. `code` and `scan --code`: a FIFO in the tree, limits, a killed child ---------------------

@@ -43,11 +43,17 @@ def read_records(path: Path, *, tolerate_torn_tail: bool = False) -> list[dict[s
     if size > MAX_RESULTS_BYTES:
         raise InputError(f"results file over {MAX_RESULTS_BYTES} bytes", source=str(path))
     records: list[dict[str, Any]] = []
+    total = 0
     with path.open("rb") as handle:
-        for number, raw in enumerate(handle, 1):
+        # Each line is read bounded: iterating the file would read a 2 GiB line without a newline
+        # whole (4 GiB of memory) before its length could be checked.
+        for number, raw in enumerate(iter(lambda: handle.readline(MAX_LINE_BYTES + 1), b""), 1):
             source = f"{path}:{number}"
+            total += len(raw)
             if len(raw) > MAX_LINE_BYTES:
                 raise InputError(f"line over {MAX_LINE_BYTES} bytes", source=source)
+            if total > MAX_RESULTS_BYTES:  # it grew while read
+                raise InputError(f"results file over {MAX_RESULTS_BYTES} bytes", source=str(path))
             if not raw.endswith(b"\n"):
                 if tolerate_torn_tail:
                     break  # the run was killed while writing this line; it is redone
