@@ -19,6 +19,7 @@ import csv
 import io
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -521,8 +522,41 @@ def test_9_7_mib_of_empty_lists_is_refused_by_node_count_before_building(
     fill = {"{f}": str(path), "{jsonc}": str(jsonc), "{ok}": str(ok), "{out}": str(tmp_path / "o")}
     assert main([fill.get(w, w) for w in BRACKETS_TEMPLATES[reader]]) == 2
     err = capsys.readouterr().err
-    assert f"{nodes} JSON values and keys, over the node budget" in err, err
+    found = re.search(r"more JSON values and keys than the node budget of (\d+)", err)
+    assert found is not None, err
+    assert nodes > int(found.group(1))  # refused by its count: the budget it states is exceeded
     assert max(built, default=0) < 1024 * 1024  # the 9.7 MiB text never reached the decoder
+
+
+def test_an_audit_log_of_tiny_records_has_one_node_budget_for_the_whole_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each line of `trust --audit` was within its own budget, so 64 MiB of `{"event":"a"}`
+    lines built 4.5 million dicts (1.5 GB, 173 s). The log now has one budget, as one document
+    of its size would: refused before a single record is built."""
+    from toolwitness.acquire import hostile_json
+
+    decoded: list[int] = []
+    decode = json.loads
+
+    def counting(text: str, **kw: Any) -> Any:
+        decoded.append(len(text))
+        return decode(text, **kw)
+
+    log = tmp_path / "audit.jsonl"
+    log.write_bytes(b'{"event":"a"}\n' * ((1 << 20) // 14))  # 1 MiB, 3 nodes a line
+    ok = tmp_path / "ok.json"
+    ok.write_text(json.dumps(CATALOG))
+    monkeypatch.setattr(hostile_json.json, "loads", counting)
+    argv = ["trust", "--lock", str(tmp_path / "none.lock"), "--audit", str(log), str(ok)]
+    assert main([*argv, "--max-file-mib", "1"]) == 2
+    assert "more JSON values and keys than the node budget" in capsys.readouterr().err
+    assert len(decoded) < 10  # the catalog, the lockfile: no audit record was decoded
+    blank = tmp_path / "blank.jsonl"
+    blank.write_bytes(b"\n" * (1 << 20) + b'{"event":"a"}\n')  # a flood of blank lines
+    decoded.clear()
+    assert main(["trust", "--lock", str(tmp_path / "none.lock"), "--audit", str(blank), str(ok)]) == 0
+    assert decoded.count(len('{"event":"a"}')) == 1  # the one record, found past the flood
 
 
 # -- 6. CSV formula triggers behind leading blanks -----------------------------------------------
