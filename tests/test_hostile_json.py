@@ -49,7 +49,8 @@ def test_depth_bound_names_path() -> None:
 
 def test_extreme_depth_does_not_crash() -> None:
     with pytest.raises(InputError, match="nesting deeper"):
-        parse_json_text("[" * 200_000 + "]" * 200_000, "deep.json", LIMITS)
+        # Padded to four characters a node: under the node budget, so the depth bound is hit.
+        parse_json_text("[   " * 200_000 + "]" * 200_000, "deep.json", LIMITS)
 
 
 def test_long_string_rejected_not_truncated() -> None:
@@ -158,21 +159,39 @@ def test_node_count_is_exact_and_its_cheap_bound_an_upper_bound(value: Any) -> N
 def test_node_budget_refuses_tiny_containers_before_building_them() -> None:
     """#19: 9.7 MiB of `[]` built 3.4 million lists (535 MiB). The budget is counted on the
     text, so nothing is built; one node under the budget still parses."""
-    from toolwitness.acquire.hostile_json import BYTES_PER_NODE, node_budget
+    from toolwitness.acquire.hostile_json import BYTES_PER_NODE, CHARS_PER_NODE, node_budget
 
     limits = InputLimits(max_file_bytes=64 * 1024)
-    budget = node_budget(limits)
-    assert budget == 64 * 1024 // BYTES_PER_NODE
-    ok = "[" + ",".join(["[]"] * (budget - 1)) + "]"  # the outer list and budget-1 inner ones
-    assert len(parse_json_text(ok, "ok.json", limits)) == budget - 1
-    over = "[" + ",".join(["[]"] * budget) + "]"
+    ceiling = node_budget(limits)
+    assert ceiling == 64 * 1024 // BYTES_PER_NODE
+    # `[ ]` padded to 4 characters a node: the document's own budget equals the ceiling here.
+    ok = "[" + ",".join(["[ ]"] * (ceiling - 1)) + "]" + " " * 16
+    assert node_budget(limits, len(ok)) == ceiling
+    assert len(parse_json_text(ok, "ok.json", limits)) == ceiling - 1
+    over = "[" + ",".join(["[ ]"] * ceiling) + "]"
     with pytest.raises(InputError) as info:
         parse_json_text(over, "over.json", limits)
-    assert f"over the node budget of {budget}" in str(info.value)
+    assert f"more JSON values and keys than the node budget of {ceiling}" in str(info.value)
     big = b"[" + b",".join([b"[]"] * (LIMITS.max_file_bytes // 3 - 1)) + b"]"
     assert len(big) <= LIMITS.max_file_bytes
     with pytest.raises(InputError, match="node budget"):
         parse_json_bytes(big, "brackets.json", LIMITS)
+    assert node_budget(LIMITS, len(big)) == node_budget(LIMITS)  # the ceiling is the lower
+    assert node_budget(limits, 20_000) == 20_000 // CHARS_PER_NODE  # the document's is
+
+
+def test_node_budget_follows_the_document_not_only_the_bound() -> None:
+    """Under a 64 MiB bound (report, trust) the ceiling is 8 million nodes; 9.7 MiB of `[]` is
+    still refused, by its own size: what a document builds is bounded by the document."""
+    from toolwitness.acquire.hostile_json import MIN_NODE_BUDGET, count_nodes, node_budget
+
+    wide = InputLimits(max_file_bytes=64 * 1024 * 1024)
+    text = "[" + ",".join(["[]"] * 3_390_000) + "]"
+    assert count_nodes(text) > node_budget(wide, len(text))
+    with pytest.raises(InputError, match="node budget"):
+        parse_json_text(text, "brackets.json", wide)
+    small = "[" + ",".join(["0"] * (MIN_NODE_BUDGET - 1)) + "]"  # dense, but under the floor
+    assert len(parse_json_text(small, "small.json", wide)) == MIN_NODE_BUDGET - 1
 
 
 def test_commas_inside_strings_do_not_count_as_nodes() -> None:

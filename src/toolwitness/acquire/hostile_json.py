@@ -10,6 +10,7 @@ Nothing in the input is executed or fetched.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
@@ -24,9 +25,12 @@ _MAX_SAFE_INT = 2**53 - 1
 _SURROGATE = re.compile("[\ud800-\udfff]")
 # Bytes of input per value or key the budget allows: real catalogs spend 20 or more (a tool of
 # 24 nodes is about 500 bytes), so only documents made of tiny containers or scalars reach it.
-BYTES_PER_NODE = 8
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*+"')  # one JSON string literal, escapes included
-_SCALAR = re.compile(r"-?[0-9][0-9.eE+\-]*+|true|false|null")
+BYTES_PER_NODE = 8  # of the size bound: the ceiling, whatever the document
+CHARS_PER_NODE = 4  # of the document itself: memory follows the file, not the bound (a minified
+# tool of 11 nodes is 76 characters; `[],` is 3 and `[[],[],…]` builds a 64-byte list for each)
+MIN_NODE_BUDGET = 1024
+# A value or key: a string literal (escapes included), an opening bracket, or a scalar.
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*+"|[\[{]|-?[0-9][0-9.eE+\-]*+|true|false|null')
 
 
 class _DuplicateKeyObject(dict[str, Any]):
@@ -94,10 +98,16 @@ def parse_json_text(text: str, source: str, limits: InputLimits) -> Any:
         return _parse_json_text(text, source, limits)
 
 
-def node_budget(limits: InputLimits) -> int:
-    """How many values and object keys a document may hold: proportional to the size bound, so
-    raising `--max-file-mib` raises it too."""
-    return max(1024, limits.max_file_bytes // BYTES_PER_NODE)
+def node_budget(limits: InputLimits, chars: int | None = None) -> int:
+    """How many values and object keys a document of `chars` characters may hold: one per
+    CHARS_PER_NODE characters, never more than one per BYTES_PER_NODE bytes of the size bound
+    (raising `--max-file-mib` raises that ceiling), and never less than MIN_NODE_BUDGET. So what
+    a document builds is bounded by its own size too: 9.7 MiB of `[]` under a 64 MiB bound is
+    refused before a single list is built, instead of costing 535 MiB."""
+    ceiling = max(MIN_NODE_BUDGET, limits.max_file_bytes // BYTES_PER_NODE)
+    if chars is None:
+        return ceiling
+    return min(ceiling, max(MIN_NODE_BUDGET, chars // CHARS_PER_NODE))
 
 
 def count_nodes(text: str, stop_after: int | None = None) -> int:
@@ -106,22 +116,33 @@ def count_nodes(text: str, stop_after: int | None = None) -> int:
     Every container is one `[` or `{`, every string (value or key) one literal, every number,
     true, false or null one scalar. Outside strings each value or key but the first follows one
     of `[ { , :`, which gives a cheap upper bound; only a text over `stop_after` by that bound is
-    counted exactly. Linear: one pass per count, possessive repetitions never backtrack."""
+    counted token by token, and only up to `stop_after + 1` (enough to say it is over).
+    Linear: one pass per count, possessive repetitions never backtrack."""
     bound = 1 + sum(text.count(c) for c in "[{,:")
     if stop_after is not None and bound <= stop_after:
         return bound
-    stripped = _STRING.sub('"', text)
-    containers = stripped.count("[") + stripped.count("{")
-    return containers + stripped.count('"') + sum(1 for _ in _SCALAR.finditer(stripped))
+    # One token at a time (a string literal is consumed whole, so brackets and digits inside it
+    # are not counted): nothing the size of the text is built, as `re.sub` would. Past
+    # `stop_after` the answer is known ("over"), so counting stops there.
+    tokens = _TOKEN.finditer(text)
+    if stop_after is not None:
+        return sum(1 for _ in itertools.islice(tokens, stop_after + 1))
+    return sum(1 for _ in tokens)
+
+
+def check_node_budget(text: str, source: str, limits: InputLimits) -> None:
+    """InputError unless `text` holds at most its node budget of values and keys (a JSON
+    document, or a JSON-lines file taken whole: its records together are what is built)."""
+    _check_nodes(text, source, limits)
 
 
 def _check_nodes(text: str, source: str, limits: InputLimits) -> None:
-    budget = node_budget(limits)
-    nodes = count_nodes(text, stop_after=budget)
-    if nodes > budget:
+    budget = node_budget(limits, len(text))
+    if count_nodes(text, stop_after=budget) > budget:
         raise InputError(
-            f"{nodes} JSON values and keys, over the node budget of {budget}"
-            f" (one per {BYTES_PER_NODE} bytes of the {limits.max_file_bytes}-byte size bound)",
+            f"more JSON values and keys than the node budget of {budget} (one per"
+            f" {CHARS_PER_NODE} characters of the document, at most one per {BYTES_PER_NODE}"
+            f" bytes of the {limits.max_file_bytes}-byte size bound)",
             source=source,
         )
 

@@ -117,7 +117,9 @@ def _sri_sha512(path: Path) -> str:
 
 
 def _fetch_npm(spec: PackageSpec, dest: Path, timeout: float) -> PackageArtifact:
-    with tempfile.TemporaryDirectory(prefix="toolwitness-npm-") as workdir:
+    # Beside `dest`, in the caller's folder: an analysis child killed mid-download (a limit)
+    # runs no cleanup, and the parent that owns that folder removes it.
+    with tempfile.TemporaryDirectory(prefix="toolwitness-npm-", dir=dest.parent) as workdir:
         # An empty cwd: no project package.json or .npmrc of the caller's directory applies.
         argv = ["npm", "pack", spec.requirement, "--pack-destination", str(dest),
                 "--ignore-scripts", "--json"]  # fmt: skip

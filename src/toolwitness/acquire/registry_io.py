@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 from toolwitness.errors import IncompleteScanError, InputError, ToolwitnessError
+from toolwitness.procs import with_parent_death
 from toolwitness.textnorm import excerpt
 
 # Markers in a client's error output meaning "that package or version does not exist".
@@ -50,9 +52,14 @@ def _first_error(text: str) -> str:
 def run_tool(argv: list[str], *, cwd: Path, timeout: float, spec: str) -> str:
     """Run a download client; stdout on success, RegistryFailure (or a clear error) otherwise."""
     env = {**os.environ, **_CLIENT_ENV}
+    if shutil.which(argv[0]) is None:
+        raise IncompleteScanError(f"{spec}: {argv[0]} is not installed")
+    # The client dies with its caller: an analysis child stopped by its limits (SIGKILL) must not
+    # leave npm or pip downloading on, orphaned.
+    command = list(with_parent_death(argv))
     try:
         done = subprocess.run(
-            argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, capture_output=True,
+            command, cwd=cwd, env=env, stdin=subprocess.DEVNULL, capture_output=True,
             timeout=timeout, check=False,
         )  # fmt: skip
     except FileNotFoundError:

@@ -62,6 +62,7 @@ HELP_PANELS = {
     "max_pages": LIVE,
     "lab": LAB, "all_tools": LAB, "call_timeout": LAB,
     "verify_code": CODE, "declared_from": CODE, "allow_partial": CODE,
+    "max_seconds": CODE, "max_memory_mib": CODE, "max_cpu_seconds": CODE,
     "max_tools": LIMITS, "max_file_mib": LIMITS, "debug": LIMITS,
 }  # fmt: skip
 
@@ -186,6 +187,19 @@ def scan_command(
             "at best) instead of an incomplete scan (exit 3).",
         ),
     ] = False,
+    max_seconds: Annotated[
+        float,
+        typer.Option(
+            help="With --code: wall seconds one server's code analysis may take (its child is "
+            "stopped; that server's scan is incomplete, the limit named)."
+        ),
+    ] = 300.0,
+    max_memory_mib: Annotated[
+        int, typer.Option(help="With --code: address-space limit of each analysis child (MiB).")
+    ] = 2048,
+    max_cpu_seconds: Annotated[
+        int, typer.Option(help="With --code: CPU seconds each analysis child may use.")
+    ] = 300,
     # Limits
     max_tools: MaxTools = 5000,
     max_file_mib: MaxMib = 10,
@@ -236,7 +250,10 @@ def scan_command(
                 check_options={"online": online, **builtins_option.check_options(include_builtins)},
                 lab=lab_settings,
                 code=(
-                    code_options(declared_from, allow_partial=allow_partial)
+                    code_options(
+                        declared_from, allow_partial=allow_partial,
+                        child=(max_seconds, max_memory_mib, max_cpu_seconds),
+                    )
                     if verify_code else None
                 ),
             )  # fmt: skip

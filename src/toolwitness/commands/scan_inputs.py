@@ -31,8 +31,20 @@ def stdin_targets(words: list[str], limits: InputLimits) -> tuple[list[str], lis
     return [w for w in words if w != STDIN], [surface]
 
 
-def code_options(declared_from: str, *, allow_partial: bool = False) -> CodeOptions:
+def code_options(
+    declared_from: str,
+    *,
+    allow_partial: bool = False,
+    child: tuple[float, int, int] = (300.0, 2048, 300),
+) -> CodeOptions:
+    """`child` is (wall seconds, memory MiB, CPU seconds) of each server's analysis child,
+    checked as `toolwitness code` checks its own (exit 2 when out of range)."""
     from toolwitness.code.analyse import CodeOptions
     from toolwitness.code.declared import DeclaredFrom
+    from toolwitness.commands.code import child_limits
 
-    return CodeOptions(declared_from=DeclaredFrom(declared_from), allow_partial=allow_partial)
+    return CodeOptions(
+        declared_from=DeclaredFrom(declared_from),
+        allow_partial=allow_partial,
+        child=child_limits(*child),
+    )

@@ -17,6 +17,7 @@ from typing import IO, Any
 from toolwitness.acquire.hostile_json import parse_json_text
 from toolwitness.acquire.limits import InputLimits
 from toolwitness.errors import InputError
+from toolwitness.files import check_regular
 from toolwitness.sweep.task import RECORD_SCHEMA, Pin
 
 MAX_RESULTS_BYTES = 4 * 1024 * 1024 * 1024
@@ -38,20 +39,21 @@ def _check_record(doc: Any, source: str) -> dict[str, Any]:
 
 def read_records(path: Path, *, tolerate_torn_tail: bool = False) -> list[dict[str, Any]]:
     """Every record, in file order. A torn last line is an error unless tolerated (resume)."""
-    try:
-        size = path.stat().st_size
-        if not path.is_file():
-            raise InputError("not a regular file", source=str(path))
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", source=str(path)) from None
+    size = check_regular(path, what="results file").st_size  # names a FIFO or device as such
     if size > MAX_RESULTS_BYTES:
         raise InputError(f"results file over {MAX_RESULTS_BYTES} bytes", source=str(path))
     records: list[dict[str, Any]] = []
+    total = 0
     with path.open("rb") as handle:
-        for number, raw in enumerate(handle, 1):
+        # Each line is read bounded: iterating the file would read a 2 GiB line without a newline
+        # whole (4 GiB of memory) before its length could be checked.
+        for number, raw in enumerate(iter(lambda: handle.readline(MAX_LINE_BYTES + 1), b""), 1):
             source = f"{path}:{number}"
+            total += len(raw)
             if len(raw) > MAX_LINE_BYTES:
                 raise InputError(f"line over {MAX_LINE_BYTES} bytes", source=source)
+            if total > MAX_RESULTS_BYTES:  # it grew while read
+                raise InputError(f"results file over {MAX_RESULTS_BYTES} bytes", source=str(path))
             if not raw.endswith(b"\n"):
                 if tolerate_torn_tail:
                     break  # the run was killed while writing this line; it is redone

@@ -16,6 +16,7 @@ from toolwitness.acquire.hostile_json import parse_json_bytes
 from toolwitness.acquire.limits import InputLimits
 from toolwitness.acquire.package import parse_package_spec
 from toolwitness.errors import InputError
+from toolwitness.files import read_regular
 
 MAX_LIST_BYTES = 16 * 1024 * 1024
 MAX_TARGETS = 200_000
@@ -86,13 +87,8 @@ def _entries(data: bytes, source: str) -> list[str]:
 def load_targets(path: Path) -> list[Target]:
     """The targets of a LIST file, in order, each once."""
     source = str(path)
-    try:
-        with path.open("rb") as handle:
-            data = handle.read(MAX_LIST_BYTES + 1)
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", source=source) from None
-    if len(data) > MAX_LIST_BYTES:
-        raise InputError(f"target list over {MAX_LIST_BYTES} bytes", source=source)
+    # Regular files only: a FIFO would block the open forever, /dev/zero would fill the bound.
+    data = read_regular(path, MAX_LIST_BYTES, source=source, what="target list")
     entries = _entries(data, source)
     if len(entries) > MAX_TARGETS:
         raise InputError(f"more than {MAX_TARGETS} targets", source=source)
