@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from toolwitness.code import ir
+from toolwitness.code.helpers import CallSites, inline_member, names_in, reg_values
 from toolwitness.code.project import Project
 from toolwitness.code.resolve import UNKNOWN, Resolver, RExternal, RFunc, RValue
 
@@ -50,11 +51,12 @@ def extract(project: Project, resolver: Resolver) -> Extraction:
     out = Extraction()
     lists: list[tuple[ir.Registration, Any]] = []
     calls: list[ir.Registration] = []
+    sites = CallSites(resolver)
     for key in sorted(project.modules):
         for reg in project.modules[key].registrations:
-            for expanded in _expand_loop(reg, resolver):
+            for expanded in _expansions(reg, resolver, sites, [_MAX_COPIES]):
                 _one(expanded, resolver, out, lists, calls)
-    _low_level(lists, calls, resolver, out)
+    _low_level(lists, calls, resolver, out, sites)
     out.tools.sort(key=lambda t: (t.name, t.file, t.line))
     return out
 
@@ -113,15 +115,38 @@ def _one(
 
 
 _MAX_LOOP_ITEMS = 1000
+_MAX_COPIES = 20_000  # registrations one source registration may expand to
+_MAX_HELPER_DEPTH = 4
+
+
+def _expansions(
+    reg: ir.Registration,
+    resolver: Resolver,
+    sites: CallSites,
+    budget: list[int],
+    depth: int = 0,
+) -> list[ir.Registration]:
+    """Loops over definitions, then helpers called with a definition (each call site), then
+    the loops around those call sites, and so on a few levels up."""
+    out: list[ir.Registration] = []
+    for looped in _expand_loop(reg, resolver):
+        bound = sites.expand(looped) if depth < _MAX_HELPER_DEPTH and budget[0] > 0 else None
+        if bound is None:
+            out.append(looped)
+            continue
+        budget[0] -= len(bound)
+        for copy in bound:
+            out += _expansions(copy, resolver, sites, budget, depth + 1)
+    return out
 
 
 def _expand_loop(reg: ir.Registration, resolver: Resolver) -> list[ir.Registration]:
     """`for (const t of TOOLS) server.registerTool(t.name, t.config, t.handler)`: one
     registration per element of a constant array (here or in another module)."""
-    values = [*reg.args, *(v for _, v in reg.kwargs), *([reg.handler] if reg.handler else [])]
-    heads = sorted({v.path[0] for v in values if isinstance(v, ir.Name)})
-    for head in heads:
-        for bound in resolver.lookup(head, reg.scope) or []:
+    names = [n for v in reg_values(reg) for n in names_in(v)]
+    heads = sorted({(n.path[0], n.scope) for n in names})
+    for head, scope in heads:
+        for bound in resolver.lookup(head, scope) or []:
             if not (isinstance(bound, ir.Member) and bound.path == (ir.COMPUTED,)):
                 continue
             items = resolver.array_elements(bound.base) or _array_items(bound.base, resolver)
@@ -154,7 +179,11 @@ def _array_items(value: ir.Value, resolver: Resolver) -> list[ir.Value]:
 def _substitute(value: ir.Value, head: str, item: ir.Value) -> ir.Value:
     """`value` with the loop variable `head` replaced by one element."""
     if isinstance(value, ir.Name) and value.path[0] == head:
-        return item if len(value.path) == 1 else ir.Member(item, value.path[1:])
+        if len(value.path) == 1:
+            return item
+        if isinstance(item, ir.Name):
+            return ir.Name((*item.path, *value.path[1:]), item.scope)
+        return ir.Member(item, value.path[1:])
     if isinstance(value, ir.Member):
         return ir.Member(_substitute(value.base, head, item), value.path)
     if isinstance(value, ir.Call):
@@ -220,6 +249,9 @@ def _set_handler(spec: ToolSpec, value: ir.Value | None, resolver: Resolver) -> 
         if isinstance(r, RValue) and isinstance(r.value, ir.Obj):
             members = resolver.members([r], (ir.COMPUTED,))
             handlers += [m.func_id for m in members if isinstance(m, RFunc)]
+    if not handlers and value is not None:  # `factory(opts).run`: through the closure
+        for inlined in inline_member(value, resolver):
+            handlers += handler_functions(inlined, resolver)
     spec.handlers = list(dict.fromkeys(handlers))
     if not spec.handlers:
         spec.problems.append("the handler could not be resolved to a function")
@@ -303,6 +335,7 @@ def _low_level(
     calls: list[ir.Registration],
     resolver: Resolver,
     out: Extraction,
+    sites: CallSites,
 ) -> None:
     """ListTools handlers give the tools; the CallTool handler (shared) dispatches on the name."""
     handlers: list[str] = []
@@ -310,7 +343,7 @@ def _low_level(
         value = reg.handler if reg.handler is not None else reg.args[1]
         handlers += handler_functions(value, resolver)
     for reg, handler_value in lists:
-        entries = _listed_tools(handler_value, resolver)
+        entries = _listed_tools(handler_value, resolver, sites)
         if entries is None:
             out.notes.append(f"{reg.file}:{reg.line}: the tools list is not a constant")
             continue
@@ -330,16 +363,37 @@ def _low_level(
             out.tools.append(spec)
 
 
-def _listed_tools(handler_value: Any, resolver: Resolver) -> list[Any] | None:
-    for r in resolver.resolve(handler_value):
-        if not isinstance(r, RFunc):
-            continue
-        for returned in resolver.project.functions[r.func_id].returns:
-            value = resolver.static(returned)
-            if isinstance(value, dict) and isinstance(value.get("tools"), list):
-                return list(value["tools"])
-            if isinstance(value, list):
-                return value
+def _listed_tools(handler_value: Any, resolver: Resolver, sites: CallSites) -> list[Any] | None:
+    """The tools a ListTools handler returns — the handler possibly wrapped by higher-order
+    functions, the list possibly a parameter of the function that installs the handler (then
+    the lists passed at its call sites, joined)."""
+    todo = handler_functions(handler_value, resolver)
+    for index in range(64):
+        if index >= len(todo):
+            break
+        for returned in resolver.project.functions[todo[index]].returns:
+            if isinstance(returned, ir.Call):  # `return __awaiter(this, …, function* () {…})`
+                todo += [f for f in handler_functions(returned, resolver) if f not in todo]
+            found = _tools_of(resolver.static(returned))
+            if found is None:
+                joined: list[Any] = []
+                for env in sites.envs(returned):
+                    more = _tools_of(resolver.static(returned, env))
+                    if more is None:
+                        joined = []
+                        break
+                    joined += more
+                found = joined or None
+            if found is not None:
+                return found
+    return None
+
+
+def _tools_of(value: Any) -> list[Any] | None:
+    if isinstance(value, dict) and isinstance(value.get("tools"), list):
+        return list(value["tools"])
+    if isinstance(value, list):
+        return value
     return None
 
 

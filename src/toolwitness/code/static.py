@@ -104,6 +104,13 @@ class StaticEvaluator:
         return UNKNOWN
 
     def _call(self, call: ir.Call, depth: int) -> Any:
+        if self.env:  # `definition(args)` inside a helper: the callee and arguments bound here
+            call = ir.Call(
+                self._bound(call.callee),
+                tuple(self._bound(a) for a in call.args),
+                tuple((k, self._bound(v)) for k, v in call.kwargs),
+                call.new,
+            )
         method = _array_method(call.callee)
         if method is not None:
             found = self._array_call(method[0], method[1], call, depth)
@@ -124,11 +131,31 @@ class StaticEvaluator:
                 fn = self.resolver.project.functions.get(callee.func_id)
                 if fn is None or not fn.returns or len(fn.returns) > _MAX_RETURNS:
                     continue
-                env = dict(zip(fn.params, call.args, strict=False))
+                env = self._closure_env(fn, call.callee)
+                env.update(zip(fn.params, call.args, strict=False))
                 env.update(dict(call.kwargs))
                 inner = StaticEvaluator(self.resolver, env)
                 return _union([inner.eval(r, depth + 1) for r in fn.returns])
         return UNKNOWN
+
+    def _bound(self, value: ir.Value) -> ir.Value:
+        from toolwitness.code.helpers import substitute
+
+        return substitute(value, {(k, ""): v for k, v in self.env.items()})
+
+    def _closure_env(self, fn: ir.Function, callee: ir.Value) -> dict[str, ir.Value]:
+        """`factory(def)(args)`: the closure factory returned also sees the factory's
+        parameters, bound to the arguments of the inner call."""
+        if isinstance(callee, ir.Name) and len(callee.path) == 1:  # `const t = factory(def)`
+            bound = self.resolver.lookup(callee.path[0], callee.scope) or []
+            callee = bound[0] if len(bound) == 1 else callee
+        if not isinstance(callee, ir.Call):
+            return {}
+        for outer in self.resolver.resolve(callee.callee):
+            if isinstance(outer, RFunc) and outer.func_id == fn.parent_scope:
+                factory = self.resolver.project.functions[outer.func_id]
+                return dict(zip(factory.params, callee.args, strict=False))
+        return {}
 
     def _array_call(self, base: ir.Value, method: str, call: ir.Call, depth: int) -> Any:
         """`xs.filter(f)`, `xs.slice(…)`, `xs.sort(…)`: (at most) the elements of xs — a tools

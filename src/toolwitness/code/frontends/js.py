@@ -129,7 +129,7 @@ class _Builder:
         self.key = key
         self.module = ir.Module(key=key, language="js")
         self.module.scopes[key] = ir.Scope(key, None)
-        self.top = ir.Function(key, "<module>", key, 1, 1, key)
+        self.top = self.module.top = ir.Function(key, "<module>", key, 1, 1, key)
         self.classes: list[ir.ClassDef] = []
         # (element, method) while the callback of an iteration method is being built
         self.element_of: tuple[ir.Value, str] | None = None
@@ -397,6 +397,8 @@ class _Builder:
             symbol = ".".join(path) if path else short(text(callee))
             line, col = position(node)
             fn.uses.append(ir.Use(target, line, col, symbol, True, args))
+            if path and len(path) in (2, 3) and path[-1] in ("push", "unshift") and args:
+                self.assign_path(path[:-1], ir.Arr(args), fn)  # elements added later
             if path and len(path) >= 2 and path[-1] in REGISTRATION_METHODS:
                 kind = "registerTool" if path[-1] == "registerToolTask" else path[-1]
                 self.module.registrations.append(
