@@ -115,31 +115,29 @@ def _object_values(resolver: Resolver, arg: ir.Value, depth: int) -> list[ir.Val
     """`Object.values(ns)` of a module namespace (each export) or of an object literal."""
     from toolwitness.code.resolve import RModule, RValue
 
+    if depth > _MAX_DEPTH:
+        resolver.truncated = True
+        return None
     out: list[ir.Value] = []
+    nested: list[ir.Value] = []  # star re-exports and spreads: their values too
     for r in resolver.resolve(arg):
         if isinstance(r, RModule):
             module = resolver.project.modules[r.key]
             for name in sorted(module.exports):
                 if name not in ("default", "__esModule"):  # tsc's placeholders are no values
                     out += [v for v in module.exports[name] if not isinstance(v, ir.Opaque)]
-            for star in module.star_exports:
-                out.append(ir.Spread(ir.Call(ir.Name(("Object", "values"), r.key), (star,))))
+            nested += module.star_exports
         elif isinstance(r, RValue) and isinstance(r.value, ir.Obj):
             out += [v for _, v in r.value.items]
-            for spread in r.value.spreads:
-                out.append(ir.Spread(ir.Call(ir.Name(("Object", "values"), r.key), (spread,))))
+            nested += r.value.spreads
         else:
             return None
-    flat: list[ir.Value] = []
-    for item in out:
-        if isinstance(item, ir.Spread):
-            more = array_elements(resolver, item.value, depth + 1)
-            if more is None:
-                return None
-            flat += more
-        else:
-            flat.append(item)
-    return flat
+    for inner in nested:
+        more = _object_values(resolver, inner, depth + 1)
+        if more is None:
+            return None
+        out += more
+    return out
 
 
 def _method(callee: ir.Value) -> tuple[str, ir.Value] | None:

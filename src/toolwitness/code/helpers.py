@@ -288,11 +288,14 @@ def inline_member(value: ir.Value, resolver: Resolver) -> list[ir.Value]:
             continue
         env: dict[tuple[str, str], ir.Value] = {}
         parent = project.functions.get(fn.parent_scope)
-        if isinstance(made_by, ir.Call) and parent is not None:
-            if RFunc(parent.id) in resolver.resolve(made_by.callee):
-                env.update(
-                    {(p, parent.id): a for p, a in zip(parent.params, made_by.args, strict=False)}
-                )
+        if (
+            isinstance(made_by, ir.Call)
+            and parent is not None
+            and RFunc(parent.id) in resolver.resolve(made_by.callee)
+        ):
+            env.update(
+                {(p, parent.id): a for p, a in zip(parent.params, made_by.args, strict=False)}
+            )
         env.update({(p, fn.id): a for p, a in zip(fn.params, call.args, strict=False)})
         for name, values in project.scopes[fn.id].bindings.items():
             once = values[0] if len(values) == 1 else None

@@ -8,43 +8,23 @@ and annotations are evaluated statically (literals, constants, enums, other modu
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from toolwitness.code import ir
 from toolwitness.code.helpers import CallSites, inline_member, names_in, reg_values
+from toolwitness.code.options import constructor_tools, tool_member
 from toolwitness.code.project import Project
-from toolwitness.code.resolve import UNKNOWN, Resolver, RExternal, RFunc, RValue
-
-ANNOTATION_KEYS = ("title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
-_SNAKE = {
-    "read_only_hint": "readOnlyHint",
-    "destructive_hint": "destructiveHint",
-    "idempotent_hint": "idempotentHint",
-    "open_world_hint": "openWorldHint",
-}
-
-
-@dataclass
-class ToolSpec:
-    name: str
-    file: str
-    line: int
-    column: int
-    shape: str
-    description: str | None = None
-    title: str | None = None
-    annotations: dict[str, Any] | None = None
-    input_schema: dict[str, Any] = field(default_factory=lambda: {"type": "object"})
-    handlers: list[str] = field(default_factory=list)  # function ids
-    problems: list[str] = field(default_factory=list)
-    dispatch: bool = False  # a shared low-level handler: arms of other tools are skipped
-
-
-@dataclass
-class Extraction:
-    tools: list[ToolSpec] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+from toolwitness.code.resolve import UNKNOWN, Resolver, RFunc, RValue
+from toolwitness.code.schemas import low_level, schema_name
+from toolwitness.code.specs import (
+    ANNOTATION_KEYS,
+    Extraction,
+    ToolSpec,
+    annotations_of,
+    apply_config,
+    handler_functions,
+)
 
 
 def extract(project: Project, resolver: Resolver) -> Extraction:
@@ -56,7 +36,7 @@ def extract(project: Project, resolver: Resolver) -> Extraction:
         for reg in project.modules[key].registrations:
             for expanded in _expansions(reg, resolver, sites, [_MAX_COPIES]):
                 _one(expanded, resolver, out, lists, calls)
-    _low_level(lists, calls, resolver, out, sites)
+    low_level(lists, calls, resolver, out, sites)
     out.tools.sort(key=lambda t: (t.name, t.file, t.line))
     return out
 
@@ -73,14 +53,14 @@ def _one(
     if reg.kind in ("tool", "registerTool") and reg.args:
         name = static(reg.args[0])
         if not isinstance(name, str):
-            if _handler_like(reg.args[-1], resolver):
+            if reg.kind == "registerTool" or _handler_like(reg.args[-1], resolver):
                 out.notes.append(f"{where}: a tool name that is not a constant")
             return
         spec = ToolSpec(name, reg.file, reg.line, reg.column, reg.kind)
         middle = reg.args[1:-1]
         if reg.kind == "registerTool":
             config = static(middle[0]) if middle else {}
-            _apply_config(spec, config if isinstance(config, dict) else {})
+            apply_config(spec, config if isinstance(config, dict) else {})
         else:
             _tool_overload(spec, [static(a) for a in middle])
         _set_handler(spec, reg.args[-1] if len(reg.args) > 1 else None, resolver)
@@ -94,24 +74,45 @@ def _one(
                 out.notes.append(f"{where}: addTool with a name that is not a constant")
             return
         spec = ToolSpec(config["name"], reg.file, reg.line, reg.column, "addTool")
-        _apply_config(spec, config)
+        apply_config(spec, config)
         handler = resolver.members(list(resolved), ("execute",))
         spec.handlers = [r.func_id for r in handler if isinstance(r, RFunc)]
         if not spec.handlers:
             spec.problems.append("the execute function could not be resolved")
         out.tools.append(spec)
     elif reg.kind == "setRequestHandler" and len(reg.args) >= 2:
-        schema = _schema_name(reg.args[0], resolver)
+        schema = schema_name(reg.args[0], resolver)
         if schema == "ListToolsRequestSchema":
             lists.append((reg, reg.args[1]))
         elif schema == "CallToolRequestSchema":
             calls.append(reg)
+    elif reg.kind == "server-tools":
+        _server_tools(reg, resolver, out)
     elif reg.kind in ("py-tool", "add_tool"):
         _python_tool(reg, resolver, out)
     elif reg.kind == "list_tools" and reg.handler is not None:
         lists.append((reg, reg.handler))
     elif reg.kind == "call_tool":
         calls.append(reg)
+
+
+def _server_tools(reg: ir.Registration, resolver: Resolver, out: Extraction) -> None:
+    pairs, notes = constructor_tools(reg, resolver)
+    out.notes += notes
+    for key, value in pairs:
+        spec = ToolSpec(key, reg.file, reg.line, reg.column, "server-tools")
+        for member in tool_member(value, "description", resolver):
+            found = resolver.static(member)
+            if isinstance(found, str):
+                spec.description = found
+                break
+        handlers: list[str] = []
+        for member in tool_member(value, "execute", resolver):
+            handlers += handler_functions(member, resolver)
+        spec.handlers = list(dict.fromkeys(handlers))
+        if not spec.handlers:
+            spec.problems.append("the execute function could not be resolved")
+        out.tools.append(spec)
 
 
 _MAX_LOOP_ITEMS = 1000
@@ -216,30 +217,9 @@ def _tool_overload(spec: ToolSpec, middle: list[Any]) -> None:
         elif isinstance(item, dict):
             objects.append(item)
     if len(objects) >= 2:
-        spec.annotations = _annotations(objects[1])
+        spec.annotations = annotations_of(objects[1])
     elif len(objects) == 1 and objects[0] and all(k in ANNOTATION_KEYS for k in objects[0]):
-        spec.annotations = _annotations(objects[0])
-
-
-def _apply_config(spec: ToolSpec, config: dict[str, Any]) -> None:
-    description = config.get("description")
-    spec.description = description if isinstance(description, str) else None
-    title = config.get("title")
-    spec.title = title if isinstance(title, str) else None
-    annotations = config.get("annotations")
-    if isinstance(annotations, dict):
-        spec.annotations = _annotations(annotations)
-    elif annotations is UNKNOWN:
-        spec.problems.append("annotations are not a constant")
-
-
-def _annotations(raw: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in raw.items():
-        name = _SNAKE.get(key, key)
-        if name in ANNOTATION_KEYS and value is not UNKNOWN:
-            out[name] = value
-    return out
+        spec.annotations = annotations_of(objects[0])
 
 
 def _set_handler(spec: ToolSpec, value: ir.Value | None, resolver: Resolver) -> None:
@@ -255,31 +235,6 @@ def _set_handler(spec: ToolSpec, value: ir.Value | None, resolver: Resolver) -> 
     spec.handlers = list(dict.fromkeys(handlers))
     if not spec.handlers:
         spec.problems.append("the handler could not be resolved to a function")
-
-
-def handler_functions(value: ir.Value, resolver: Resolver, depth: int = 0) -> list[str]:
-    """The functions a handler value runs: what it resolves to and, for a handler wrapped by a
-    higher-order function (`withTelemetry(async (req) => …)`, `wrap(handler, opts)`), the
-    functions passed to the wrapper — the wrapper's own body is reached through its return."""
-    found = [r.func_id for r in resolver.resolve(value) if isinstance(r, RFunc)]
-    if depth < 8:
-        call = value
-        if isinstance(value, ir.Name) and len(value.path) == 1:
-            bound = resolver.lookup(value.path[0], value.scope) or []
-            call = bound[0] if len(bound) == 1 else value
-        if isinstance(call, ir.Call):
-            for arg in (*call.args, *(v for _, v in call.kwargs)):
-                found += handler_functions(arg, resolver, depth + 1)
-    return list(dict.fromkeys(found))
-
-
-def _schema_name(value: ir.Value, resolver: Resolver) -> str | None:
-    if isinstance(value, ir.Name) and value.path[-1].endswith("RequestSchema"):
-        return value.path[-1]
-    for r in resolver.resolve(value):
-        if isinstance(r, RExternal) and r.path:
-            return r.path[-1]
-    return None
 
 
 def _python_tool(reg: ir.Registration, resolver: Resolver, out: Extraction) -> None:
@@ -309,7 +264,7 @@ def _python_tool(reg: ir.Registration, resolver: Resolver, out: Extraction) -> N
     if "annotations" in kwargs:
         raw = static(kwargs["annotations"])
         if isinstance(raw, dict):
-            spec.annotations = _annotations(raw)
+            spec.annotations = annotations_of(raw)
         else:
             spec.problems.append("annotations are not a constant")
     _set_handler(spec, handler, resolver)
@@ -328,80 +283,3 @@ def _docstring(value: ir.Value | None, resolver: Resolver) -> str | None:
         if isinstance(r, RFunc):
             return resolver.project.functions[r.func_id].docstring
     return None
-
-
-def _low_level(
-    lists: list[tuple[ir.Registration, Any]],
-    calls: list[ir.Registration],
-    resolver: Resolver,
-    out: Extraction,
-    sites: CallSites,
-) -> None:
-    """ListTools handlers give the tools; the CallTool handler (shared) dispatches on the name."""
-    handlers: list[str] = []
-    for reg in calls:
-        value = reg.handler if reg.handler is not None else reg.args[1]
-        handlers += handler_functions(value, resolver)
-    for reg, handler_value in lists:
-        entries = _listed_tools(handler_value, resolver, sites)
-        if entries is None:
-            out.notes.append(f"{reg.file}:{reg.line}: the tools list is not a constant")
-            continue
-        for entry in entries:
-            if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
-                out.notes.append(f"{reg.file}:{reg.line}: a listed tool has no constant name")
-                continue
-            spec = ToolSpec(entry["name"], reg.file, reg.line, reg.column, "low-level")
-            _apply_config(spec, entry)
-            schema = entry.get("inputSchema")
-            if isinstance(schema, dict) and _plain_json(schema):
-                spec.input_schema = schema
-            spec.handlers = list(handlers)
-            spec.dispatch = True
-            if not handlers:
-                spec.problems.append("no CallTool handler was found")
-            out.tools.append(spec)
-
-
-def _listed_tools(handler_value: Any, resolver: Resolver, sites: CallSites) -> list[Any] | None:
-    """The tools a ListTools handler returns — the handler possibly wrapped by higher-order
-    functions, the list possibly a parameter of the function that installs the handler (then
-    the lists passed at its call sites, joined)."""
-    todo = handler_functions(handler_value, resolver)
-    for index in range(64):
-        if index >= len(todo):
-            break
-        for returned in resolver.project.functions[todo[index]].returns:
-            if isinstance(returned, ir.Call):  # `return __awaiter(this, …, function* () {…})`
-                todo += [f for f in handler_functions(returned, resolver) if f not in todo]
-            found = _tools_of(resolver.static(returned))
-            if found is None:
-                joined: list[Any] = []
-                for env in sites.envs(returned):
-                    more = _tools_of(resolver.static(returned, env))
-                    if more is None:
-                        joined = []
-                        break
-                    joined += more
-                found = joined or None
-            if found is not None:
-                return found
-    return None
-
-
-def _tools_of(value: Any) -> list[Any] | None:
-    if isinstance(value, dict) and isinstance(value.get("tools"), list):
-        return list(value["tools"])
-    if isinstance(value, list):
-        return value
-    return None
-
-
-def _plain_json(value: Any) -> bool:
-    if value is UNKNOWN:
-        return False
-    if isinstance(value, dict):
-        return all(_plain_json(v) for v in value.values())
-    if isinstance(value, list):
-        return all(_plain_json(v) for v in value)
-    return True

@@ -37,6 +37,7 @@ DYNAMIC_LOAD = "dynamic-load"
 ITERATION_METHODS = frozenset(
     {"forEach", "map", "flatMap", "filter", "some", "every", "find", "findLast", "reduce"}
 )
+SERVER_CLASSES = frozenset({"MCPServer"})  # frameworks that take `{ tools: { key: tool } }`
 REGISTRATION_METHODS = frozenset(
     {"tool", "registerTool", "registerToolTask", "addTool", "setRequestHandler"}
 )
@@ -399,6 +400,10 @@ class _Builder:
             fn.uses.append(ir.Use(target, line, col, symbol, True, args))
             if path and len(path) in (2, 3) and path[-1] in ("push", "unshift") and args:
                 self.assign_path(path[:-1], ir.Arr(args), fn)  # elements added later
+            if is_new and path and path[-1] in SERVER_CLASSES and args:  # tools as an option
+                self.module.registrations.append(
+                    ir.Registration("server-tools", args, (), fn.id, self.key, line, col)
+                )
             if path and len(path) >= 2 and path[-1] in REGISTRATION_METHODS:
                 kind = "registerTool" if path[-1] == "registerToolTask" else path[-1]
                 self.module.registrations.append(

@@ -404,6 +404,14 @@ class _Builder(ValueBuilder):
                         handler=self.value(node.args[0], fn.id),
                     )
                 )
+        for key, option in value.kwargs:  # `Server(name, on_list_tools=…, on_call_tool=…)`
+            if key in _SERVER_OPTIONS:
+                self.module.registrations.append(
+                    ir.Registration(
+                        _SERVER_OPTIONS[key], (), (), fn.id, self.key, node.lineno,
+                        self.column(node), handler=option,
+                    )
+                )  # fmt: skip
         if path and len(path) in (2, 3) and path[-1] in _GROW and value.args:
             self._grow(path[:-1], path[-1], value.args, fn)
         direct = bool(path and len(path) >= 2 and path[-1] == "tool" and _handler_first(node))
@@ -422,6 +430,7 @@ class _Builder(ValueBuilder):
 
 
 _GROW = frozenset({"append", "extend", "insert"})
+_SERVER_OPTIONS = {"on_list_tools": "list_tools", "on_call_tool": "call_tool"}
 
 
 def _handler_first(node: ast.Call) -> bool:
