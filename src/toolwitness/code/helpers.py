@@ -282,8 +282,8 @@ def inline_member(value: ir.Value, resolver: Resolver) -> list[ir.Value]:
         bound = resolver.lookup(made_by.path[0], made_by.scope) or []
         made_by = bound[0] if len(bound) == 1 else made_by
     out: list[ir.Value] = []
-    for found in resolver.resolve(call.callee)[:8]:
-        fn = project.functions.get(found.func_id) if isinstance(found, RFunc) else None
+    for found in called_functions(call.callee, resolver)[:8]:
+        fn = project.functions.get(found.func_id)
         if fn is None:
             continue
         env: dict[tuple[str, str], ir.Value] = {}
@@ -303,3 +303,25 @@ def inline_member(value: ir.Value, resolver: Resolver) -> list[ir.Value]:
                 env[(name, fn.id)] = substitute(once, env)
         out += [ir.Member(substitute(r, env), value.path) for r in fn.returns[:8]]
     return out
+
+
+def called_functions(callee: ir.Value, resolver: Resolver) -> list[RFunc]:
+    """The local functions a callee names — also through an identity-like helper: `const t =
+    defineTool(make)` where `defineTool(d) { return d }` names `make`."""
+    found = [r for r in resolver.resolve(callee) if isinstance(r, RFunc)]
+    if found or not (isinstance(callee, ir.Name) and len(callee.path) == 1):
+        return found
+    bound = resolver.lookup(callee.path[0], callee.scope) or []
+    made = bound[0] if len(bound) == 1 else None
+    if not isinstance(made, ir.Call):
+        return []
+    for helper in resolver.resolve(made.callee)[:8]:
+        fn = resolver.project.functions.get(helper.func_id) if isinstance(helper, RFunc) else None
+        if fn is None:
+            continue
+        env = {(p, fn.id): a for p, a in zip(fn.params, made.args, strict=False)}
+        for returned in fn.returns[:8]:
+            found += [
+                r for r in resolver.resolve(substitute(returned, env)) if isinstance(r, RFunc)
+            ]
+    return list(dict.fromkeys(found))

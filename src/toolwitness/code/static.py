@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from toolwitness.code import ir
-from toolwitness.code.resolve import UNKNOWN, Resolver, RExternal, RFunc, RValue
+from toolwitness.code.helpers import called_functions
+from toolwitness.code.resolve import UNKNOWN, Resolved, Resolver, RExternal, RFunc, RValue
 
 
 class StaticEvaluator:
@@ -116,7 +117,10 @@ class StaticEvaluator:
             found = self._array_call(method[0], method[1], call, depth)
             if found is not UNKNOWN:
                 return found
-        for callee in self.resolver.resolve(call.callee):
+        callees: list[Resolved] = list(self.resolver.resolve(call.callee))
+        if not any(isinstance(c, RFunc) for c in callees):
+            callees += called_functions(call.callee, self.resolver)
+        for callee in callees:
             if isinstance(callee, RExternal) and callee.path[-1:] in (
                 ("ToolAnnotations",),
                 ("Tool",),
