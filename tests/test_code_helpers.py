@@ -104,3 +104,16 @@ def test_substitute_replaces_parameters_inside_nested_values() -> None:
     value = ir.Obj((("n", ir.Concat((ir.Lit("x_"), param))),), ())
     out = substitute(value, {("t", "f"): ir.Name(("DEF",), "m")})
     assert [n.path for n in names_in(out)] == [("DEF", "name")]
+
+
+@pytest.mark.parametrize("tree", ["ts-map", "py-map"])
+def test_registries_filled_entry_by_entry(tree: str) -> None:
+    """`this.tools.set(name, {definition, run})` listed by `Array.from(this.tools.values())
+    .map(t => t.definition)` and dispatched by `const tool = this.tools.get(name)`; in Python
+    `HANDLERS["x"] = fn` / `SPECS["x"] = Tool(...)`, `list(SPECS.values())`, `HANDLERS[name]`.
+    Each tool reaches only its own entry (a Map read by `get` is narrowed like `map[name]`)."""
+    analysis = _analyse(tree)
+    assert {v.name: (v.verdict, set(v.actual)) for v in analysis.verdicts} == {
+        "peek_note": ("OK", {"READ_FS"}),
+        "drop_note": ("OK", {"WRITE_FS"}),
+    }

@@ -73,9 +73,13 @@ def _call(resolver: Resolver, call: ir.Call, depth: int) -> list[ir.Value] | Non
             return items
         if name in ("map", "flatMap") and call.args:
             return _mapped(resolver, base, call.args[0], depth)
+        if name == "values" and not call.args:  # `registry.values()` of a Map or object
+            return _object_values(resolver, base, depth + 1)
     callees = resolver.resolve(call.callee)
     if any(isinstance(c, RExternal) and c.path == ("Object", "values") for c in callees):
         return _object_values(resolver, call.args[0], depth) if call.args else None
+    if any(isinstance(c, RExternal) and c.path == ("Array", "from") for c in callees):
+        return array_elements(resolver, call.args[0], depth + 1) if call.args else None
     funcs = [c for c in callees if isinstance(c, RFunc)]
     if funcs and len(funcs) == len(callees):
         out: list[ir.Value] = []
@@ -113,7 +117,7 @@ def _mapped(
 
 def _object_values(resolver: Resolver, arg: ir.Value, depth: int) -> list[ir.Value] | None:
     """`Object.values(ns)` of a module namespace (each export) or of an object literal."""
-    from toolwitness.code.resolve import RModule, RValue
+    from toolwitness.code.resolve import RExternal, RModule, RValue
 
     if depth > _MAX_DEPTH:
         resolver.truncated = True
@@ -130,6 +134,8 @@ def _object_values(resolver: Resolver, arg: ir.Value, depth: int) -> list[ir.Val
         elif isinstance(r, RValue) and isinstance(r.value, ir.Obj):
             out += [v for _, v in r.value.items]
             nested += r.value.spreads
+        elif isinstance(r, RExternal) and r.path == ("Map",) and r.module is None:
+            continue  # `new Map()`: its entries are the `set` calls bound beside it
         else:
             return None
     for inner in nested:

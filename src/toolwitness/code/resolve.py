@@ -162,12 +162,27 @@ class Resolver:
         for callee in self.resolve(call.callee):
             if isinstance(callee, RFunc) and _method(call.callee) == "bind":
                 out.append(callee)  # `fn.bind(obj)` is fn, bound
+            elif _method(call.callee) == "get" and self._map_entries(call.callee):
+                out += self._map_entries(call.callee)  # `registry.get(name)`: any entry
             elif isinstance(callee, RExternal) and call.args and self._passes_through(callee):
                 first = call.args[0]
                 out += self.resolve(first.value if isinstance(first, ir.Spread) else first)
             else:
                 out += self.call_result(callee)
         return out
+
+    def _map_entries(self, callee: ir.Value) -> list[Resolved]:
+        """The values of a Map (or object) whose `.get` is called: every entry it may hold."""
+        if isinstance(callee, ir.Name) and len(callee.path) >= 2:
+            base: ir.Value = ir.Name(callee.path[:-1], callee.scope)
+        elif isinstance(callee, ir.Member) and callee.path:
+            base = ir.Member(callee.base, callee.path[:-1]) if len(callee.path) > 1 else callee.base
+        else:
+            return []
+        objects = [r for r in self.resolve(base) if isinstance(r, RValue)]
+        return [
+            e for r in objects if isinstance(r.value, ir.Obj) for e in self.member(r, ir.COMPUTED)
+        ]
 
     def _passes_through(self, callee: RExternal) -> bool:
         if self.catalog is None or callee.instance_at is not None or not callee.path:

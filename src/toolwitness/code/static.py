@@ -97,12 +97,20 @@ class StaticEvaluator:
     def _name(self, name: ir.Name, depth: int) -> Any:
         """A constant bound to the name itself (before any call is resolved to an instance)."""
         bound = self.resolver.lookup(name.path[0], name.scope)
-        for raw in bound or ():
+        values: list[Any] = []
+        for raw in (bound or ())[:_MAX_BINDINGS]:
             target = raw if len(name.path) == 1 else ir.Member(raw, name.path[1:])
             found = self.eval(target, depth + 1)
             if found is not UNKNOWN:
-                return found
-        return UNKNOWN
+                values.append(found)
+        if len(values) > 1 and all(isinstance(v, list) for v in values):
+            return [item for v in values for item in v]  # `const L = []` then `L.push(…)`
+        if len(values) > 1 and all(isinstance(v, dict) for v in values):
+            merged: dict[str, Any] = {}  # a registry filled entry by entry
+            for v in values:
+                merged.update(v)
+            return merged
+        return values[0] if values else UNKNOWN
 
     def _call(self, call: ir.Call, depth: int) -> Any:
         if self.env:  # `definition(args)` inside a helper: the callee and arguments bound here
@@ -128,6 +136,9 @@ class StaticEvaluator:
                 ("dict",),
             ):
                 return {k: self.eval(v, depth + 1) for k, v in call.kwargs}
+            if isinstance(callee, RExternal) and callee.path in _COPIES and call.args:
+                inner = self.eval(call.args[0], depth + 1)
+                return inner if isinstance(inner, list) else UNKNOWN
             if isinstance(callee, RExternal) and callee.path == ("Object", "values"):
                 inner = self.eval(call.args[0], depth + 1) if call.args else UNKNOWN
                 return list(inner.values()) if isinstance(inner, dict) else UNKNOWN
@@ -167,6 +178,8 @@ class StaticEvaluator:
         `xs.map(f)`: f's one return value for each element."""
         if method in _SAME_ELEMENTS:
             items = self.eval(base, depth + 1)
+            if method == "values" and isinstance(items, dict):  # a Map's or object's values
+                return list(items.values())
             return items if isinstance(items, list) else UNKNOWN
         if method == "concat":
             items = self.eval(base, depth + 1)
@@ -202,6 +215,8 @@ class StaticEvaluator:
 
 
 _MAX_RETURNS = 16
+_MAX_BINDINGS = 256
+_COPIES = (("Array", "from"), ("list",), ("tuple",), ("sorted",))  # a list of the same items
 _SAME_ELEMENTS = frozenset(
     {"filter", "slice", "sort", "toSorted", "reverse", "toReversed", "flat", "values"}
 )

@@ -353,6 +353,8 @@ class _Builder:
             fn.uses.append(ir.Use(target, line, col, symbol, True, args))
             if path and len(path) in (2, 3) and path[-1] in ("push", "unshift") and args:
                 self.assign_path(path[:-1], ir.Arr(args), fn)  # elements added later
+            if path and len(path) in (2, 3) and path[-1] == "set" and len(args) == 2:
+                self.assign_path(path[:-1], ir.Obj(((_map_key(args[0]), args[1]),)), fn)
             if is_new and path and path[-1] in SERVER_CLASSES and args:  # tools as an option
                 self.module.registrations.append(
                     ir.Registration("server-tools", args, (), fn.id, self.key, line, col)
@@ -398,3 +400,8 @@ class _Builder:
             if obj is None:
                 return
             node = unwrap(obj)
+
+
+def _map_key(key: ir.Value) -> str:
+    """`registry.set("name", handler)`: entries of a Map, kept like the members of an object."""
+    return key.value if isinstance(key, ir.Lit) and isinstance(key.value, str) else ir.COMPUTED

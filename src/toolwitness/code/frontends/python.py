@@ -141,6 +141,15 @@ class _Builder(ValueBuilder):
             if path and len(path) == 2 and self.classes and path[0] in ("self", "cls"):
                 self.classes[-1].attrs.setdefault(path[1], []).append(value or ir.Opaque("attr"))
             self.expr(target.value, fn)
+        elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+            # `HANDLERS["read_note"] = fn`: a registry filled entry by entry
+            key = target.slice
+            name = (
+                key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else None
+            )
+            entry = ir.Obj(((name or ir.COMPUTED, value or ir.Opaque("entry")),))
+            self._grow_dict(target.value.id, entry, fn)
+            self.expr(target, fn)
         elif isinstance(target, ast.Tuple | ast.List):
             for element in target.elts:
                 inner = element.value if isinstance(element, ast.Starred) else element
@@ -162,6 +171,15 @@ class _Builder(ValueBuilder):
             scope = self.scope(current)
             if target[0] in scope.bindings:
                 scope.bind(target[0], added)
+                return
+            current = scope.parent
+
+    def _grow_dict(self, name: str, entry: ir.Obj, fn: ir.Function) -> None:
+        current: str | None = fn.id
+        while current is not None:
+            scope = self.scope(current)
+            if name in scope.bindings:
+                scope.bind(name, entry)
                 return
             current = scope.parent
 
