@@ -2,6 +2,7 @@
 the tools the same server lists when it runs.
 
     python benchmarks/bench_static_vs_live.py [--only NAME ...] [--work DIR] [--markdown]
+                                              [--reuse-live]
 
 For each package of PACKAGES (pinned versions, published on npm or PyPI, servers that start
 without credentials): install it into its own prefix or venv (npm with --ignore-scripts), run it
@@ -183,7 +184,7 @@ def _static(tree: Path, surface: Path | None) -> dict[str, object]:
     return report
 
 
-def measure(package: Package, work: Path) -> Row:
+def measure(package: Package, work: Path, reuse_live: bool = False) -> Row:
     row = Row(f"{package.name}@{package.version}")
     started = time.monotonic()
     try:
@@ -191,7 +192,11 @@ def measure(package: Package, work: Path) -> Row:
         cmd, tree = installer(package, work)
         snapshot = work / "live" / f"{_slug(package)}.json"
         snapshot.parent.mkdir(parents=True, exist_ok=True)
-        live = _live(cmd, snapshot)
+        if reuse_live and snapshot.is_file():  # a listing taken by an earlier run of this bench
+            live = [t["name"] for t in json.loads(snapshot.read_text())["tools"]]
+        else:
+            live = _live(cmd, snapshot)
+        tree = tree.resolve()  # the work directory may link installs made by an earlier run
         row.live = len(live)
         alone = _static(tree, None)["servers"][0]  # type: ignore[index]
         row.registered = len(alone["tools"])
@@ -205,7 +210,9 @@ def measure(package: Package, work: Path) -> Row:
         row.constructs = sorted(
             {f["message"][:160] for f in against["findings"] if f["rule_id"] == "TW-CODE-004"}
         )[:5]
-    except (RuntimeError, subprocess.TimeoutExpired, KeyError, ValueError, StopIteration) as exc:
+    except (
+        RuntimeError, OSError, subprocess.TimeoutExpired, KeyError, ValueError, StopIteration
+    ) as exc:  # fmt: skip
         row.error = f"{type(exc).__name__}: {exc}"[:300]
     row.seconds = round(time.monotonic() - started, 1)
     return row
@@ -239,14 +246,19 @@ def main() -> int:
     parser.add_argument("--only", nargs="*", default=None)
     parser.add_argument("--work", type=Path, default=ROOT / ".cache" / "bench-static-live")
     parser.add_argument("--markdown", action="store_true")
+    parser.add_argument(
+        "--reuse-live", action="store_true",
+        help="use the live tools/list saved under --work by an earlier run instead of re-running",
+    )  # fmt: skip
     args = parser.parse_args()
+    args.work = args.work.resolve()
     args.work.mkdir(parents=True, exist_ok=True)
     os.environ.setdefault("NO_COLOR", "1")
     rows: list[Row] = []
     for package in PACKAGES:
         if args.only and package.name not in args.only:
             continue
-        row = measure(package, args.work)
+        row = measure(package, args.work, args.reuse_live)
         rows.append(row)
         print(json.dumps(asdict(row)), flush=True)
     (args.work / "results.json").write_text(json.dumps([asdict(r) for r in rows], indent=1))

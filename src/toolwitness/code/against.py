@@ -15,7 +15,7 @@ from dataclasses import replace
 from toolwitness.code.analyse import CodeAnalysis
 from toolwitness.code.coverage import NOT_IN_CODE
 from toolwitness.code.declared import DeclaredFrom
-from toolwitness.code.registrations import ToolSpec
+from toolwitness.code.specs import ToolSpec
 from toolwitness.code.verify import verify_tools
 from toolwitness.model import ServerSurface
 

@@ -20,8 +20,9 @@ from toolwitness.code.declared import DeclaredFrom
 from toolwitness.code.graph import CallGraph
 from toolwitness.code.isolate import ChildLimits
 from toolwitness.code.project import CodeLimits, Project, load_project
-from toolwitness.code.registrations import ToolSpec, extract
+from toolwitness.code.registrations import extract
 from toolwitness.code.sinks import load_sink_catalog
+from toolwitness.code.specs import ToolSpec
 from toolwitness.code.verify import UNANALYZABLE, ToolVerdict, findings_for, verify_tools
 from toolwitness.errors import InputError, UsageError
 from toolwitness.findings import Finding, Witness

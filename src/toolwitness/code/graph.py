@@ -219,7 +219,7 @@ class CallGraph:
         if not bound:
             return None
         out: list[Resolved] = []
-        for value in bound:
+        for value in map(_map_get, bound):
             base, rest = value, target.path[1:]
             if isinstance(value, ir.Member):
                 base, rest = value.base, (*value.path, *rest)
@@ -381,6 +381,14 @@ def _candidates(ext: RExternal) -> list[str]:
         else:
             out.append(".".join(head))
     return out
+
+
+def _map_get(value: ir.Value) -> ir.Value:
+    """`registry.get(name)` reads an entry like `registry[name]` (a Map keyed by tool names)."""
+    callee = value.callee if isinstance(value, ir.Call) else None
+    if isinstance(callee, ir.Name) and len(callee.path) >= 2 and callee.path[-1] == "get":
+        return ir.Name((*callee.path[:-1], ir.COMPUTED), callee.scope)
+    return value
 
 
 def _shift(at: int | None) -> int | None:

@@ -140,6 +140,7 @@ class Function:
     branches: list[Branch] = field(default_factory=list)
     returns: list[Value] = field(default_factory=list)
     decorators: list[Value] = field(default_factory=list)
+    applied_decorators: list[Value] = field(default_factory=list)  # as written, with arguments
     docstring: str | None = None
 
 
@@ -192,6 +193,7 @@ class Module:
     star_exports: list[Import] = field(default_factory=list)
     registrations: list[Registration] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    top: Function | None = None  # the module's own statements (calls made at import time)
     nodes: int = 0  # syntax nodes walked (the work the front-end did, bounded per file)
 
     def export(self, name: str, value: Value) -> None:

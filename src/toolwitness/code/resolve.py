@@ -71,6 +71,9 @@ class Resolver:
         self._active: set[ir.Value] = set()
         self._factories: dict[RExternal, RExternal | None] = {}
         self._members_active: set[tuple[RValue, str]] = set()
+        self._member_cache: dict[tuple[RValue, str], list[Resolved]] = {}
+        self._member_partial: dict[tuple[RValue, str], list[Resolved]] = {}
+        self._member_cuts = 0
         self.static_cache: dict[ir.Value, Any] = {}  # constant folding without an environment
         self.truncated = False
 
@@ -159,12 +162,27 @@ class Resolver:
         for callee in self.resolve(call.callee):
             if isinstance(callee, RFunc) and _method(call.callee) == "bind":
                 out.append(callee)  # `fn.bind(obj)` is fn, bound
+            elif _method(call.callee) == "get" and self._map_entries(call.callee):
+                out += self._map_entries(call.callee)  # `registry.get(name)`: any entry
             elif isinstance(callee, RExternal) and call.args and self._passes_through(callee):
                 first = call.args[0]
                 out += self.resolve(first.value if isinstance(first, ir.Spread) else first)
             else:
                 out += self.call_result(callee)
         return out
+
+    def _map_entries(self, callee: ir.Value) -> list[Resolved]:
+        """The values of a Map (or object) whose `.get` is called: every entry it may hold."""
+        if isinstance(callee, ir.Name) and len(callee.path) >= 2:
+            base: ir.Value = ir.Name(callee.path[:-1], callee.scope)
+        elif isinstance(callee, ir.Member) and callee.path:
+            base = ir.Member(callee.base, callee.path[:-1]) if len(callee.path) > 1 else callee.base
+        else:
+            return []
+        objects = [r for r in self.resolve(base) if isinstance(r, RValue)]
+        return [
+            e for r in objects if isinstance(r.value, ir.Obj) for e in self.member(r, ir.COMPUTED)
+        ]
 
     def _passes_through(self, callee: RExternal) -> bool:
         if self.catalog is None or callee.instance_at is not None or not callee.path:
@@ -192,14 +210,26 @@ class Resolver:
             return [base] if name in ("call", "apply", "bind") else []
         if isinstance(base, RValue):
             key = (base, name)  # `x = {...x}` (flow-insensitive) would otherwise never end
+            done = self._member_cache.get(key) or self._member_partial.get(key)
+            if done is not None:  # nested objects reached by many paths: each member once
+                return done
             if key in self._members_active or len(self._members_active) > self.max_depth:
                 self.truncated = self.truncated or key not in self._members_active
+                self._member_cuts += 1
                 return []
             self._members_active.add(key)
+            cuts = self._member_cuts
             try:
-                return self._value_member(base.value, name)
+                found = self._value_member(base.value, name)
             finally:
                 self._members_active.discard(key)
+            if cuts == self._member_cuts:  # complete (no cycle cut inside): safe to keep
+                self._member_cache[key] = found
+            else:  # cut by a cycle still being resolved: reused only until that ends
+                self._member_partial[key] = found
+            if not self._members_active:
+                self._member_partial.clear()
+            return found
         return [base] if isinstance(base, Missing) else []
 
     def _class_member(self, base: RClass | RInstance, name: str) -> list[Resolved]:
@@ -300,59 +330,10 @@ class Resolver:
         return [Missing(f"{name!r} is not exported by {key}")]
 
     def array_elements(self, value: ir.Value, depth: int = 0) -> list[ir.Value] | None:
-        """The element values of an array literal a value is bound to (spreads, `concat`,
-        `filter`/`slice`/`sort` of one, or either side of a choice), or None if not known."""
-        if depth > 16:
-            self.truncated = True
-            return None
-        if isinstance(value, ir.Call):
-            callee = value.callee
-            if isinstance(callee, ir.Name) and len(callee.path) >= 2:
-                method, base = callee.path[-1], ir.Name(callee.path[:-1], callee.scope)
-                if method in ("filter", "slice", "sort", "toSorted", "reverse", "concat"):
-                    items = self.array_elements(base, depth + 1)
-                    if items is None or method != "concat":
-                        return items
-                    for arg in value.args:
-                        inner = arg.value if isinstance(arg, ir.Spread) else arg
-                        more = self.array_elements(inner, depth + 1)
-                        items = items + (more if more is not None else [inner])
-                    return items
-        if isinstance(value, ir.Choice):
-            out: list[ir.Value] = []
-            for option in value.options:
-                items = self.array_elements(option, depth + 1)
-                if items is None:
-                    return None
-                out += items
-            return out
-        arrays = [
-            r.value
-            for r in self.resolve(value)
-            if isinstance(r, RValue) and isinstance(r.value, ir.Arr)
-        ]
-        if not arrays:
-            bound = self._bound_call(value)
-            return self.array_elements(bound, depth + 1) if bound is not None else None
-        elements: list[ir.Value] = []
-        for array in arrays:
-            for item in array.items:
-                if isinstance(item, ir.Spread):
-                    spread = self.array_elements(item.value, depth + 1)
-                    if spread is None:
-                        return None
-                    elements += spread
-                else:
-                    elements.append(item)
-        return elements
+        """The element values of an array a value holds, or None if not known (`arrays`)."""
+        from toolwitness.code.arrays import array_elements
 
-    def _bound_call(self, value: ir.Value) -> ir.Value | None:
-        """A name bound to exactly one call (`const tools = base.filter(…)`)."""
-        if not isinstance(value, ir.Name) or len(value.path) != 1:
-            return None
-        bound = self.lookup(value.path[0], value.scope) or []
-        calls = [b for b in bound if isinstance(b, ir.Call | ir.Choice)]
-        return calls[0] if len(calls) == 1 and len(bound) == 1 else None
+        return array_elements(self, value, depth)
 
     def import_values(self, imp: ir.Import) -> list[ir.Value]:
         """The raw values a local module binds to an imported name (for constant folding)."""

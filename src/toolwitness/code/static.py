@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from toolwitness.code import ir
-from toolwitness.code.resolve import UNKNOWN, Resolver, RExternal, RFunc, RValue
+from toolwitness.code.helpers import called_functions
+from toolwitness.code.resolve import UNKNOWN, Resolved, Resolver, RExternal, RFunc, RValue
 
 
 class StaticEvaluator:
@@ -96,20 +97,38 @@ class StaticEvaluator:
     def _name(self, name: ir.Name, depth: int) -> Any:
         """A constant bound to the name itself (before any call is resolved to an instance)."""
         bound = self.resolver.lookup(name.path[0], name.scope)
-        for raw in bound or ():
+        values: list[Any] = []
+        for raw in (bound or ())[:_MAX_BINDINGS]:
             target = raw if len(name.path) == 1 else ir.Member(raw, name.path[1:])
             found = self.eval(target, depth + 1)
             if found is not UNKNOWN:
-                return found
-        return UNKNOWN
+                values.append(found)
+        if len(values) > 1 and all(isinstance(v, list) for v in values):
+            return [item for v in values for item in v]  # `const L = []` then `L.push(…)`
+        if len(values) > 1 and all(isinstance(v, dict) for v in values):
+            merged: dict[str, Any] = {}  # a registry filled entry by entry
+            for v in values:
+                merged.update(v)
+            return merged
+        return values[0] if values else UNKNOWN
 
     def _call(self, call: ir.Call, depth: int) -> Any:
+        if self.env:  # `definition(args)` inside a helper: the callee and arguments bound here
+            call = ir.Call(
+                self._bound(call.callee),
+                tuple(self._bound(a) for a in call.args),
+                tuple((k, self._bound(v)) for k, v in call.kwargs),
+                call.new,
+            )
         method = _array_method(call.callee)
         if method is not None:
             found = self._array_call(method[0], method[1], call, depth)
             if found is not UNKNOWN:
                 return found
-        for callee in self.resolver.resolve(call.callee):
+        callees: list[Resolved] = list(self.resolver.resolve(call.callee))
+        if not any(isinstance(c, RFunc) for c in callees):
+            callees += called_functions(call.callee, self.resolver)
+        for callee in callees:
             if isinstance(callee, RExternal) and callee.path[-1:] in (
                 ("ToolAnnotations",),
                 ("Tool",),
@@ -117,6 +136,9 @@ class StaticEvaluator:
                 ("dict",),
             ):
                 return {k: self.eval(v, depth + 1) for k, v in call.kwargs}
+            if isinstance(callee, RExternal) and callee.path in _COPIES and call.args:
+                inner = self.eval(call.args[0], depth + 1)
+                return inner if isinstance(inner, list) else UNKNOWN
             if isinstance(callee, RExternal) and callee.path == ("Object", "values"):
                 inner = self.eval(call.args[0], depth + 1) if call.args else UNKNOWN
                 return list(inner.values()) if isinstance(inner, dict) else UNKNOWN
@@ -124,11 +146,31 @@ class StaticEvaluator:
                 fn = self.resolver.project.functions.get(callee.func_id)
                 if fn is None or not fn.returns or len(fn.returns) > _MAX_RETURNS:
                     continue
-                env = dict(zip(fn.params, call.args, strict=False))
+                env = self._closure_env(fn, call.callee)
+                env.update(zip(fn.params, call.args, strict=False))
                 env.update(dict(call.kwargs))
                 inner = StaticEvaluator(self.resolver, env)
                 return _union([inner.eval(r, depth + 1) for r in fn.returns])
         return UNKNOWN
+
+    def _bound(self, value: ir.Value) -> ir.Value:
+        from toolwitness.code.helpers import substitute
+
+        return substitute(value, {(k, ""): v for k, v in self.env.items()})
+
+    def _closure_env(self, fn: ir.Function, callee: ir.Value) -> dict[str, ir.Value]:
+        """`factory(def)(args)`: the closure factory returned also sees the factory's
+        parameters, bound to the arguments of the inner call."""
+        if isinstance(callee, ir.Name) and len(callee.path) == 1:  # `const t = factory(def)`
+            bound = self.resolver.lookup(callee.path[0], callee.scope) or []
+            callee = bound[0] if len(bound) == 1 else callee
+        if not isinstance(callee, ir.Call):
+            return {}
+        for outer in self.resolver.resolve(callee.callee):
+            if isinstance(outer, RFunc) and outer.func_id == fn.parent_scope:
+                factory = self.resolver.project.functions[outer.func_id]
+                return dict(zip(factory.params, callee.args, strict=False))
+        return {}
 
     def _array_call(self, base: ir.Value, method: str, call: ir.Call, depth: int) -> Any:
         """`xs.filter(f)`, `xs.slice(…)`, `xs.sort(…)`: (at most) the elements of xs — a tools
@@ -136,6 +178,8 @@ class StaticEvaluator:
         `xs.map(f)`: f's one return value for each element."""
         if method in _SAME_ELEMENTS:
             items = self.eval(base, depth + 1)
+            if method == "values" and isinstance(items, dict):  # a Map's or object's values
+                return list(items.values())
             return items if isinstance(items, list) else UNKNOWN
         if method == "concat":
             items = self.eval(base, depth + 1)
@@ -171,6 +215,8 @@ class StaticEvaluator:
 
 
 _MAX_RETURNS = 16
+_MAX_BINDINGS = 256
+_COPIES = (("Array", "from"), ("list",), ("tuple",), ("sorted",))  # a list of the same items
 _SAME_ELEMENTS = frozenset(
     {"filter", "slice", "sort", "toSorted", "reverse", "toReversed", "flat", "values"}
 )

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from toolwitness.code.analyse import CodeAnalysis
-from toolwitness.code.registrations import ToolSpec
+from toolwitness.code.specs import ToolSpec
 from toolwitness.code.zod_schema import schema_for_spec
 from toolwitness.model import Coverage, PackageRef, ServerSurface, Tool
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from toolwitness.code import lattice
 from toolwitness.code.declared import Declaration, DeclaredFrom, declare, is_credential_name
 from toolwitness.code.graph import CallGraph, DispatchContext, Reach, SinkHit
-from toolwitness.code.registrations import ToolSpec
+from toolwitness.code.specs import ToolSpec
 from toolwitness.findings import Finding, Witness
 from toolwitness.rules import RuleRegistry
 

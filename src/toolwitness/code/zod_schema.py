@@ -15,8 +15,8 @@ from typing import Any
 from toolwitness.code import ir
 from toolwitness.code.project import Project
 from toolwitness.code.py_schema import python_input_schema
-from toolwitness.code.registrations import ToolSpec
 from toolwitness.code.resolve import Resolver
+from toolwitness.code.specs import ToolSpec
 
 _MAX_DEPTH = 24
 _SCALARS = {

@@ -13,7 +13,7 @@ import tree_sitter_typescript as ts_typescript
 from tree_sitter import Language, Node, Parser
 
 from toolwitness.code import ir
-from toolwitness.code.frontends import js_modules
+from toolwitness.code.frontends import js_dispatch, js_modules, js_patterns
 from toolwitness.code.frontends.js_values import (
     CLASS_NODES,
     FUNCTION_NODES,
@@ -37,6 +37,7 @@ DYNAMIC_LOAD = "dynamic-load"
 ITERATION_METHODS = frozenset(
     {"forEach", "map", "flatMap", "filter", "some", "every", "find", "findLast", "reduce"}
 )
+SERVER_CLASSES = frozenset({"MCPServer"})  # frameworks that take `{ tools: { key: tool } }`
 REGISTRATION_METHODS = frozenset(
     {"tool", "registerTool", "registerToolTask", "addTool", "setRequestHandler"}
 )
@@ -129,7 +130,7 @@ class _Builder:
         self.key = key
         self.module = ir.Module(key=key, language="js")
         self.module.scopes[key] = ir.Scope(key, None)
-        self.top = ir.Function(key, "<module>", key, 1, 1, key)
+        self.top = self.module.top = ir.Function(key, "<module>", key, 1, 1, key)
         self.classes: list[ir.ClassDef] = []
         # (element, method) while the callback of an iteration method is being built
         self.element_of: tuple[ir.Value, str] | None = None
@@ -171,11 +172,11 @@ class _Builder:
         elif kind == "export_statement":
             js_modules.export_statement(self, node, fn)
         elif kind == "switch_statement":
-            self.switch(node, fn)
+            js_dispatch.switch(self, node, fn)
         elif kind == "if_statement":
-            self.if_statement(node, fn)
+            js_dispatch.if_statement(self, node, fn)
         elif kind == "for_in_statement":
-            self.for_in(node, fn)
+            js_patterns.for_in(self, node, fn)
         elif kind == "return_statement":
             if node.named_child_count:
                 fn.returns.append(value_of(node.named_children[0], fn.id, self.key))
@@ -293,56 +294,9 @@ class _Builder:
                 self.klass(inner, fn, text(target))
                 return
         value = value_of(value_node, fn.id, self.key) if value_node is not None else None
-        self.bind_pattern(target, value, fn)
+        js_patterns.bind_pattern(self, target, value, fn)
         if value_node is not None:
             self.walk(value_node, fn)
-
-    def bind_pattern(self, target: Node, value: ir.Value | None, fn: ir.Function) -> None:
-        scope = self.scope(fn.id)
-        if target.type == "identifier":
-            scope.bind(text(target), value if value is not None else ir.Lit(None))
-            return
-        if target.type == "object_pattern":
-            for prop in target.named_children:
-                if prop.type == "shorthand_property_identifier_pattern":
-                    member = ir.Member(value, (text(prop),)) if value is not None else None
-                    scope.bind(text(prop), member or ir.Opaque("pattern"))
-                elif prop.type == "pair_pattern":
-                    key = property_name(prop.child_by_field_name("key")) or ir.COMPUTED
-                    inner = prop.child_by_field_name("value")
-                    if inner is not None:
-                        sub = ir.Member(value, (key,)) if value is not None else None
-                        self.bind_pattern(inner, sub, fn)
-                elif prop.type == "object_assignment_pattern":
-                    left = prop.child_by_field_name("left")
-                    if left is not None:
-                        sub = ir.Member(value, (text(left),)) if value is not None else None
-                        self.bind_pattern(left, sub, fn)
-                else:
-                    for name in param_names(prop):
-                        scope.bind(name, ir.Opaque("pattern"))
-            return
-        for name in param_names(target):
-            scope.bind(name, ir.Opaque("pattern"))
-
-    def for_in(self, node: Node, fn: ir.Function) -> None:
-        """`for (const x of xs)` binds x to an element of xs; `for (k in o)` to a key."""
-        left = node.child_by_field_name("left")
-        right = node.child_by_field_name("right")
-        operator = node.child_by_field_name("operator")
-        if right is not None:
-            self.walk(right, fn)
-        if left is not None and right is not None:
-            of = operator is not None and text(operator) == "of"
-            element: ir.Value = (
-                ir.Member(value_of(right, fn.id, self.key), (ir.COMPUTED,))
-                if of
-                else ir.Opaque("key")
-            )
-            self.bind_pattern(left, element, fn)
-        body = node.child_by_field_name("body")
-        if body is not None:
-            self.walk(body, fn)
 
     def assignment(self, node: Node, fn: ir.Function) -> None:
         left = node.child_by_field_name("left")
@@ -397,6 +351,14 @@ class _Builder:
             symbol = ".".join(path) if path else short(text(callee))
             line, col = position(node)
             fn.uses.append(ir.Use(target, line, col, symbol, True, args))
+            if path and len(path) in (2, 3) and path[-1] in ("push", "unshift") and args:
+                self.assign_path(path[:-1], ir.Arr(args), fn)  # elements added later
+            if path and len(path) in (2, 3) and path[-1] == "set" and len(args) == 2:
+                self.assign_path(path[:-1], ir.Obj(((_map_key(args[0]), args[1]),)), fn)
+            if is_new and path and path[-1] in SERVER_CLASSES and args:  # tools as an option
+                self.module.registrations.append(
+                    ir.Registration("server-tools", args, (), fn.id, self.key, line, col)
+                )
             if path and len(path) >= 2 and path[-1] in REGISTRATION_METHODS:
                 kind = "registerTool" if path[-1] == "registerToolTask" else path[-1]
                 self.module.registrations.append(
@@ -439,51 +401,7 @@ class _Builder:
                 return
             node = unwrap(obj)
 
-    # -- dispatch ----------------------------------------------------------------------------
-    def branch(self, node: Node, labels: tuple[ir.Value, ...], fn: ir.Function) -> ir.Function:
-        sub = self.new_function(node, f"{fn.name}#branch", fn)
-        fn.children.remove(sub.id)
-        fn.branches.append(ir.Branch(labels, sub.id))
-        return sub
 
-    def switch(self, node: Node, fn: ir.Function) -> None:
-        value = node.child_by_field_name("value")
-        if value is not None:
-            self.walk(value, fn)
-        body = node.child_by_field_name("body")
-        pending: list[ir.Value] = []
-        for case in body.named_children if body is not None else []:
-            if case.type not in ("switch_case", "switch_default"):
-                continue
-            label = case.child_by_field_name("value")
-            statements = [c for c in case.named_children if c != label and c.type != "comment"]
-            if label is not None:
-                pending.append(value_of(label, fn.id, self.key))
-                self.walk(label, fn)
-            if not statements:
-                continue  # an empty case falls through to the next one: same branch
-            labels = tuple(pending) if label is not None else ()
-            sub = self.branch(case, labels, fn)
-            for statement in statements:
-                self.walk(statement, sub)
-            pending = []
-
-    def if_statement(self, node: Node, fn: ir.Function) -> None:
-        condition = node.child_by_field_name("condition")
-        consequence = node.child_by_field_name("consequence")
-        alternative = node.child_by_field_name("alternative")
-        labels: tuple[ir.Value, ...] = ()
-        if condition is not None:
-            self.walk(condition, fn)
-            cond = unwrap(condition)
-            op = cond.child_by_field_name("operator") if cond.type == "binary_expression" else None
-            if op is not None and text(op) in ("===", "=="):
-                labels = (
-                    value_of(cond.child_by_field_name("left"), fn.id, self.key),
-                    value_of(cond.child_by_field_name("right"), fn.id, self.key),
-                )
-        if consequence is not None:
-            target = self.branch(consequence, labels, fn) if labels else fn
-            self.walk(consequence, target)
-        if alternative is not None:
-            self.walk(alternative, fn)
+def _map_key(key: ir.Value) -> str:
+    """`registry.set("name", handler)`: entries of a Map, kept like the members of an object."""
+    return key.value if isinstance(key, ir.Lit) and isinstance(key.value, str) else ir.COMPUTED

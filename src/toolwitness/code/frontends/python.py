@@ -50,7 +50,7 @@ def parse_module(key: str, source: bytes, max_nodes: int = 4_000_000) -> ir.Modu
             return module
     module.nodes = nodes
     builder = _Builder(module, source.split(b"\n"))
-    top = ir.Function(key, "<module>", key, 1, 1, key)
+    top = module.top = ir.Function(key, "<module>", key, 1, 1, key)
     for statement in tree.body:  # one statement too deep must not hide the rest
         try:
             builder.statement(statement, top, None)
@@ -141,12 +141,47 @@ class _Builder(ValueBuilder):
             if path and len(path) == 2 and self.classes and path[0] in ("self", "cls"):
                 self.classes[-1].attrs.setdefault(path[1], []).append(value or ir.Opaque("attr"))
             self.expr(target.value, fn)
+        elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+            # `HANDLERS["read_note"] = fn`: a registry filled entry by entry
+            key = target.slice
+            name = (
+                key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else None
+            )
+            entry = ir.Obj(((name or ir.COMPUTED, value or ir.Opaque("entry")),))
+            self._grow_dict(target.value.id, entry, fn)
+            self.expr(target, fn)
         elif isinstance(target, ast.Tuple | ast.List):
             for element in target.elts:
                 inner = element.value if isinstance(element, ast.Starred) else element
                 self.assign(inner, ir.Opaque("unpacked"), fn, cls)
         else:
             self.expr(target, fn)
+
+    def _grow(
+        self, target: tuple[str, ...], method: str, args: tuple[ir.Value, ...], fn: ir.Function
+    ) -> None:
+        """`TOOLS.append(t)` / `extend(ts)` / `self.tools.append(t)`: more elements of a list."""
+        element = ir.Spread(args[0]) if method == "extend" else args[-1]
+        added = ir.Arr((element,))
+        if len(target) == 2 and target[0] in ("self", "cls") and self.classes:
+            self.classes[-1].attrs.setdefault(target[1], []).append(added)
+            return
+        current: str | None = fn.id
+        while current is not None and len(target) == 1:
+            scope = self.scope(current)
+            if target[0] in scope.bindings:
+                scope.bind(target[0], added)
+                return
+            current = scope.parent
+
+    def _grow_dict(self, name: str, entry: ir.Obj, fn: ir.Function) -> None:
+        current: str | None = fn.id
+        while current is not None:
+            scope = self.scope(current)
+            if name in scope.bindings:
+                scope.bind(name, entry)
+                return
+            current = scope.parent
 
     def _owner(self, name: str, fn: ir.Function) -> str:
         if name in self.declared_outer.get(fn.id, set()):
@@ -245,6 +280,7 @@ class _Builder(ValueBuilder):
         self.expr(node, parent)
         if kind is None:
             fn.decorators.append(self.value(call.func if call else node, parent.id))
+            fn.applied_decorators.append(self.value(node, parent.id))
             return
         args = tuple(self.arg(a, parent.id) for a in call.args) if call else ()
         kwargs = (
@@ -386,7 +422,18 @@ class _Builder(ValueBuilder):
                         handler=self.value(node.args[0], fn.id),
                     )
                 )
-        if path and len(path) >= 2 and path[-1] == "add_tool":
+        for key, option in value.kwargs:  # `Server(name, on_list_tools=…, on_call_tool=…)`
+            if key in _SERVER_OPTIONS:
+                self.module.registrations.append(
+                    ir.Registration(
+                        _SERVER_OPTIONS[key], (), (), fn.id, self.key, node.lineno,
+                        self.column(node), handler=option,
+                    )
+                )  # fmt: skip
+        if path and len(path) in (2, 3) and path[-1] in _GROW and value.args:
+            self._grow(path[:-1], path[-1], value.args, fn)
+        direct = bool(path and len(path) >= 2 and path[-1] == "tool" and _handler_first(node))
+        if direct or (path and len(path) >= 2 and path[-1] == "add_tool"):  # `mcp.tool(fn, …)`
             self.module.registrations.append(
                 ir.Registration(
                     "add_tool",
@@ -398,3 +445,15 @@ class _Builder(ValueBuilder):
                     self.column(node),
                 )
             )
+
+
+_GROW = frozenset({"append", "extend", "insert"})
+_SERVER_OPTIONS = {"on_list_tools": "list_tools", "on_call_tool": "call_tool"}
+
+
+def _handler_first(node: ast.Call) -> bool:
+    """`mcp.tool(fn, name=…)` registers fn now; `mcp.tool("name")` returns a decorator."""
+    first = node.args[0] if node.args else None
+    return first is not None and not (
+        isinstance(first, ast.Constant) and isinstance(first.value, str)
+    )
