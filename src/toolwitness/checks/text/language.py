@@ -289,8 +289,9 @@ def _clauses(text: str, toks: list[Token]) -> list[Clause]:
     return [c for c in clauses if c.tokens]
 
 
-def _mark_negation(clause: Clause, lex: Lexicon) -> None:
-    words = [t.text for t in clause.tokens]
+def _mark_negation(clause: Clause, lex: Lexicon, words: list[str]) -> None:
+    if lex.negators.isdisjoint(words) and "n't\x00" not in "\x00".join(words) + "\x00":
+        return  # no negator and no word ending in n't
     for i, w in enumerate(words):
         if w in lex.negators or w.endswith("n't"):
             if starts_phrase(words, i, lex.non_negating):
@@ -307,8 +308,10 @@ def _strip_openers(words: list[str], lex: Lexicon) -> int:
     return i
 
 
-def _is_directive(clause: Clause, lex: Lexicon) -> bool:
-    words = [t.text for t in clause.tokens]
+_MODALS = frozenset({"must", "should", "shall", "need", "have", "are"})
+
+
+def _is_directive(lex: Lexicon, words: list[str]) -> bool:
     i = _strip_openers(words, lex)
     if i >= len(words):
         return False
@@ -319,9 +322,10 @@ def _is_directive(clause: Clause, lex: Lexicon) -> bool:
     if words[i] in lex.verbs["imperative"] or words[i] in base_verbs():
         return True
     # "you must", "the assistant should" anywhere in the clause
-    modals = ("must", "should", "shall", "need", "have", "are")
+    if lex.model_words.isdisjoint(words):
+        return False
     return any(
-        w in lex.model_words and k + 1 < len(words) and words[k + 1] in modals
+        w in lex.model_words and k + 1 < len(words) and words[k + 1] in _MODALS
         for k, w in enumerate(words)
     )
 
@@ -329,8 +333,7 @@ def _is_directive(clause: Clause, lex: Lexicon) -> bool:
 _SUBJECTS = (("this", "tool"), ("the", "tool"), ("it",), ("this", "server"), ("this", "function"))
 
 
-def _is_descriptive(first: Clause, lex: Lexicon) -> bool:
-    words = [t.text for t in first.tokens]
+def _is_descriptive(lex: Lexicon, words: list[str]) -> bool:
     i = 0
     for subj in _SUBJECTS:
         if match_at(words, 0, subj):
@@ -405,19 +408,20 @@ def _analyse(text: str, lex: Lexicon) -> Analysis:
             continue
         sentence = Sentence(start=lo, end=hi, clauses=_clauses(text, own))
         sentence.finish()
-        for clause in sentence.clauses:
-            _mark_negation(clause, lex)
+        clause_words = [[t.text for t in c.tokens] for c in sentence.clauses]
+        for clause, cwords in zip(sentence.clauses, clause_words, strict=True):
+            _mark_negation(clause, lex, cwords)
         carried = carries_negation(
-            [[t.text for t in c.tokens] for c in sentence.clauses],
+            clause_words,
             [c.negation_from is not None for c in sentence.clauses],
             lex.verbs["imperative"],
         )
-        for clause, carry in zip(sentence.clauses, carried, strict=True):
+        for clause, carry, cwords in zip(sentence.clauses, carried, clause_words, strict=True):
             if carry:
                 clause.negation_from = 0  # "must not hide A, conceal B, or suppress C"
-            clause.directive = _is_directive(clause, lex)
+            clause.directive = _is_directive(lex, cwords)
         sentence.directive = any(c.directive for c in sentence.clauses)
-        sentence.descriptive = _is_descriptive(sentence.clauses[0], lex)
+        sentence.descriptive = _is_descriptive(lex, clause_words[0])
         words = sentence.words()
         sentence.to_model = not lex.model_words.isdisjoint(words) or bool(
             find_phrases(words, lex.model_vocatives)
