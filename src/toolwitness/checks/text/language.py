@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from toolwitness.checks.text.lexicon import Lexicon, Phrase, lexicon
 from toolwitness.checks.text.mention import base_verbs, carries_negation, mentioned
@@ -46,11 +46,15 @@ _QUOTE_MARK = re.compile("[\"“‘`«„']")  # where a quoted span can open
 _ABBREV = frozenset({"e", "g", "i", "etc", "vs", "eg", "ie", "cf", "mr", "dr", "no", "v"})
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
+    """One word: immutable, made by the thousand per description (a tuple, not a dataclass)."""
+
     text: str  # lowercased, curly apostrophes folded
     start: int
     end: int
+
+
+_make_token = tuple.__new__  # Token from (text, start, end) without NamedTuple's Python __new__
 
 
 @dataclass
@@ -153,8 +157,8 @@ def fold(word: str) -> str:
 def tokens(text: str) -> list[Token]:
     if text.isascii():  # ASCII lower-casing is per character: the same spans, already folded
         found = _LOWER_ASCII_TOKEN.finditer(text.lower())
-        return [Token(m.group(), m.start(), m.end()) for m in found]
-    return [Token(fold(m.group()), m.start(), m.end()) for m in TOKEN.finditer(text)]
+        return [_make_token(Token, (m.group(), *m.span())) for m in found]
+    return [_make_token(Token, (fold(m.group()), *m.span())) for m in TOKEN.finditer(text)]
 
 
 def token_texts(text: str) -> list[str]:
