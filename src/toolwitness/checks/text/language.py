@@ -209,6 +209,8 @@ def phrase_index(phrases: tuple[Phrase, ...]) -> dict[str, list[Phrase]]:
 def find_phrases(words: Sequence[str], phrases: tuple[Phrase, ...]) -> list[tuple[int, Phrase]]:
     """Every (start index, phrase) occurrence; phrases are short, so this stays linear."""
     by_first = phrase_index(phrases)
+    if by_first.keys().isdisjoint(words):
+        return []  # no word starts a phrase
     hits = []
     for i, w in enumerate(words):
         for p in by_first.get(w, ()):
