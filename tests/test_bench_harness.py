@@ -4,6 +4,7 @@ claimed, and one process is timed from outside with its own exit code and memory
 from __future__ import annotations
 
 import json
+import resource
 import sys
 from pathlib import Path
 
@@ -63,11 +64,15 @@ def test_benign_catalog_is_mostly_clean(tmp_path: Path) -> None:
 
 
 def test_run_process_reports_exit_code_memory_and_output(tmp_path: Path) -> None:
-    code = "import sys; b = bytearray(64 * 1024 * 1024); print('done'); sys.exit(3)"
+    # Linux keeps a forked child's ru_maxrss from before exec (this test process's peak), so
+    # the child must grow past our own peak for its figure to be its own.
+    ours_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    size = (ours_kib + 64 * 1024) * 1024
+    code = f"import sys; b = bytearray({size}); print('done'); sys.exit(3)"
     run = run_process([sys.executable, "-c", code], tmp_path / "out", tmp_path / "err")
     assert run.returncode == 3
     assert (tmp_path / "out").read_text() == "done\n"
-    assert run.peak_rss_kib >= 64 * 1024  # the child's own peak, not ours
+    assert run.peak_rss_kib >= ours_kib + 64 * 1024  # the child's own peak, not ours
     small = run_process([sys.executable, "-c", "pass"], tmp_path / "o2", tmp_path / "e2")
     assert small.returncode == 0
     assert small.peak_rss_kib < run.peak_rss_kib

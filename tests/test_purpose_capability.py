@@ -219,6 +219,11 @@ def test_any_schema_is_analysed_without_error(props: dict[str, Any], description
     scan(t("tool", description, props))
 
 
+def test_a_blank_description_falls_back_to_the_name() -> None:
+    """A description of only a line break once crashed purpose (no first line): IndexError."""
+    scan(t("tool", "\r", {"api_key": {"type": "string"}}))
+
+
 def test_password_manager_sharing_is_not_called_harvesting() -> None:
     share = t(
         "share_password", "Share a vault entry with a teammate.", {"entry": S, "recipient": S}

@@ -24,7 +24,9 @@ from toolwitness.stage import Contribution
 
 __all__ = ["CodeOutcome", "CodeStage", "analyse_servers", "outcome_of", "surface_with_code"]
 
-_ROW_FIELDS = ("declared", "actual", "undeclared", "verdict", "verdict_reason", "witnesses")
+_ROW_FIELDS = (
+    "declared", "actual", "undeclared", "verdict", "verdict_reason", "witnesses", "registration",
+)
 
 
 @dataclass(frozen=True)

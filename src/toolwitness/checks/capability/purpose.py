@@ -85,7 +85,8 @@ def purpose_of(tool: Tool, roles: ToolRoles, vocab: RoleVocabulary) -> Purpose:
     inert = roles.read_only or any(w in vocab.inert_verbs for w in first_words)
     described = tool.description or tool.title
     where = "description" if tool.description else ("title" if tool.title else "name")
-    shown = (described or tool.name).strip().splitlines()[0] if (described or tool.name) else ""
+    # A blank description ("\r") has no first line: fall back to the name.
+    shown = next(iter((described or "").strip().splitlines()), "") or tool.name
     return Purpose(
         roles=said,
         words=frozenset(words),
