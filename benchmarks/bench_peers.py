@@ -14,14 +14,21 @@ code` is timed on the real packages installed in `.cache/test-servers` (`make se
 
 `--peer-cmd [NAME=]CMD` (repeatable) times another scanner on the same catalog files: `{catalog}`
 is replaced by the catalog's path. Ratios are toolwitness ÷ peer (below 1: toolwitness is faster
-or smaller). `--tw-cmd` replaces the toolwitness command (e.g. another checkout on PYTHONPATH, to time a
-before/after pair; it must print a JSON report, checked to cover every tool). The machine may be shared: compare figures from one run, read CPU beside wall.
+or smaller). `--tw-cmd` replaces the toolwitness command (e.g. another checkout on PYTHONPATH; it
+must print a JSON report, checked to cover every tool). `--compare-src DIR` adds `before`: the
+same commands (`scan` and `code`) run from another source tree (`PYTHONPATH=DIR`, e.g.
+`git archive main src | tar -x -C /tmp/base`), alternated with the current one in every round.
+The machine may be shared: compare figures from one run, read CPU beside wall.
+
+Children run with bytecode caches written and read (`PYTHONDONTWRITEBYTECODE` is dropped from
+their environment), as an installed package has them: the warm-up run writes them.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import shlex
 import statistics
 import sys
@@ -43,6 +50,11 @@ CODE_TARGETS = {
     "mcp-server-git": "venvs/mcp-server-git/lib/python*/site-packages/mcp_server_git",
     "mcp-server-fetch": "venvs/mcp-server-fetch/lib/python*/site-packages/mcp_server_fetch",
 }
+
+
+# An installed package has its bytecode compiled; without the caches every start recompiles
+# every module (~0.4 s of a one-tool scan here).
+CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
 @dataclass(frozen=True)
@@ -71,11 +83,23 @@ def summarise(runs: list[ProcessRun]) -> Summary:
     )
 
 
+LIMITS = ["--max-tools", "20000", "--max-file-mib", "64"]  # above the default bounds
+
+
 def toolwitness_cmd() -> list[str]:
     script = Path(sys.executable).with_name("toolwitness")  # the console script users run
     start = [str(script)] if script.exists() else [sys.executable, "-m", "toolwitness"]
-    limits = ["--max-tools", "20000", "--max-file-mib", "64"]  # above the default bounds
-    return [*start, "scan", "{catalog}", "-f", "json", *limits]
+    return [*start, "scan", "{catalog}", "-f", "json", *LIMITS]
+
+
+def source_cmd(src: Path | None) -> list[str]:
+    """`python -m toolwitness scan` from the installed package, or from the tree `src`."""
+    start = ["env", f"PYTHONPATH={src.resolve()}"] if src is not None else []
+    return [*start, sys.executable, "-m", "toolwitness", "scan", "{catalog}", "-f", "json", *LIMITS]
+
+
+def code_cmd(template: list[str]) -> list[str]:
+    return [*template[: template.index("scan")], "code", "{target}", "-f", "json"]
 
 
 def parse_peer(text: str) -> Command:
@@ -103,7 +127,7 @@ def measure(
         order = commands if round_no % 2 == 0 else commands[::-1]
         for command in order:
             out, err = tmp / f"{command.name}.out", tmp / f"{command.name}.err"
-            run = run_process(command.argv(**fields), out, err)
+            run = run_process(command.argv(**fields), out, err, CHILD_ENV)
             if run.returncode not in ok:
                 tail = err.read_text(errors="replace")[-600:]
                 raise SystemExit(f"{command.name} exited {run.returncode}:\n{tail}")
@@ -142,6 +166,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--peer-cmd", action="append", default=[], metavar="[NAME=]CMD")
     parser.add_argument("--tw-cmd", help="the toolwitness command, with {catalog}")
+    parser.add_argument("--compare-src", type=Path, metavar="DIR",
+                        help="also time `before`: the same commands from this source tree")  # fmt: skip
     parser.add_argument("--ok-exit", default="0,1", help="exit codes that count as a finished run")
     parser.add_argument("--code", nargs="*", choices=sorted(CODE_TARGETS), default=None,
                         help="packages for `toolwitness code` (default: all installed ones)")  # fmt: skip
@@ -149,9 +175,13 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="also write every run here")
     args = parser.parse_args()
     ok = {int(code) for code in args.ok_exit.split(",")}
-    template = shlex.split(args.tw_cmd) if args.tw_cmd else toolwitness_cmd()
+    if args.tw_cmd:
+        template = shlex.split(args.tw_cmd)
+    else:  # beside a source tree, both run as `python -m` (the same start-up path)
+        template = source_cmd(None) if args.compare_src else toolwitness_cmd()
     tw = Command("toolwitness", template)
-    commands = [tw] + [parse_peer(text) for text in args.peer_cmd]
+    before = [Command("before", source_cmd(args.compare_src))] if args.compare_src else []
+    commands = [tw, *before] + [parse_peer(text) for text in args.peer_cmd]
     record: dict[str, dict[str, list[dict[str, float]]]] = {}
     print(f"{args.repeat} runs each, alternated, medians; peak memory = max resident set")
     with tempfile.TemporaryDirectory(prefix="tw-bench-") as folder:
@@ -162,7 +192,8 @@ def main() -> None:
             for n in args.sizes:
                 catalog = write_catalog(n, kind, tmp)
                 runs = measure(commands, {"catalog": str(catalog)}, args.repeat, ok, tmp)
-                check_toolwitness_output(tmp / "toolwitness.out", n)
+                for command in (tw, *before):
+                    check_toolwitness_output(tmp / f"{command.name}.out", n)
                 label = f"{n:,} {kind} tool{'s' if n > 1 else ''}"
                 record[label] = {k: [asdict(r) for r in v] for k, v in runs.items()}
                 print(row(label, {k: summarise(v) for k, v in runs.items()}, tw.name), flush=True)
@@ -170,13 +201,12 @@ def main() -> None:
             names = args.code if args.code is not None else [
                 name for name in CODE_TARGETS if list(SERVERS.glob(CODE_TARGETS[name]))
             ]  # fmt: skip
-            code = Command("toolwitness", [*template[: template.index("scan")], "code", "{target}",
-                                           "-f", "json"])  # fmt: skip
+            code = [Command(c.name, code_cmd(c.template)) for c in (tw, *before)]
             for name, target in code_targets(names).items():
-                runs = measure([code], {"target": str(target)}, args.repeat, ok, tmp)
-                record[f"code {name}"] = {"toolwitness": [asdict(r) for r in runs["toolwitness"]]}
-                print(row(f"code {name}", {"toolwitness": summarise(runs["toolwitness"])},
-                          "toolwitness"), flush=True)  # fmt: skip
+                runs = measure(code, {"target": str(target)}, args.repeat, ok, tmp)
+                record[f"code {name}"] = {k: [asdict(r) for r in v] for k, v in runs.items()}
+                print(row(f"code {name}", {k: summarise(v) for k, v in runs.items()}, tw.name),
+                      flush=True)  # fmt: skip
     if args.json:
         args.json.write_text(json.dumps(record, indent=1) + "\n")
 

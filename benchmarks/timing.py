@@ -35,12 +35,14 @@ class ProcessRun:
     returncode: int
 
 
-def run_process(argv: Sequence[str], stdout: Path, stderr: Path) -> ProcessRun:
+def run_process(
+    argv: Sequence[str], stdout: Path, stderr: Path, env: dict[str, str] | None = None
+) -> ProcessRun:
     """Run `argv` to completion, its output to files. The resource figures come from `wait4` on
     this one child (what `/usr/bin/time -v` reads too), so no other child of ours is counted."""
     with stdout.open("wb") as out, stderr.open("wb") as err:
         started = time.perf_counter()
-        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=env)
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - started
     proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here; tell Popen

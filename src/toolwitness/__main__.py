@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import sys
 
 
@@ -16,7 +17,11 @@ def run() -> None:
     # on every client launch, pays only for itself, not for the scanner.
     from toolwitness.cli import main
 
-    sys.exit(main())
+    code = main()
+    # The interpreter collects cycles once more at exit, walking every object the command left
+    # (caches of a large scan: ~1.5 s at 5,000 tools); frozen objects are skipped.
+    gc.freeze()
+    sys.exit(code)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ visible `\\u202e`-style escapes.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import lru_cache
 
@@ -36,11 +37,25 @@ def _escape_char(ch: str) -> str:
     return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
 
+# `str.isprintable` is False exactly for the categories C* and Z* (but the space), which
+# `_needs_escape` escapes; these are the printable characters it escapes as well.
+_PRINTABLE_ESCAPED = re.compile(
+    "[\u115f\u1160\u180b-\u180f\u3164\ufe00-\ufe0f\U000e0100-\U000e01ef]"
+)
+# Everything outside printable ASCII: the only characters the slow path must look at.
+_CANDIDATE = re.compile("[^ -~]")
+
+
+def _escape_match(match: re.Match[str]) -> str:
+    ch = match.group()
+    return _escape_char(ch) if _needs_escape(ch) else ch
+
+
 def escape_display(text: str) -> str:
     """Make every invisible or terminal-controlling character visible and inert."""
-    if text.isascii() and text.isprintable():
-        return text
-    return "".join(_escape_char(ch) if _needs_escape(ch) else ch for ch in text)
+    if text.isprintable() and (text.isascii() or _PRINTABLE_ESCAPED.search(text) is None):
+        return text  # nothing to escape: one C pass (two for non-ASCII text)
+    return _CANDIDATE.sub(_escape_match, text)
 
 
 def excerpt(text: str, limit: int = _MAX_EXCERPT) -> str:

@@ -16,6 +16,9 @@ class CommandEntry(NamedTuple):
     module: str
     summary: str
     panel: str
+    # Runs long (a proxy, a sweep of many packages, the lab, repeated corpus scans): keeps the
+    # cyclic garbage collector, which every other command turns off (`cli.main`).
+    long_running: bool = False
 
 
 VERIFY = "Verify servers"
@@ -43,6 +46,7 @@ COMMANDS: dict[str, CommandEntry] = {
         "toolwitness.commands.lab",
         "Call a server's read-only tools in a sandboxed lab and report what they really did.",
         VERIFY,
+        long_running=True,
     ),
     "snapshot": CommandEntry(
         "toolwitness.commands.snapshot",
@@ -63,6 +67,7 @@ COMMANDS: dict[str, CommandEntry] = {
         "toolwitness.commands.integrity",
         "Run an MCP stdio server behind a proxy that enforces the lockfile on every tools/list.",
         PIN,
+        long_running=True,
     ),
     "trust": CommandEntry(
         "toolwitness.commands.trust",
@@ -95,6 +100,7 @@ COMMANDS: dict[str, CommandEntry] = {
         "Scan labelled corpora: TP/FP/TN/FN, precision, recall, F1 and FPR with Wilson intervals, "
         "per family; with --ablate, what a family or rule contributes.",
         RULES,
+        long_running=True,
     ),
     "compare-experiments": CommandEntry(
         "toolwitness.commands.evaluate",
@@ -106,6 +112,7 @@ COMMANDS: dict[str, CommandEntry] = {
         "toolwitness.commands.sweep",
         "Verify many published packages; results stream to OUTPUT and a rerun resumes.",
         SCALE,
+        long_running=True,
     ),
     "sweep-report": CommandEntry(
         "toolwitness.commands.sweep",

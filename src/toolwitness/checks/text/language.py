@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from toolwitness.checks.text.lexicon import Lexicon, Phrase, lexicon
 from toolwitness.checks.text.mention import base_verbs, carries_negation, mentioned
@@ -36,17 +36,25 @@ def lower_ascii_tokens(lower: str) -> list[str]:
 
 _CLAUSE_PUNCT = frozenset(",:()[]{}—–")
 _SENTENCE_PUNCT = frozenset(".!?;\n\r")
+# The gap between two tokens that starts a new clause: a clause mark, or a spaced dash.
+_CLAUSE_GAP = re.compile(r"[,:()\[\]{}—–]| - ")
+_SENTENCE_MARK = re.compile(r"[.!?;\n\r]")
 _TAG = re.compile(r"</?[A-Za-z|][A-Za-z0-9_|\- ]{0,30}>")
 _CLAUSE_WORDS = frozenset({"but", "however", "then", "otherwise", "although", "though", "whereas"})
 _QUOTES = {'"': '"', "“": "”", "‘": "’", "`": "`", "«": "»", "„": "“"}
+_QUOTE_MARK = re.compile("[\"“‘`«„']")  # where a quoted span can open
 _ABBREV = frozenset({"e", "g", "i", "etc", "vs", "eg", "ie", "cf", "mr", "dr", "no", "v"})
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
+    """One word: immutable, made by the thousand per description (a tuple, not a dataclass)."""
+
     text: str  # lowercased, curly apostrophes folded
     start: int
     end: int
+
+
+_make_token = tuple.__new__  # Token from (text, start, end) without NamedTuple's Python __new__
 
 
 @dataclass
@@ -147,7 +155,10 @@ def fold(word: str) -> str:
 
 
 def tokens(text: str) -> list[Token]:
-    return [Token(fold(m.group()), m.start(), m.end()) for m in TOKEN.finditer(text)]
+    if text.isascii():  # ASCII lower-casing is per character: the same spans, already folded
+        found = _LOWER_ASCII_TOKEN.finditer(text.lower())
+        return [_make_token(Token, (m.group(), *m.span())) for m in found]
+    return [_make_token(Token, (fold(m.group()), *m.span())) for m in TOKEN.finditer(text)]
 
 
 def token_texts(text: str) -> list[str]:
@@ -172,9 +183,12 @@ def split_identifier(name: str) -> tuple[str, ...]:
 
 
 def match_at(words: Sequence[str], i: int, phrase: Phrase) -> bool:
-    if i + len(phrase) > len(words):
+    n = len(phrase)
+    if i + n > len(words):
         return False
-    return all(words[i + k] == phrase[k] for k in range(len(phrase)))
+    if n == 1:
+        return words[i] == phrase[0]
+    return tuple(words[i : i + n]) == tuple(phrase)
 
 
 _INDEXES: dict[int, tuple[tuple[Phrase, ...], dict[str, list[Phrase]]]] = {}
@@ -195,6 +209,8 @@ def phrase_index(phrases: tuple[Phrase, ...]) -> dict[str, list[Phrase]]:
 def find_phrases(words: Sequence[str], phrases: tuple[Phrase, ...]) -> list[tuple[int, Phrase]]:
     """Every (start index, phrase) occurrence; phrases are short, so this stays linear."""
     by_first = phrase_index(phrases)
+    if by_first.keys().isdisjoint(words):
+        return []  # no word starts a phrase
     hits = []
     for i, w in enumerate(words):
         for p in by_first.get(w, ()):
@@ -218,39 +234,43 @@ def base_form(word: str, verbs: frozenset[str]) -> str | None:
 
 
 def _quote_spans(text: str) -> list[tuple[int, int]]:
+    """Quoted spans, left to right; only the characters that can open one are looked at."""
     spans: list[tuple[int, int]] = []
-    i, n = 0, len(text)
-    while i < n:
-        ch = text[i]
+    n, resume = len(text), 0
+    for mark in _QUOTE_MARK.finditer(text):
+        i = mark.start()
+        if i < resume:  # inside the span just found
+            continue
+        ch = mark.group()
         close = _QUOTES.get(ch)
-        if close is None and ch == "'" and (i == 0 or not text[i - 1].isalnum()):
+        if close is None and (i == 0 or not text[i - 1].isalnum()):
             close = "'"
         if close is not None:
             j = text.find(close, i + 1, min(n, i + 400))
             newline = text.find("\n", i + 1, j if j > 0 else i + 1)
             if j > i + 1 and newline < 0:
                 spans.append((i, j + 1))
-                i = j + 1
-                continue
-        i += 1
+                resume = j + 1
     return spans
 
 
 def _sentence_bounds(text: str, toks: list[Token]) -> list[tuple[int, int]]:
     """Split on terminal punctuation followed by space, newlines, semicolons and markup tags."""
     cuts = {m.start() for m in _TAG.finditer(text)} | {m.end() for m in _TAG.finditer(text)}
-    prev_word = ""
-    tok_iter = iter(toks)
-    tok = next(tok_iter, None)
-    for i, ch in enumerate(text):
-        while tok is not None and tok.end <= i:
-            prev_word = tok.text
-            tok = next(tok_iter, None)
-        if ch in _SENTENCE_PUNCT:
+    ends: list[int] | None = None
+    for mark in _SENTENCE_MARK.finditer(text):
+        i = mark.start()
+        if mark.group() == ".":
             nxt = text[i + 1] if i + 1 < len(text) else " "
-            if ch == "." and (not nxt.isspace() or prev_word.rsplit(".", 1)[-1] in _ABBREV):
+            if not nxt.isspace():
                 continue
-            cuts.add(i + 1)
+            if ends is None:
+                ends = [t.end for t in toks]
+            before = bisect.bisect_right(ends, i) - 1  # the last token ending at or before i
+            prev_word = toks[before].text if before >= 0 else ""
+            if prev_word.rsplit(".", 1)[-1] in _ABBREV:
+                continue
+        cuts.add(i + 1)
     bounds, start = [], 0
     for cut in sorted(cuts):
         if cut > start:
@@ -264,9 +284,9 @@ def _sentence_bounds(text: str, toks: list[Token]) -> list[tuple[int, int]]:
 def _clauses(text: str, toks: list[Token]) -> list[Clause]:
     clauses: list[Clause] = [Clause(tokens=[])]
     prev_end = toks[0].start if toks else 0
+    gap_mark = _CLAUSE_GAP.search
     for tok in toks:
-        gap = text[prev_end : tok.start]
-        if (any(c in _CLAUSE_PUNCT for c in gap) or " - " in gap) and clauses[-1].tokens:
+        if clauses[-1].tokens and gap_mark(text, prev_end, tok.start) is not None:
             clauses.append(Clause(tokens=[]))
         if tok.text in _CLAUSE_WORDS and clauses[-1].tokens:
             clauses.append(Clause(tokens=[]))
@@ -275,8 +295,9 @@ def _clauses(text: str, toks: list[Token]) -> list[Clause]:
     return [c for c in clauses if c.tokens]
 
 
-def _mark_negation(clause: Clause, lex: Lexicon) -> None:
-    words = [t.text for t in clause.tokens]
+def _mark_negation(clause: Clause, lex: Lexicon, words: list[str]) -> None:
+    if lex.negators.isdisjoint(words) and "n't\x00" not in "\x00".join(words) + "\x00":
+        return  # no negator and no word ending in n't
     for i, w in enumerate(words):
         if w in lex.negators or w.endswith("n't"):
             if starts_phrase(words, i, lex.non_negating):
@@ -293,8 +314,10 @@ def _strip_openers(words: list[str], lex: Lexicon) -> int:
     return i
 
 
-def _is_directive(clause: Clause, lex: Lexicon) -> bool:
-    words = [t.text for t in clause.tokens]
+_MODALS = frozenset({"must", "should", "shall", "need", "have", "are"})
+
+
+def _is_directive(lex: Lexicon, words: list[str]) -> bool:
     i = _strip_openers(words, lex)
     if i >= len(words):
         return False
@@ -305,9 +328,10 @@ def _is_directive(clause: Clause, lex: Lexicon) -> bool:
     if words[i] in lex.verbs["imperative"] or words[i] in base_verbs():
         return True
     # "you must", "the assistant should" anywhere in the clause
-    modals = ("must", "should", "shall", "need", "have", "are")
+    if lex.model_words.isdisjoint(words):
+        return False
     return any(
-        w in lex.model_words and k + 1 < len(words) and words[k + 1] in modals
+        w in lex.model_words and k + 1 < len(words) and words[k + 1] in _MODALS
         for k, w in enumerate(words)
     )
 
@@ -315,8 +339,7 @@ def _is_directive(clause: Clause, lex: Lexicon) -> bool:
 _SUBJECTS = (("this", "tool"), ("the", "tool"), ("it",), ("this", "server"), ("this", "function"))
 
 
-def _is_descriptive(first: Clause, lex: Lexicon) -> bool:
-    words = [t.text for t in first.tokens]
+def _is_descriptive(lex: Lexicon, words: list[str]) -> bool:
     i = 0
     for subj in _SUBJECTS:
         if match_at(words, 0, subj):
@@ -379,32 +402,34 @@ def _analyse(text: str, lex: Lexicon) -> Analysis:
     toks = tokens(text)
     quotes = _quote_spans(text)
     sentences: list[Sentence] = []
+    starts = [t.start for t in toks]
     k = 0
     for lo, hi in _sentence_bounds(text, toks):
-        own: list[Token] = []
-        while k < len(toks) and toks[k].start < hi:
-            if toks[k].start >= lo:
-                own.append(toks[k])
-            k += 1
+        # The bounds tile the text in order, so a sentence's tokens are the next ones starting
+        # before its end.
+        upto = bisect.bisect_left(starts, hi, k)
+        own = toks[k:upto]
+        k = upto
         if not own:
             continue
         sentence = Sentence(start=lo, end=hi, clauses=_clauses(text, own))
         sentence.finish()
-        for clause in sentence.clauses:
-            _mark_negation(clause, lex)
+        clause_words = [[t.text for t in c.tokens] for c in sentence.clauses]
+        for clause, cwords in zip(sentence.clauses, clause_words, strict=True):
+            _mark_negation(clause, lex, cwords)
         carried = carries_negation(
-            [[t.text for t in c.tokens] for c in sentence.clauses],
+            clause_words,
             [c.negation_from is not None for c in sentence.clauses],
             lex.verbs["imperative"],
         )
-        for clause, carry in zip(sentence.clauses, carried, strict=True):
+        for clause, carry, cwords in zip(sentence.clauses, carried, clause_words, strict=True):
             if carry:
                 clause.negation_from = 0  # "must not hide A, conceal B, or suppress C"
-            clause.directive = _is_directive(clause, lex)
+            clause.directive = _is_directive(lex, cwords)
         sentence.directive = any(c.directive for c in sentence.clauses)
-        sentence.descriptive = _is_descriptive(sentence.clauses[0], lex)
+        sentence.descriptive = _is_descriptive(lex, clause_words[0])
         words = sentence.words()
-        sentence.to_model = any(w in lex.model_words for w in words) or bool(
+        sentence.to_model = not lex.model_words.isdisjoint(words) or bool(
             find_phrases(words, lex.model_vocatives)
         )
         sentence.documentary_from = _documentary_from(sentence, lex, quotes)

@@ -45,8 +45,10 @@ def base_verbs() -> frozenset[str]:
 def carries_negation(words: list[list[str]], negated: list[bool], imperative: frozenset[str]
                      ) -> list[bool]:  # fmt: skip
     """For each clause (its words), whether a negation before it scopes over it."""
-    verbs = base_verbs() | imperative
     out = [False] * len(words)
+    if not any(negated):
+        return out
+    verbs = _verbs_with(imperative)
     k = 0
     while k < len(words):
         if not negated[k]:
@@ -65,6 +67,11 @@ def carries_negation(words: list[list[str]], negated: list[bool], imperative: fr
                 out[r] = True
         k = j if run else k + 1
     return out
+
+
+@lru_cache(maxsize=8)
+def _verbs_with(imperative: frozenset[str]) -> frozenset[str]:
+    return base_verbs() | imperative
 
 
 def mentioned(words: list[str], after_first: str) -> bool:
