@@ -25,6 +25,7 @@ from toolwitness.code.sinks import load_sink_catalog
 from toolwitness.code.specs import ToolSpec
 from toolwitness.code.verify import UNANALYZABLE, ToolVerdict, findings_for, verify_tools
 from toolwitness.errors import InputError, UsageError
+from toolwitness.files import read_regular
 from toolwitness.findings import Finding, Witness
 from toolwitness.gcpause import gc_paused
 from toolwitness.model import Coverage, ServerSurface, Tool
@@ -171,7 +172,9 @@ def _server_name(root: Path, fallback: str | None = None) -> str:
         if not manifest.is_file() or manifest.is_symlink():
             continue
         try:
-            doc = parse_json_bytes(manifest.read_bytes(), str(manifest), InputLimits())
+            limits = InputLimits()  # bounded while reading: a 3 GB package.json is refused
+            data = read_regular(manifest, limits.max_file_bytes, what="package.json")
+            doc = parse_json_bytes(data, str(manifest), limits)
         except (InputError, OSError):
             continue
         name = doc.get("name") if isinstance(doc, dict) else None

@@ -9,6 +9,7 @@ parent, so they are removed on every exit path, SIGKILL of the child included.
 
 from __future__ import annotations
 
+import errno
 import multiprocessing
 import pickle
 import resource
@@ -49,11 +50,18 @@ def _child(work: Callable[[], T], limits: ChildLimits, conn: Connection) -> None
     try:
         payload: object = ("ok", work())
     except MemoryError:
-        payload = ("limit", f"the analysis exceeded the memory limit of {limits.memory_mib} MiB")
+        payload = ("limit", _memory(limits))
     except ToolwitnessError as exc:
         payload = ("raised", exc)
     except RecursionError:
         payload = ("limit", "the code nests deeper than the analysis follows")
+    except (ImportError, OSError) as exc:
+        # Under RLIMIT_AS, loading a parser's shared object fails with "failed to map segment"
+        # (an ImportError) and an allocation in C with ENOMEM: both are the memory limit.
+        if _out_of_memory(exc):
+            payload = ("limit", _memory(limits))
+        else:
+            payload = ("error", f"{type(exc).__name__}: {exc}"[:400])
     except Exception as exc:  # fail closed: an internal error, never a clean result
         payload = ("error", f"{type(exc).__name__}: {exc}"[:400])
     try:
@@ -62,6 +70,14 @@ def _child(work: Callable[[], T], limits: ChildLimits, conn: Connection) -> None
         data = pickle.dumps(("error", f"result could not be returned: {type(exc).__name__}"))
     conn.send_bytes(data)
     conn.close()
+
+
+def _memory(limits: ChildLimits) -> str:
+    return f"the analysis exceeded the memory limit of {limits.memory_mib} MiB"
+
+
+def _out_of_memory(exc: BaseException) -> bool:
+    return getattr(exc, "errno", None) == errno.ENOMEM or "failed to map segment" in str(exc)
 
 
 def run_limited(work: Callable[[], T], limits: ChildLimits) -> T:
