@@ -25,7 +25,11 @@ def test_page_shows_every_capability() -> None:
     )
     assert any("server-filesystem" in t for t in code_targets)
     for command in ("scan", "discover", "snapshot", "probe", "lock", "diff", "gateway", "report"):
-        assert any(line.startswith(f"toolwitness {command} ") for line in lines), command
+        # the gateway runs behind the session player: `python … mcp_session.py … -- toolwitness gateway`
+        assert any(
+            line.startswith(f"toolwitness {command} ") or f" -- toolwitness {command} " in line
+            for line in lines
+        ), command
     assert any("--stdio" in line for line in lines)  # a live scan
 
 

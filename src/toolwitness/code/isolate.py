@@ -58,7 +58,7 @@ def _child(work: Callable[[], T], limits: ChildLimits, conn: Connection) -> None
     except (ImportError, OSError) as exc:
         # Under RLIMIT_AS, loading a parser's shared object fails with "failed to map segment"
         # (an ImportError) and an allocation in C with ENOMEM: both are the memory limit.
-        if _out_of_memory(exc):
+        if out_of_memory(exc):
             payload = ("limit", _memory(limits))
         else:
             payload = ("error", f"{type(exc).__name__}: {exc}"[:400])
@@ -76,7 +76,8 @@ def _memory(limits: ChildLimits) -> str:
     return f"the analysis exceeded the memory limit of {limits.memory_mib} MiB"
 
 
-def _out_of_memory(exc: BaseException) -> bool:
+def out_of_memory(exc: BaseException) -> bool:
+    """An ImportError or OSError that is the address-space limit, not a bug."""
     return getattr(exc, "errno", None) == errno.ENOMEM or "failed to map segment" in str(exc)
 
 

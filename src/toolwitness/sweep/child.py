@@ -44,6 +44,7 @@ def _body(job: dict[str, Any]) -> dict[str, Any]:
 
 
 def _classified(job: dict[str, Any]) -> dict[str, Any]:
+    from toolwitness.code.isolate import out_of_memory
     from toolwitness.errors import InputError
     from toolwitness.textnorm import excerpt
 
@@ -56,6 +57,12 @@ def _classified(job: dict[str, Any]) -> dict[str, Any]:
         return {"outcome": "UNANALYZABLE", "reason": "the code nests deeper than the analysis"}
     except InputError as exc:  # a refused archive, a source tree over the bounds
         return {"outcome": "UNANALYZABLE", "reason": excerpt(str(exc), 400)}
+    except (ImportError, OSError) as exc:
+        # A parser's shared object loaded lazily mid-analysis cannot be mapped under the limit.
+        if out_of_memory(exc):
+            reason = f"analysis exceeded the memory limit of {job['memory_mib']} MiB"
+            return {"outcome": "UNANALYZABLE", "reason": reason}
+        return {"outcome": "ERROR", "reason": excerpt(f"{type(exc).__name__}: {exc}", 400)}
     except Exception as exc:  # fail closed: recorded as ERROR, the sweep goes on
         return {"outcome": "ERROR", "reason": excerpt(f"{type(exc).__name__}: {exc}", 400)}
 

@@ -115,6 +115,10 @@ def _local(target: Target) -> tuple[Path, dict[str, Any]]:
     return path, {"file": path.name, "kind": "archive", "sha256": _sha256_file(path)}
 
 
+# What a child killed by its address-space limit leaves on stderr.
+_OUT_OF_MEMORY = ("MemoryError", "failed to map segment", "Cannot allocate memory")
+
+
 def _analyse(job: dict[str, Any], work: Path, deadline: float) -> dict[str, Any]:
     remaining = deadline - time.monotonic()
     if remaining <= 0:
@@ -126,7 +130,12 @@ def _analyse(job: dict[str, Any], work: Path, deadline: float) -> dict[str, Any]
     if ended.returncode == -signal.SIGXCPU:
         raise _Failed(TIMEOUT, "the analysis used up its CPU time")
     if ended.returncode != 0 or ended.output is None:
-        detail = f"analysis exited with {ended.returncode}: {ended.stderr_tail or 'no output'}"
+        tail = ended.stderr_tail or ""
+        if any(mark in tail for mark in _OUT_OF_MEMORY):  # died of the limit, not of a bug
+            raise _Failed(
+                UNANALYZABLE, f"analysis exceeded the memory limit of {job['memory_mib']} MiB"
+            )
+        detail = f"analysis exited with {ended.returncode}: {tail or 'no output'}"
         raise _Failed(ERROR, excerpt(detail, 400))
     body: dict[str, Any] = json.loads(ended.output)
     return body
