@@ -43,7 +43,9 @@ _TOOL_KEYS = {
     "_meta": "meta",
     "icons": "icons",
 }
-_SNAKE = {
+# camelCase → the snake_case spelling a catalog may use instead (both are accepted; the SARIF
+# writer uses this table to find a finding's key in the file as written).
+SNAKE_SPELLINGS = {
     "inputSchema": "input_schema",
     "outputSchema": "output_schema",
     "readOnlyHint": "read_only_hint",
@@ -73,7 +75,7 @@ class _Reader:
     def unalias(self, obj: dict[str, Any], where: str) -> dict[str, Any]:
         """Fold snake_case spellings into camelCase; reject a conflicting pair."""
         out = dict(obj)
-        for camel, snake in _SNAKE.items():
+        for camel, snake in SNAKE_SPELLINGS.items():
             if snake in out:
                 value = out.pop(snake)
                 if camel in out and out[camel] != value:

@@ -13,24 +13,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from toolwitness.acquire.catalog import SNAKE_SPELLINGS as SNAKE
 from toolwitness.acquire.json_positions import PathKey
 
-# camelCase → the snake_case spelling a catalog may use instead (acquire/catalog.py accepts both).
-SNAKE = {
-    "inputSchema": "input_schema",
-    "outputSchema": "output_schema",
-    "readOnlyHint": "read_only_hint",
-    "destructiveHint": "destructive_hint",
-    "idempotentHint": "idempotent_hint",
-    "openWorldHint": "open_world_hint",
-    "serverInfo": "server_info",
-    "protocolVersion": "protocol_version",
-    "resourceTemplates": "resource_templates",
-    "uriTemplate": "uri_template",
-    "mimeType": "mime_type",
-    "nextCursor": "next_cursor",
-    "_meta": "meta",
-}
 _SEGMENT = re.compile(r'(\.)?([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]')
 _URL_KEYS = ("url", "serverUrl", "httpUrl", "uri")
 
