@@ -25,11 +25,9 @@ from dataclasses import dataclass, field
 from toolwitness.acquire.sandbox_policy import sandbox_policy
 from toolwitness.acquire.strace_parse import (
     Syscall,
-    is_dirfd,
-    resolve,
+    path_args,
     sockaddr,
     socket_protocol,
-    strings,
     syscalls,
     top_args,
 )
@@ -110,19 +108,6 @@ def _address(call: Syscall, args: list[str]) -> str | None:
     return f"{socket_protocol(args[0])} {address}"
 
 
-def _paths(call: Syscall, args: list[str]) -> list[str]:
-    out: list[str] = []
-    dirfd: str | None = None
-    for arg in args:
-        if is_dirfd(arg):
-            dirfd = arg
-        elif arg.startswith('"'):
-            text = strings(arg)
-            if text:
-                out.append(resolve(dirfd, text[0]))
-    return out
-
-
 def attempt(call: Syscall, writable: Sequence[str]) -> Attempt | None:
     """The escape attempt a server call is, if any (`writable`: the areas it may write)."""
     args = top_args(call.args)
@@ -137,7 +122,7 @@ def attempt(call: Syscall, writable: Sequence[str]) -> Attempt | None:
         if args[0] not in sandbox_policy().socket_families:
             return made("connect", f"{args[0]} socket (refused by the seccomp filter)")
         return None
-    paths = _paths(call, args) if call.name in _OPENS | _MUTATIONS | {"execve"} else []
+    paths = path_args(args) if call.name in _OPENS | _MUTATIONS | {"execve"} else []
     if not paths or not os.path.isabs(paths[0]) or paths[0].startswith(HARMLESS):
         return None
     path = paths[0]

@@ -133,6 +133,20 @@ def is_dirfd(arg: str) -> bool:
     return _DIRFD.match(arg) is not None
 
 
+def path_args(args: list[str]) -> list[str]:
+    """The path arguments of a call, each made absolute against the dirfd printed before it."""
+    out: list[str] = []
+    dirfd: str | None = None
+    for arg in args:
+        if is_dirfd(arg):
+            dirfd = arg
+        elif arg.startswith('"'):
+            text = strings(arg)
+            if text:
+                out.append(resolve(dirfd, text[0]))
+    return out
+
+
 def sockaddr(text: str) -> tuple[str, str] | None:
     """(family, address) of a printed sockaddr: ("AF_INET", "127.0.0.1:9"), ("AF_UNIX", ...)."""
     family = _FAMILY.search(text)

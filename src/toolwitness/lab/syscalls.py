@@ -22,6 +22,7 @@ from toolwitness.acquire.sandbox_witness import HARMLESS, SETUP_EXECS, attempt, 
 from toolwitness.acquire.strace_parse import (
     FD_PATH,
     is_dirfd,
+    path_args,
     resolve,
     strings,
     syscalls,
@@ -90,16 +91,7 @@ def _open_event(
 
 def _mutation(args: list[str]) -> str:
     """The target of an unlink/rename/mkdir/link call ("old -> new" for renames and links)."""
-    paths: list[str] = []
-    dirfd: str | None = None
-    for arg in args:
-        if is_dirfd(arg):
-            dirfd = arg
-        elif arg.startswith('"'):
-            text = strings(arg)
-            if text:
-                paths.append(resolve(dirfd, text[0]))
-    return " -> ".join(paths)
+    return " -> ".join(path_args(args))
 
 
 def classify(
