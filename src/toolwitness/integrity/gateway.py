@@ -112,7 +112,14 @@ class Gateway:
             self.audit.write(record)
 
     def run(self) -> int:
-        self.process = child.spawn(self.command)
+        # Handlers first: a SIGTERM that arrives once the server exists must end the session
+        # (and so the server), not the gateway alone with its default action.
+        previous = child.install_signal_handlers(self._done)
+        try:
+            self.process = child.spawn(self.command)
+        except BaseException:
+            child.restore_signal_handlers(previous)
+            raise
         warm = threading.Thread(target=self._warm, name="recheck warm-up", daemon=True)
         warm.start()
         # Our own unbuffered handles on fds 0 and 1: a daemon thread blocked in sys.stdin.buffer
@@ -121,7 +128,6 @@ class Gateway:
             self.client_in = io.FileIO(sys.stdin.fileno(), "rb", closefd=False)
         if self.client_out is None:
             self.client_out = io.FileIO(sys.stdout.fileno(), "wb", closefd=False)
-        previous = child.install_signal_handlers(self._done)
         upstream = threading.Thread(target=self._client_loop, name="client->server", daemon=True)
         downstream = threading.Thread(target=self._server_loop, name="server->client", daemon=True)
         upstream.start()
