@@ -234,8 +234,11 @@ def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
                     break
         words = sentence.words()
         toks = sentence.tokens
+        # as the adverbs: an order, or next to a user reference ("exports run in the
+        # background" describes scheduling, not secrecy)
+        ordered = sentence.directive or sentence.to_model or not lex.user_words.isdisjoint(words)
         for i, phrase in find_phrases(words, lex.framing["secrecy_phrases"]):
-            if not _skip(analysis, sentence, toks[i]):
+            if ordered and not _skip(analysis, sentence, toks[i]):
                 yield _signal(
                     SECRECY,
                     Severity.HIGH,

@@ -215,8 +215,18 @@ def _identifier_after(analysis: Analysis, sentence: Sentence, lo: int, hi: int,
         raw = analysis.text[tok.start : tok.end]
         if tok.text == own or not _IDENT.fullmatch(raw.strip("`'\"")):
             continue
-        return k, tok.text in ctx.siblings
+        return k, tok.text in ctx.siblings or _says_local(sentence.words())
     return None
+
+
+_LOCAL_NOUNS = frozenset({"server", "integration", "toolkit", "package", "connector", "plugin"})
+
+
+def _says_local(words: Sequence[str]) -> bool:
+    """The sentence places the tool it names on this server ("use http_fetch from this same
+    server"): a successor the catalog may list elsewhere, not a lure."""
+    return any(w == "this" and _LOCAL_NOUNS.intersection(words[k + 1 : k + 3])
+               for k, w in enumerate(words))  # fmt: skip
 
 
 def _dependency(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: Tags,
@@ -243,6 +253,8 @@ def _deprecation(analysis: Analysis, sentence: Sentence, words: Sequence[str], t
     """ "This tool is retired; call fetch_url with the path instead", "deprecated: use
     https://…": a lure to a tool or address outside this server."""
     lure = find_any(tags, frozenset({"obsolete", "retire"}), 0, len(words))
+    if lure is not None and "obsolete" not in tags[lure] and not _passive(words, lure):
+        lure = None  # "Removes risky constructs": the tool's own action, not its retirement
     if lure is None:  # "no longer maintained": the negation is the retirement itself
         lure = next((k for k in range(len(words) - 1)
                      if words[k] == "no" and words[k + 1] == "longer"), None)  # fmt: skip
@@ -266,6 +278,16 @@ def _deprecation(analysis: Analysis, sentence: Sentence, words: Sequence[str], t
             " does not provide",
         )  # fmt: skip
     return None
+
+
+_BE = frozenset({"is", "are", "was", "were", "be", "been", "being", "has", "have", "will", "get",
+                 "gets", "got"})  # fmt: skip
+
+
+def _passive(words: Sequence[str], k: int) -> bool:
+    """A retire verb said of something ("has been retired", "is being phased out", "we are
+    sunsetting"): a form of be/have/will within the three words before it."""
+    return any(w in _BE for w in words[max(0, k - 3) : k])
 
 
 def _beacon(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: Tags,
@@ -300,6 +322,8 @@ def _image_beacons(analysis: Analysis) -> Iterator[Signal]:
         sentence = analysis.sentence_at(m.start())
         if sentence is not None and sentence.documentary_at(m.start()):
             continue
+        if analysis.exemplified_at(m.start()):
+            continue  # "remote images (for example `![](https://…?d=SECRET)`)": shown, not asked
         if _PLACEHOLDER.search(url) or ("?" in url and "=" in url):
             yield _signal(
                 URL, Severity.HIGH, m.start(), m.end(),

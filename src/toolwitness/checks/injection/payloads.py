@@ -78,6 +78,7 @@ def shell_commands(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Itera
             first
             and sentence is not None
             and sentence.directive
+            and not analysis.exemplified_at(m.start())  # "quoted as written, e.g. `wget …`"
             and (first[0] in lex.shell["fetchers"] or first[0] in lex.shell["interpreters"])
         ):
             yield Signal(
