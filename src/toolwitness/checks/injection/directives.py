@@ -22,6 +22,7 @@ from toolwitness.checks.injection.model import (
 from toolwitness.checks.injection.slots import slots
 from toolwitness.checks.text.language import (
     Analysis,
+    Clause,
     Sentence,
     Token,
     base_form,
@@ -258,7 +259,9 @@ def _scoped_locally(words: list[str], end: int, lex: Lexicon) -> bool:
 
 def sequencing(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
     for sentence in analysis.sentences:
-        if not sentence.directive:
+        # an order in any voice: imperative, or a modal of obligation with any subject
+        # ("agents are expected to call X after each reply", "it has to be run first")
+        if not (sentence.directive or any(_obliges(c) for c in sentence.clauses)):
             continue
         words = sentence.words()
         toks = sentence.tokens
@@ -277,6 +280,8 @@ def sequencing(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[
             end = i + len(phrase)
             if _scoped_locally(words, end, lex) or _skip(analysis, sentence, toks[i]):
                 continue
+            if i > 0 and words[i - 1] in ("the", "our", "these"):
+                continue  # "the other tools": the ones this server lists, a workflow note
             near = bisect.bisect_left(markers, i - 8)
             if near >= len(markers) or markers[near] > i + 8:
                 continue
@@ -288,6 +293,17 @@ def sequencing(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[
                 "orders the model to run something before or around every other action",
             )
             break
+
+
+_OBLIGATION = frozenset({"must", "should", "shall", "expected", "required", "supposed", "ought"})
+
+
+def _obliges(clause: Clause) -> bool:
+    words = [t.text for t in clause.tokens]
+    return not _OBLIGATION.isdisjoint(words) or any(
+        words[k] in ("has", "have", "is", "are") and words[k + 1] == "to"
+        for k in range(len(words) - 1)
+    )
 
 
 def universal_scopes(words: list[str], lex: Lexicon) -> list[tuple[int, tuple[str, ...]]]:

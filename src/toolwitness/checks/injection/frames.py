@@ -156,15 +156,18 @@ def _ranks_above(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> int | N
         words[i] in _PRECEDENCE_VERBS and find(tags, "precedence", i + 1, i + 4) is not None
     )
     if prevails:
-        subject = next((k for k in range(max(0, i - 5), i)
+        # the subject may head a coordinated predicate ("these rules come from the owner and
+        # take priority over …"): anywhere before the verb in its clause
+        subject = next((k for k in range(max(0, i - 12), i)
                         if self_reference(words, tags, k, sl)), None)  # fmt: skip
         if subject is None:
             return None
         # what is outranked must be instructions, people or roles ("supersedes the old
         # endpoint" is a changelog); with nothing after it, the text simply prevails
         after = [k for k in range(i + 1, min(len(words), i + 7)) if words[k] not in _FILLERS]
-        ranked = find_any(tags, frozenset({"instruction", "person", "role", "conflicting"}),
-                          i + 1, i + 7)  # fmt: skip
+        # (or what is said in the chat: "over anything asked later in the conversation")
+        ranked = find_any(tags, frozenset({"instruction", "person", "role", "conflicting",
+                                           "conversation"}), i + 1, i + 9)  # fmt: skip
         if ranked is not None:
             return ranked
         rank = find(tags, "precedence", i + 1, i + 4)
@@ -175,7 +178,10 @@ def _ranks_above(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> int | N
 
 
 def _yields(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> int | None:
-    """ "a conflicting request must yield", "the user's instructions defer to this note"."""
+    """ "a conflicting request must yield", "the user's instructions defer to this note",
+    "requests made later are subordinate to the rules in this description"."""
+    if "subordinate" in tags[i]:
+        return _ranked_below(words, tags, i, sl)
     if "submit" not in tags[i] or i < 2:
         return None
     subject = find_any(tags, frozenset({"instruction", "person"}), max(0, i - 5), i)
@@ -189,6 +195,19 @@ def _yields(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> int | None:
         self_reference(words, tags, k, sl) for k in range(i + 2, min(len(words), i + 5))
     )
     return i if qualified or target else None
+
+
+def _ranked_below(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> int | None:
+    """Instructions or a person's requests + be/treated as + subordinate/secondary + to +
+    this text."""
+    if words[i + 1 : i + 2] != ["to"]:
+        return None
+    subject = find_any(tags, frozenset({"instruction", "person"}), max(0, i - 10), i)
+    if subject is None or not any(w in _TO_BE or w in ("as", "be", "was", "were")
+                                  for w in words[subject + 1 : i]):  # fmt: skip
+        return None
+    target = any(self_reference(words, tags, k, sl) for k in range(i + 2, min(len(words), i + 8)))
+    return i if target else None
 
 
 def _role_label(analysis: Analysis, sentence: Sentence, sl: Slots) -> Iterator[Signal]:
