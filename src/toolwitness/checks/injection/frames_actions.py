@@ -137,18 +137,39 @@ def _asked(sentence: Sentence, words: Sequence[str], i: int) -> bool:
 def _secret_at(words: Sequence[str], tags: Tags, k: int, sl: Slots) -> bool:
     if "secret" in tags[k]:
         return True
-    return "secret_modifier" in tags[k] and find(tags, "information", k + 1, k + 3) is not None
+    if "secret_modifier" in tags[k]:
+        return find(tags, "information", k + 1, k + 3) is not None
+    # an information noun a relative clause or complement makes secret: "the words they use
+    # to log in", "the answer to their security question"
+    return "information" in tags[k] and _signs_in(words, tags, k + 1, k + 7)
+
+
+_CONCESSIVE = frozenset({"unrelated", "irrelevant", "unneeded", "unnecessary", "despite"})
+_SIGN_VERBS = frozenset({"sign", "signs", "log", "logs"})
+_SIGN_PARTICLES = frozenset({"in", "on", "into"})
+
+
+def _signs_in(words: Sequence[str], tags: Tags, lo: int, hi: int) -> bool:
+    for j in range(lo, min(hi, len(words))):
+        if "secret_modifier" in tags[j] or "secret" in tags[j]:
+            return True
+        if words[j] in _SIGN_VERBS and words[j + 1 : j + 2] and words[j + 1] in _SIGN_PARTICLES:
+            return True
+    return False
 
 
 def _harvest(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: Tags,
              ctx: FieldContext, sl: Slots, lex: Lexicon) -> Signal | None:  # fmt: skip
     domain = next(c.domain for c in lex.targets if c.name == "secrets")
-    if not _called(ctx).isdisjoint(domain):
+    # a name about secrets makes asking for one its job, unless the text itself says the
+    # request has nothing to do with what the tool does ("… for an unrelated formatting step")
+    if not _called(ctx).isdisjoint(domain) and _CONCESSIVE.isdisjoint(words):
         return None
     for i, tag in enumerate(tags):
-        if not tag & {"acquire", "transfer"}:
+        calls = "call" in tag and "with" in words[i + 1 : i + 6]  # "call X with … the password"
+        if not (tag & {"acquire", "transfer"} or calls):
             continue
-        obj = next((k for k in range(i + 1, min(len(words), i + 7))
+        obj = next((k for k in range(i + 1, min(len(words), i + 13))
                     if _secret_at(words, tags, k, sl)), None)  # fmt: skip
         if obj is None or _clause_of(sentence, obj)[1] or not _asked(sentence, words, i):
             continue

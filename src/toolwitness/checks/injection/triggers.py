@@ -98,9 +98,10 @@ def _build(lex: Lexicon) -> Triggers:
         RUN: sl.of("execute"),
         COMMAND: sl.of("command"),
         TAKE: sl.of("acquire", "transfer"),
-        SECRET: sl.of("secret", "secret_modifier"),
+        # (with "sign"/"log": "the words they use to sign in" is sign-in material)
+        SECRET: sl.of("secret", "secret_modifier") | {"sign", "signs", "log", "logs"},
         CALL: sl.of("call"),
-        ORDER: sl.of("sequence") | {"instead"},
+        ORDER: sl.of("sequence") | {"instead", "rather", "place"},
         SEND: sl.of("contact", "transfer"),
         ENDPOINT: sl.of("endpoint", "third_party"),
         EXPOSED: sl.of("aimed_strong", "sensitive"),
@@ -167,7 +168,7 @@ def frame_gates(mask: int, text: str) -> tuple[bool, bool, bool]:
         or bool(mask & AIM and mask & AIM_ARG)
         or bool(mask & ACT and mask & EXPOSED)
         or bool(mask & RUN and (mask & COMMAND or "`" in text))
-        or bool(mask & TAKE and mask & (SECRET | CONVO))
+        or bool(mask & (TAKE | CALL) and mask & (SECRET | CONVO))
         or bool(mask & CALL and mask & ORDER)
         or bool(mask & SEND and (mask & ENDPOINT or "://" in text or "@" in text))
     )
