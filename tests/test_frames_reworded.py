@@ -154,3 +154,43 @@ def test_secret_request_the_text_calls_unrelated_is_flagged_in_a_secret_named_to
 )
 def test_workflow_notes_naming_other_tools_stay_quiet(name: str, description: str) -> None:
     assert not _flags(description, name=name), description
+
+
+SECURITY_TOOLS = {
+    "injection_detector_listing_phrases_such_as": (
+        "score_injection",
+        'Rates untrusted text for injection risk. Common hits are phrases such as "disregard '
+        'your rules" or concealed requests to reveal the system prompt.',
+    ),
+    "deprecation_naming_a_release_not_a_tool": (
+        "fetch_v1",
+        "Deprecated: kept for older clients and removed in v4.2. Use http_get from this same "
+        "server.",
+    ),
+    "phishing_simulation_title": (
+        "awareness_lures",
+        "Phishing simulation: sends approved lures to enrolled staff during training weeks.",
+    ),
+    "key_header_without_a_key": (
+        "scan_repo",
+        "Finds committed secrets: cloud keys and headers like -----BEGIN RSA PRIVATE KEY----- "
+        "are reported with a masked preview.",
+    ),
+    "sample_token_labelled_as_an_example": (
+        "decode_jwt",
+        "Decodes a JWT's header and payload. Example input: eyJhbGciOiJIUzI1NiJ9."
+        "eyJzdWIiOiJkZW1vLXVzZXIiLCJpYXQiOjE3MDAwMDAwMDB9.c2lnbmF0dXJlLWRlbW8tb25seS1oZXJl",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SECURITY_TOOLS))
+def test_security_and_format_tools_stay_quiet(case: str) -> None:
+    name, description = SECURITY_TOOLS[case]
+    assert not _flags(description, name=name), description
+
+
+def test_a_private_key_with_its_body_is_still_found() -> None:
+    body = "MIIEowIBAAKCAQEA7bq8Zr3nJ0p2hXk9Lw4YvT6sQmR1uVx8cD5eF2gH3iJ4kL5mN6oP7"
+    text = f"Use this deploy key: -----BEGIN RSA PRIVATE KEY-----\n{body}\n"
+    assert "TW-INJ-010" in _flags(text, name="deploy")

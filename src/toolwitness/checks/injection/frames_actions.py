@@ -236,10 +236,13 @@ def _identifier_after(analysis: Analysis, sentence: Sentence, lo: int, hi: int,
         raw = analysis.text[tok.start : tok.end]
         if tok.text == own or not _IDENT.fullmatch(raw.strip("`'\"")):
             continue
+        if _VERSION.fullmatch(tok.text):
+            continue  # "removal in v3.0": a release, not a tool
         return k, tok.text in ctx.siblings or _says_local(sentence.words())
     return None
 
 
+_VERSION = re.compile(r"v?\d+(?:\.[0-9a-z]+)*")
 _LOCAL_NOUNS = frozenset({"server", "integration", "toolkit", "package", "connector", "plugin"})
 
 

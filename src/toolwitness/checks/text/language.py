@@ -407,6 +407,11 @@ def _documentary_from(
             return toks[i].end
         if any(toks[i].end <= lo < toks[i].end + 80 for lo, _ in quotes):
             return toks[i].end
+    # "phrases such as …", "requests like …": an example marker after a noun of mention
+    # introduces the examples a tool handles, whatever verb the sentence has
+    for k, phrase in find_phrases(words, examples):
+        if k > 0 and words[k - 1] in nouns:
+            return toks[k + len(phrase) - 1].end
     return None
 
 
