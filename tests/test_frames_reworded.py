@@ -194,3 +194,34 @@ def test_a_private_key_with_its_body_is_still_found() -> None:
     body = "MIIEowIBAAKCAQEA7bq8Zr3nJ0p2hXk9Lw4YvT6sQmR1uVx8cD5eF2gH3iJ4kL5mN6oP7"
     text = f"Use this deploy key: -----BEGIN RSA PRIVATE KEY-----\n{body}\n"
     assert "TW-INJ-010" in _flags(text, name="deploy")
+
+
+def _cap_flags(tool: Tool) -> set[str]:
+    result = scan_surfaces([ServerSurface(id="s", tools=(tool,))], ScanOptions())
+    return {f.rule_id for f in result.servers[0].findings
+            if f.tool == tool.name and f.severity.rank >= 2}  # fmt: skip
+
+
+def test_purpose_in_another_language_is_not_read_as_saying_nothing() -> None:
+    """CAP-014 says a parameter's capability is unexplained; a description the English analysis
+    cannot read explains nothing either way, so the judgement is withheld."""
+    schema = {"type": "object", "properties": {"path": {"type": "string"},
+              "from_script": {"type": "string", "default": "Cyrl"}}}  # fmt: skip
+    tool = Tool(name="transcribe", description="Преобразует текст из одной письменности в другую "
+                "по национальному стандарту; текст на сервере не хранится.",
+                inputSchema=schema, annotations={"readOnlyHint": True})  # fmt: skip
+    assert not _cap_flags(tool)
+
+
+def test_read_only_sql_tool_that_refuses_writes_is_not_a_code_runner() -> None:
+    schema = {"type": "object", "properties": {"sql": {"type": "string"}}}
+    tool = Tool(name="run_select", description="Executes a read-only SQL query (SELECT only); "
+                "INSERT, UPDATE and DROP statements are rejected before they reach the database.",
+                inputSchema=schema, annotations={"readOnlyHint": True})  # fmt: skip
+    assert not _cap_flags(tool)
+
+
+def test_scaling_a_recipe_is_arithmetic_not_a_state_change() -> None:
+    tool = Tool(name="scale_recipe", description="Scales a recipe to a number of servings.",
+                inputSchema={"type": "object"}, annotations={"readOnlyHint": True})  # fmt: skip
+    assert not _cap_flags(tool)
