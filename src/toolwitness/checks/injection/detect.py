@@ -92,6 +92,7 @@ def _text_gates(text: str, scan: trig.TextScan, lex: Lexicon) -> frozenset[Detec
         opened.append(inj_frames.concealment)
     if acts:
         opened.append(inj_actions.actions)
+    if inj_shadow.may_rewire(text, scan.words):
         opened.append(inj_shadow.rewire)
     return frozenset(opened)
 
