@@ -40,6 +40,7 @@ def _shellish(words: list[str], lex: Lexicon) -> str | None:
     if "|" in words:
         pipe = words.index("|")
         left, right = words[:pipe], words[pipe + 1 : pipe + 3]
+        left = [w.lstrip("(\"'") for w in left]  # "(curl -s … | sh &)" in a quoted line
         if any(w in fetch or w in lex.shell["decoders"] for w in left) and any(
             w.lstrip("(") in interp for w in right
         ):
