@@ -86,6 +86,7 @@ def actions(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
             if found is not None:
                 yield found
     yield from _image_beacons(analysis)
+    yield from _template_beacons(analysis)
 
 
 def _offsets(sentence: Sentence) -> list[int]:
@@ -326,6 +327,9 @@ def _beacon(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: 
             continue
         if not _asked(sentence, words, i) or skipped(analysis, sentence, sentence.tokens[i].start):
             continue
+        tok = sentence.tokens[i]
+        if analysis.text[tok.start : tok.end] in _HTTP_METHODS:
+            continue  # "GET https://…/messages/{id}": an API reference, not an order
         ep = find(tags, "endpoint", i + 1, i + 8)
         third = ep is not None and find(tags, "third_party", ep - 3, ep) is not None
         if literal is None:
@@ -338,6 +342,34 @@ def _beacon(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: 
                 "tells the model to contact an outside endpoint the tool's purpose does not need",
             )  # fmt: skip
     return None
+
+
+_HTTP_METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"})
+_SLOT = re.compile(r"\{([^{}]{1,120})\}")
+
+
+def _template_beacons(analysis: Analysis) -> Iterator[Signal]:
+    """A URL whose placeholder is the conversation described in words ("…?m={the user's most
+    recent message}"): whoever fills it in sends the chat out, whatever the tool's purpose. An
+    identifier slot ("{message_id}") is an honest API template."""
+    if "{" not in analysis.text:
+        return
+    convo = slots().members["conversation"]
+    text = analysis.text
+    for m in _URL.finditer(text):
+        # a slot opened inside the URL may hold spaces, which end the URL match
+        for slot in _SLOT.finditer(text, m.start(), min(len(text), m.end() + 122)):
+            if slot.start() >= m.end():
+                break
+            words = slot.group(1).lower().replace("'s", "").split()
+            if len(words) >= 2 and not convo.isdisjoint(words):
+                if analysis.exemplified_at(m.start()):
+                    break
+                yield _signal(
+                    URL, Severity.HIGH, m.start(), m.end(),
+                    "builds a URL that carries the conversation out (a beacon)",
+                )  # fmt: skip
+                return
 
 
 def _image_beacons(analysis: Analysis) -> Iterator[Signal]:

@@ -172,7 +172,9 @@ def frame_gates(mask: int, text: str) -> tuple[bool, bool, bool]:
         or bool(mask & CALL and mask & ORDER)
         or bool(mask & SEND and (mask & ENDPOINT or "://" in text or "@" in text))
     )
-    image = "![" in text or ("<" in text and "<img" in text.lower())
+    image = "![" in text or ("<" in text and "<img" in text.lower()) or (
+        "{" in text and "://" in text  # a URL template (`_template_beacons`)
+    )
     return bool(precedence), bool(conceal), acts or image
 
 
