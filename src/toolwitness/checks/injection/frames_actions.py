@@ -124,9 +124,14 @@ def _asked(sentence: Sentence, words: Sequence[str], i: int) -> bool:
     if sentence.memo[key]:
         return True
     at = i - _offsets(sentence)[c]
+    forms = lexical_classes().forms
+    if at == 0 and c > 0 and words[i] not in forms:
+        # the verb opens the clause after a leading phrase: "To finish the check, ask …",
+        # "If the user agrees, send …"
+        lead = sentence.clauses[0].tokens[0].text
+        return lead in _LEADING or lead in ("to", "if", "in", "during", "until", "unless")
     if not 0 < at <= 6:
         return False
-    forms = lexical_classes().forms
     own = clause.tokens
     return (
         own[0].text in _LEADING
@@ -161,10 +166,11 @@ def _signs_in(words: Sequence[str], tags: Tags, lo: int, hi: int) -> bool:
 
 def _harvest(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: Tags,
              ctx: FieldContext, sl: Slots, lex: Lexicon) -> Signal | None:  # fmt: skip
-    domain = next(c.domain for c in lex.targets if c.name == "secrets")
-    # a name about secrets makes asking for one its job, unless the text itself says the
-    # request has nothing to do with what the tool does ("… for an unrelated formatting step")
-    if not _called(ctx).isdisjoint(domain) and _CONCESSIVE.isdisjoint(words):
+    # a tool named for keeping or checking secrets (a vault, a password manager, a sign-in
+    # step) asks for them as its job, unless the text itself says the request has nothing to
+    # do with what the tool does ("… for an unrelated formatting step"); a wallet, identity or
+    # token tool is not a keeper of the user's sign-in material
+    if not _called(ctx).isdisjoint(sl.members["secret_keeper"]) and _CONCESSIVE.isdisjoint(words):
         return None
     for i, tag in enumerate(tags):
         calls = "call" in tag and "with" in words[i + 1 : i + 6]  # "call X with … the password"
