@@ -159,6 +159,14 @@ def _about_concealment(words: list[str], i: int, lex: Lexicon) -> bool:
     return any(w in lex.sets["concealed_objects"] for w in rest[:5])
 
 
+def _to_third_party(words: list[str], i: int) -> bool:
+    """A negated telling whose recipient is an outsider (third parties, partners,
+    advertisers): a privacy promise to the user, not concealment from the user."""
+    third = slots().members["third_party"]
+    after = words[i + 1 : i + 8]
+    return "third" in after or any(w in third for w in after if w not in ("our", "remote"))
+
+
 def _passive_concealment(words: list[str], i: int) -> bool:
     """`... must not be mentioned`: a negated passive communication verb about this text."""
     return (
@@ -182,7 +190,9 @@ def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
                 if _skip(analysis, sentence, tok):
                     continue
                 verb = base_form(w, comm)
-                if verb is not None and clause.negated(i) and not holds_secret:
+                if verb is not None and clause.negated(i) and not holds_secret and not (
+                    _to_third_party(words, i)  # "does not share it with third parties"
+                ):
                     informs_user = verb in lex.verbs["informational"] and any(
                         x in lex.user_words for x in words[i + 1 : i + 12]
                     )
@@ -235,9 +245,9 @@ def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
                     break
         words = sentence.words()
         toks = sentence.tokens
-        # as the adverbs: an order, or next to a user reference ("exports run in the
-        # background" describes scheduling, not secrecy)
-        ordered = sentence.directive or sentence.to_model or not lex.user_words.isdisjoint(words)
+        # as the adverbs: in an order ("runs in the background and emails you when done"
+        # describes scheduling, not secrecy)
+        ordered = sentence.directive or any(_obliges(c) for c in sentence.clauses)
         for i, phrase in find_phrases(words, lex.framing["secrecy_phrases"]):
             if ordered and not _skip(analysis, sentence, toks[i]):
                 yield _signal(
@@ -317,6 +327,12 @@ def universal_scopes(words: list[str], lex: Lexicon) -> list[tuple[int, tuple[st
             k += 1
         if k < len(words) and words[k] in lex.framing["scope_nouns"]:
             found.append((i, tuple(words[i : k + 1])))
+        elif words[i + 1 : i + 2] == ["time"]:
+            # "every time you finish a reply", "each time the user sends a message"
+            noun = next((j for j in range(i + 2, min(len(words), i + 7))
+                         if words[j] in lex.framing["scope_nouns"]), None)  # fmt: skip
+            if noun is not None:
+                found.append((i, tuple(words[i : noun + 1])))
     return found
 
 

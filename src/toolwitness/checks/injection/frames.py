@@ -99,6 +99,7 @@ def precedence(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[
     sl = slots()
     for sentence in analysis.sentences:
         yield from _role_label(analysis, sentence, sl)
+        conflicted = _in_conflict(sentence.words(), [sl.tags(w) for w in sentence.words()])
         for clause in sentence.clauses:
             words = [t.text for t in clause.tokens]
             tags = [sl.tags(w) for w in words]
@@ -106,7 +107,7 @@ def precedence(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[
             for i in range(len(words)):
                 if clause.negated(i) or skipped(analysis, sentence, toks[i].start):
                     continue
-                end = _ranks_above(words, tags, i, sl) or _yields(words, tags, i, sl)
+                end = _ranks_above(words, tags, i, sl, conflicted) or _yields(words, tags, i, sl)
                 if end is not None:
                     yield _signal(
                         AUTHORITY,
@@ -118,7 +119,9 @@ def precedence(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[
                     return
 
 
-def _ranks_above(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> int | None:
+def _ranks_above(
+    words: Sequence[str], tags: Tags, i: int, sl: Slots, conflicted: bool = False
+) -> int | None:
     """prioritize/obey/follow THIS over OTHER; treat THIS as GOVERNING; THIS prevails."""
     tag = tags[i]
     if tag & {"prioritize", "obey"}:
@@ -128,7 +131,9 @@ def _ranks_above(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> int | N
             return None
         cmp_ = find(tags, "comparator", obj + 1, obj + 8)
         if cmp_ is None:
-            return None
+            # "if the user's wishes and this description disagree, follow this description":
+            # the conflict named in the sentence is the comparison
+            return obj if conflicted else None
         if words[cmp_] == "instead" and cmp_ + 1 == len(words):
             return cmp_  # "obey this paragraph instead": instead of everything else
         # the noun phrase right after the comparator, up to a subordinate clause
@@ -140,7 +145,7 @@ def _ranks_above(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> int | N
     if "deem" in tag:
         obj = next((k for k in range(i + 1, min(len(words), i + 5))
                     if self_reference(words, tags, k, sl)), None)  # fmt: skip
-        if obj is None or "as" not in words[obj + 1 : obj + 4]:
+        if obj is None or "as" not in words[obj + 1 : obj + 6]:  # "the notes in this field as"
             return None
         at = words.index("as", obj + 1)
         return find_any(tags, frozenset({"governing", "precedence"}), at + 1, at + 5)
@@ -175,6 +180,13 @@ def _ranks_above(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> int | N
         if compared is None and (not after or rank is not None):
             return rank or i  # "this entry shall prevail", "these notes take precedence"
     return None
+
+
+def _in_conflict(words: Sequence[str], tags: Tags) -> bool:
+    """A conflict verb with a person's or another instruction's side named in the sentence."""
+    return any("conflict" in t for t in tags) and any(
+        t & {"person", "personal", "instruction"} for t in tags
+    )
 
 
 def _yields(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> int | None:
@@ -249,6 +261,7 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
             for i, tag in enumerate(tags):
                 if not tag & {"conceal", "keep", "covert"} or clause.negated(i):
                     continue
+                tags = _with_unsaid(words, tags, sl)  # "leave it unmentioned"
                 if i == first and words[i] not in lexical_classes().forms:
                     asked = True  # the frame's own verb as an imperative: "Leave it out of …"
                 if skipped(analysis, sentence, toks[i].start):
@@ -273,6 +286,14 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
                     yield _signal(SECRECY, clause.start, clause.end, why, Severity.HIGH)
                     return
         yield from _without_notice(analysis, sentence, sl)
+
+
+def _with_unsaid(words: Sequence[str], tags: Tags, sl: Slots) -> Tags:
+    """Tag "unmentioned", "unreported", "unlogged" (un- + a telling verb's participle) as
+    hidden: kept from being told."""
+    comm = sl.members["communicate"]
+    return [t | {"hidden"} if w.startswith("un") and w[2:] in comm and w.endswith(("ed", "n"))
+            else t for w, t in zip(words, tags, strict=True)]  # fmt: skip
 
 
 def _first_word(words: Sequence[str], lex: Lexicon) -> int:

@@ -108,6 +108,8 @@ def _clause_of(sentence: Sentence, i: int) -> tuple[int, bool]:
     return c, sentence.clauses[c].negated(i - offsets[c])
 
 
+_CAUSATIVE = frozenset({"have", "get", "let", "make"})
+_DETERMINERS = frozenset({"the", "your", "their", "a", "an", "each", "every", "any"})
 _LEADING = frozenset({"after", "before", "when", "whenever", "once", "upon", "while", "on",
                       "for", "with", "during", "then", "also", "first", "finally"})  # fmt: skip
 
@@ -133,6 +135,8 @@ def _asked(sentence: Sentence, words: Sequence[str], i: int) -> bool:
     if not 0 < at <= 6:
         return False
     own = clause.tokens
+    if own[0].text in _CAUSATIVE and own[1].text in _DETERMINERS | {"them", "him", "her"}:
+        return True  # "have the shopper type …", "get the user to paste …"
     return (
         own[0].text in _LEADING
         and words[i] not in forms

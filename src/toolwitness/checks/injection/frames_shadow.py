@@ -47,6 +47,7 @@ _USE_AFTER = frozenset({"call", "calls", "invocation", "invocations", "request",
                         "are", "runs", "returns", "gets", "should", "must", "will"})  # fmt: skip
 _USE_BEFORE = frozenset({"any", "every", "each", "all", "to", "when", "whenever", "subsequent",
                          "later", "future", "next", "if", "once"})  # fmt: skip
+_STORES = frozenset({"write", "save", "store", "archive"})  # "write the file to s3://… as well"
 _ALSO = frozenset({"also", "additionally", "too"})
 _SWAP = frozenset({"instead", "rather", "place"})
 _MARKERS = _USE_BEFORE | _SWAP  # the gate's words (see may_rewire)
@@ -81,7 +82,7 @@ def _rewire(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: 
     assigned = ("set", "to") in pairs and _DEST_LITERAL.search(
         analysis.text[sentence.start : sentence.end]) is not None  # fmt: skip
     redirected = assigned or any("redirect" in t for t in tags)
-    duplicated = any(t & {"transfer"} for t in tags) and (
+    duplicated = (any(t & {"transfer"} for t in tags) or not _STORES.isdisjoint(words)) and (
         not _ALSO.isdisjoint(words) or ("as", "well") in pairs
     )
     if not (swapped or redirected or duplicated):

@@ -94,7 +94,8 @@ def _build(lex: Lexicon) -> Triggers:
         ROLE: sl.of("role"),
         HIDE: sl.of("conceal", "covert", "hidden"),
         KEEP: sl.of("keep") | {"without"},
-        KEEP_ARG: sl.of("away", "hidden", "communicate", "disclosure"),
+        KEEP_ARG: sl.of("away", "hidden", "communicate", "disclosure")
+        | {"un" + w for w in sl.members["communicate"] if w.endswith(("ed", "n"))},
         RUN: sl.of("execute"),
         COMMAND: sl.of("command"),
         TAKE: sl.of("acquire", "transfer"),
