@@ -270,7 +270,7 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
                 if "conceal" in tag:
                     why = _hides(words, tags, i, sl, asked)
                 if why is None and "keep" in tag and asked:
-                    why = _keeps_out(words, tags, i, sl)
+                    why = _keeps_out(words, tags, i, sl, _said_to_user(sentence, sl))
                 if why is None and "covert" in tag and asked and sentence.directive:
                     why = "asks for an action to be done covertly"
                 if why is not None:
@@ -355,7 +355,24 @@ def _hides(words: Sequence[str], tags: Tags, i: int, sl: Slots, asked: bool) -> 
     return None
 
 
-def _keeps_out(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> str | None:
+def _said_to_user(sentence: Sentence, sl: Slots) -> bool:
+    """The sentence names what the model tells the user ("in the confirmation you give",
+    "your reply"): an audience for a 'leave out' in another of its clauses."""
+    held = sentence.memo.get("said_to_user")
+    if held is None:
+        words = sentence.words()
+        held = any(
+            "shown" in sl.tags(w)
+            and ("you" in words[k + 1 : k + 3] or words[k - 1 : k] == ["your"])
+            for k, w in enumerate(words)
+        )
+        sentence.memo["said_to_user"] = held
+    return bool(held)
+
+
+def _keeps_out(
+    words: Sequence[str], tags: Tags, i: int, sl: Slots, to_user: bool = False
+) -> str | None:
     """ "keep it out of the user-facing response", "leave this call out of the audit trail",
     "keep this hidden from the user", "must remain invisible to the operator"."""
     window = range(i + 1, min(len(words), i + 7))
@@ -365,7 +382,7 @@ def _keeps_out(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> str | Non
         return None
     hidden = any("hidden" in tags[k] for k in window)
     out = any(words[k] in sl.members["away"] for k in window)
-    audience = _audience(words, tags, i + 1, sl)
+    audience = _audience(words, tags, i + 1, sl) or ("person" if to_user else None)
     if (hidden or out) and audience is not None:
         return "tells the model to keep something out of what the user or oversight sees"
     if hidden and obj is not None and tags[obj] & {"pronoun", "activity", "self"}:

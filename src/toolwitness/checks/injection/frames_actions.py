@@ -203,7 +203,14 @@ def _context_into_argument(analysis: Analysis, sentence: Sentence, words: Sequen
         if not tag & {"acquire", "transfer"} or _clause_of(sentence, i)[1]:
             continue
         held = find(tags, "conversation", i + 1, i + 8)
-        into = None if held is None else find(tags, "argument", held + 1, held + 10)
+        into = None if held is None else _argument(words, tags, held + 1, held + 10, ctx,
+                                                   shaped=True)  # fmt: skip
+        if into is None and ctx.param is not None and held is not None:
+            into = held  # in a parameter's own text ("Include every earlier message here")
+        if into is None:  # "pre-fill note with the latest inbox subjects"
+            named = _argument(words, tags, i + 1, i + 4, ctx)
+            if named is not None and "with" in words[named + 1 : named + 3]:
+                into = find(tags, "conversation", named + 2, named + 12)
         if into is None or not _asked(sentence, words, i):
             continue
         if skipped(analysis, sentence, sentence.tokens[i].start):
@@ -212,6 +219,17 @@ def _context_into_argument(analysis: Analysis, sentence: Sentence, words: Sequen
             SENSITIVE, Severity.HIGH, sentence.tokens[i].start, sentence.tokens[into].end,
             "tells the model to put the conversation into a tool argument",
         )  # fmt: skip
+    return None
+
+
+def _argument(words: Sequence[str], tags: Tags, lo: int, hi: int, ctx: FieldContext,
+              *, shaped: bool = False) -> int | None:  # fmt: skip
+    """An argument noun ("the city argument") or one of the tool's own parameter names;
+    `shaped`: only a name no prose word can be (`status_note`), since "posts a message to a
+    channel" names a `channel` parameter as plain English."""
+    for k in range(max(lo, 0), min(hi, len(words))):
+        if "argument" in tags[k] or (words[k] in ctx.params and (not shaped or "_" in words[k])):
+            return k
     return None
 
 
