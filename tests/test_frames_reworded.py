@@ -402,3 +402,12 @@ def test_plain_word_parameters_are_not_read_as_an_argument_slot() -> None:
     tool = Tool(name="chat_post", description="Posts a message to a channel as the bot; long "
                 "messages continue in a thread.", inputSchema=schema)  # fmt: skip
     assert not _cap_flags(tool)
+
+
+def test_pagination_hint_in_a_fetch_parameter_stays_quiet() -> None:
+    """mcp-server-fetch's own wording: 'more context is required' is not the conversation."""
+    schema = {"type": "object", "properties": {"start_index": {"type": "integer",
+              "description": "On return output starting at this character index, useful if a "
+              "previous fetch was truncated and more context is required."}}}  # fmt: skip
+    tool = Tool(name="fetch", description="Fetches a URL.", inputSchema=schema)
+    assert "TW-INJ-004" not in _cap_flags(tool)

@@ -108,6 +108,7 @@ def _clause_of(sentence: Sentence, i: int) -> tuple[int, bool]:
     return c, sentence.clauses[c].negated(i - offsets[c])
 
 
+_WHOLE = frozenset({"every", "all", "full", "entire", "whole", "each", "complete"})
 _CAUSATIVE = frozenset({"have", "get", "let", "make"})
 _DETERMINERS = frozenset({"the", "your", "their", "a", "an", "each", "every", "any"})
 _LEADING = frozenset({"after", "before", "when", "whenever", "once", "upon", "while", "on",
@@ -205,7 +206,9 @@ def _context_into_argument(analysis: Analysis, sentence: Sentence, words: Sequen
         held = find(tags, "conversation", i + 1, i + 8)
         into = None if held is None else _argument(words, tags, held + 1, held + 10, ctx,
                                                    shaped=True)  # fmt: skip
-        if into is None and ctx.param is not None and held is not None:
+        if into is None and ctx.param is not None and held is not None and (
+            not _WHOLE.isdisjoint(words[i + 1 : held]) or "here" in words[held:]
+        ):
             into = held  # in a parameter's own text ("Include every earlier message here")
         if into is None:  # "pre-fill note with the latest inbox subjects"
             named = _argument(words, tags, i + 1, i + 4, ctx)
