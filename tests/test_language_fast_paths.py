@@ -56,8 +56,9 @@ def _cuts(
             if ch == "." and (not nxt.isspace() or prev_word.rsplit(".", 1)[-1] in lang._ABBREV):
                 continue
             cuts.add(i + 1)
-    # never inside a backtick code span (the reference: a plain scan of every span)
+    # never inside a backtick code span or a URL (the reference: a plain scan of every span)
     code = [(lo, hi) for lo, hi in quotes or [] if text[lo] == "`"]
+    code += [(m.start(), m.end()) for m in lang._URL_SPAN.finditer(text)]
     cuts = {c for c in cuts if not any(lo < c < hi for lo, hi in code)}
     bounds, start = [], 0
     for cut in sorted(cuts):

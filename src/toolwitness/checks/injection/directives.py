@@ -73,9 +73,12 @@ def authority(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[S
         yield from _nullified(analysis, sentence, lex)
         words = sentence.words()
         toks = sentence.tokens
+        defended = not slots().members["defensive"].isdisjoint(words)
         for i, phrase in find_phrases(words, lex.framing["identity"]):
             if _skip(analysis, sentence, toks[i]):
                 continue
+            if defended and len(phrase) == 1:
+                continue  # "jailbreak lint", "jailbreak detector": the attack a tool handles
             if _RANKED & set(phrase) and not _ranks_instructions(words, i, len(phrase)):
                 continue  # "the live feed takes precedence over the cache": not about orders
             severity = Severity.HIGH if sentence.directive or sentence.to_model else Severity.MEDIUM
@@ -295,6 +298,8 @@ def sequencing(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[
             near = bisect.bisect_left(markers, i - 8)
             if near >= len(markers) or markers[near] > i + 8:
                 continue
+            if words[markers[near]] in _AFTERWARDS and phrase[-1] in _TOOL_SCOPE:
+                continue  # "after each call, check the status": this tool's own workflow
             yield _signal(
                 SEQUENCING,
                 Severity.MEDIUM,
@@ -306,6 +311,10 @@ def sequencing(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[
 
 
 _OBLIGATION = frozenset({"must", "should", "shall", "expected", "required", "supposed", "ought"})
+# After a tool's own calls is its workflow; after every reply, message or turn is line-jumping.
+_AFTERWARDS = frozenset({"after", "following", "at"})
+_TOOL_SCOPE = frozenset({"tool", "tools", "function", "functions", "call", "calls", "command",
+                         "commands", "operation", "operations", "action", "actions"})  # fmt: skip
 
 
 def _obliges(clause: Clause) -> bool:
@@ -320,6 +329,9 @@ def universal_scopes(words: list[str], lex: Lexicon) -> list[tuple[int, tuple[st
     """Quantifier, up to three modifiers, interaction noun: "any message", "every new request"."""
     found = []
     for i, w in enumerate(words):
+        if w == "whenever" and any(x in lex.user_words for x in words[i + 1 : i + 4]):
+            found.append((i, tuple(words[i : i + 2])))  # "whenever the user asks anything"
+            continue
         if w not in lex.framing["quantifiers"]:
             continue
         k = i + 1

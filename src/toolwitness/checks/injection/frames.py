@@ -31,13 +31,16 @@ Tags = list[frozenset[str]]
 _OBLIGATION = frozenset(
     {"must", "should", "shall", "need", "needs", "required", "expected", "supposed", "ought"}
 )
+_DEONTIC = frozenset({"important", "essential", "imperative", "vital", "crucial", "necessary"})
+_UNAWARE = frozenset({"unaware", "uninformed", "oblivious", "unwitting"})
 _TO_BE = frozenset({"is", "are", "be", "has", "have"})
 _SUBORDINATORS = frozenset(
     {"when", "if", "because", "while", "for", "to", "since", "unless", "where", "whenever"}
 )
 _FILLERS = frozenset({"always", "here", "now", "regardless", "everywhere", "in", "every"})
 _GRANT = frozenset({"give", "grant", "assign", "accord", "award"})
-_PRECEDENCE_VERBS = frozenset({"take", "takes", "taking", "has", "have", "given", "get", "gets"})
+_PRECEDENCE_VERBS = frozenset({"take", "takes", "taking", "has", "have", "given", "get", "gets",
+                               "carry", "carries", "hold", "holds"})  # fmt: skip
 
 
 def find(tags: Tags, slot: str, lo: int, hi: int) -> int | None:
@@ -59,6 +62,9 @@ def addressed(sentence: Sentence, clause: Clause, words: Sequence[str]) -> bool:
     if clause.directive or sentence.directive or sentence.to_model:
         return True
     if any(w in _OBLIGATION for w in words):
+        return True
+    # "it is important / essential that the user …": a deontic frame with any subject
+    if any(words[k] in _DEONTIC and words[k + 1] == "that" for k in range(len(words) - 1)):
         return True
     # "is to be omitted", "are to remain hidden", "has to call"
     return any(words[k] in _TO_BE and words[k + 1] == "to" for k in range(len(words) - 1))
@@ -176,6 +182,8 @@ def _ranks_above(
         if ranked is not None:
             return ranked
         rank = find(tags, "precedence", i + 1, i + 4)
+        if rank is not None and words[rank] == "weight":
+            return None  # "weight" ranks only against instructions named after it
         compared = find(tags, "comparator", (rank or i) + 1, (rank or i) + 3)
         if compared is None and (not after or rank is not None):
             return rank or i  # "this entry shall prevail", "these notes take precedence"
@@ -277,6 +285,15 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
                     yield _signal(SECRECY, clause.start, clause.end, why, Severity.HIGH)
                     return
             for i, tag in enumerate(tags):  # negated: "the user must never learn / see it"
+                kept = any("keep" in t for t in tags[max(0, i - 3) : i])
+                if words[i] in _UNAWARE and asked and kept:
+                    # "the user is to remain unaware of …" (the gate: keep x unaware)
+                    who = find(tags, "person", max(0, i - 6), i)
+                    if who is not None and not skipped(analysis, sentence, toks[i].start):
+                        yield _signal(SECRECY, clause.start, clause.end,
+                                      "tells the model to keep the user from learning what it"
+                                      " does", Severity.HIGH)  # fmt: skip
+                        return
                 if not tag & {"cognition", "appear"} or not clause.negated(i) or not asked:
                     continue
                 if skipped(analysis, sentence, toks[i].start):

@@ -376,6 +376,9 @@ def _beacon(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: 
 
 
 _HTTP_METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"})
+_CHAT = frozenset({"conversation", "conversations", "history", "transcript", "chat", "dialogue",
+                   "prompt", "context"})  # fmt: skip
+_WHOSE = frozenset({"user", "users", "your", "customer", "their", "his", "her"})
 _SLOT = re.compile(r"\{([^{}]{1,120})\}")
 
 
@@ -393,7 +396,10 @@ def _template_beacons(analysis: Analysis) -> Iterator[Signal]:
             if slot.start() >= m.end():
                 break
             words = slot.group(1).lower().replace("'s", "").split()
-            if len(words) >= 2 and not convo.isdisjoint(words):
+            # the chat itself, or a message said to be the user's ("{message text}" in a
+            # webhook example is the tool's own payload)
+            whose = not _CHAT.isdisjoint(words) or not _WHOSE.isdisjoint(words)
+            if len(words) >= 2 and not convo.isdisjoint(words) and whose:
                 if analysis.exemplified_at(m.start()):
                     break
                 yield _signal(

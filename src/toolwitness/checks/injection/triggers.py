@@ -95,6 +95,7 @@ def _build(lex: Lexicon) -> Triggers:
         HIDE: sl.of("conceal", "covert", "hidden"),
         KEEP: sl.of("keep") | {"without"},
         KEEP_ARG: sl.of("away", "hidden", "communicate", "disclosure")
+        | {"unaware", "uninformed", "oblivious", "unwitting"}
         | {"un" + w for w in sl.members["communicate"] if w.endswith(("ed", "n"))},
         RUN: sl.of("execute"),
         COMMAND: sl.of("command"),
@@ -115,7 +116,7 @@ def _build(lex: Lexicon) -> Triggers:
         AIM_ARG: sl.of("aimed"),
         AUTHORITY: inflections(lex.verbs["override"]) | fr["override_objects"],
         SECRECY: lex.negators | inflections(lex.verbs["concealment"]) | fr["secrecy_adverbs"],
-        SEQ_SCOPE: fr["quantifiers"],
+        SEQ_SCOPE: fr["quantifiers"] | {"whenever"},  # (+ "whenever the user …")
         INTENT: (
             inflections(lex.intent["verbs"]) | lex.intent["markers"] | lex.intent["attack_heads"]
             | inflections(action_verbs)

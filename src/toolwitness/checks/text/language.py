@@ -270,9 +270,10 @@ def _sentence_bounds(
     text: str, toks: list[Token], quotes: Sequence[tuple[int, int]] = ()
 ) -> list[tuple[int, int]]:
     """Split on terminal punctuation followed by space, newlines, semicolons and markup tags;
-    never inside a code span (`curl 'https://x/?a=1;cat /etc/passwd'` is one example)."""
+    never inside a code span (`curl 'https://x/?a=1;cat /etc/passwd'` is one example) or a URL
+    (`https://px.example/i.gif?sid=1` is one token of its sentence)."""
     cuts = {m.start() for m in _TAG.finditer(text)} | {m.end() for m in _TAG.finditer(text)}
-    code = [(lo, hi) for lo, hi in quotes if text[lo] == "`"]
+    code = unsplit_spans(text, quotes)
     ends: list[int] | None = None
     for mark in _SENTENCE_MARK.finditer(text):
         i = mark.start()
@@ -298,6 +299,23 @@ def _sentence_bounds(
     if start < len(text):
         bounds.append((start, len(text)))
     return bounds
+
+
+_URL_SPAN = re.compile(r"(?:https?|wss?|ftp)://[^\s\"'<>`]{1,2000}")
+
+
+def unsplit_spans(text: str, quotes: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Code spans and URLs, merged and in order: no sentence ends inside them."""
+    spans = [(lo, hi) for lo, hi in quotes if text[lo] == "`"]
+    if "://" in text:
+        spans += [(m.start(), m.end()) for m in _URL_SPAN.finditer(text)]
+    merged: list[tuple[int, int]] = []
+    for lo, hi in sorted(spans):
+        if merged and lo < merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(hi, merged[-1][1]))
+        else:
+            merged.append((lo, hi))
+    return merged
 
 
 def _inside(spans: list[tuple[int, int]], starts: list[int], offset: int) -> bool:
