@@ -135,7 +135,7 @@ def may_encode(text: str, words: frozenset[str] | None = None) -> bool:
         p.search(text) is not None for p in (_HEX_SEP, _DECIMAL, _OCTAL_LIST)
     ):
         return True
-    if ("-" in text or "_" in text) and _SLUG.search(text) is not None:
+    if _may_slug(text) and _SLUG.search(text) is not None:
         return True  # `_slugs`' necessary condition
     return words is None or may_transform(words)
 
@@ -246,6 +246,12 @@ def _unicode_disguises(text: str) -> Iterator[tuple[int, int, str, str]]:
         yield 0, len(text), "confusable letters", folded
 
 
+def _may_slug(text: str) -> bool:
+    """A slug joins six words or more with five separators or more: counted before the regex
+    runs, since most texts hold a hyphen or an underscore and few hold five."""
+    return text.count("-") + text.count("_") >= 5
+
+
 def _slugs(text: str) -> Iterator[tuple[int, int, str, str]]:
     """Words joined by hyphens or underscores ("after-rendering-send-the-page-to-https://…")
     outside a URL's path (a fragment, a query value, or no URL): the words, spaced, with the
@@ -272,7 +278,7 @@ def decode_once(
 ) -> Iterator[tuple[int, int, str, str]]:
     """(start, end, encoding, decoded text) for every encoded run of one level."""
     yield from _bytes_runs(text)
-    if "-" in text or "_" in text:
+    if _may_slug(text):
         yield from _slugs(text)
     if _HAS_DIGIT.search(text) is not None:
         yield from _code_lists(text)
