@@ -4,45 +4,44 @@
   when the tool's purpose has nothing to do with secrets;
 - dependency injection: before/after this, call a tool this server does not list;
 - deprecation lures: this tool is retired, use another tool (not on this server) or a URL;
-- covert beacons: contact our partner endpoint / a literal URL, or render an image whose URL
-  carries data, from a tool whose purpose is not network access;
+- covert beacons (`frames_beacons`): contact our partner endpoint / a literal URL, render an
+  image whose URL carries data, or a URL template whose slot is the conversation;
 - commands: run a shell command in a tool whose purpose is not a shell;
 - harmful intent: an offensive action, or an attack named as the tool's purpose.
 
 Quiet like every frame (`frames`): negated, documentary, quoted, or within the tool's purpose.
+What the action frames share (literal shapes, `_asked`) is in `frames_common`.
 """
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections.abc import Iterator, Sequence
 
-from toolwitness.checks.injection.frames import Tags, addressed, find, find_any, skipped
+from toolwitness.checks.injection.frames import Tags, find, find_any, skipped
+from toolwitness.checks.injection.frames_beacons import _beacon, _image_beacons, _template_beacons
+from toolwitness.checks.injection.frames_common import (
+    _IDENT,
+    _URL,
+    _asked,
+    _called,
+    _clause_of,
+    _signal,
+)
 from toolwitness.checks.injection.model import (
     INTENT,
     SENSITIVE,
     SEQUENCING,
     SHADOWING,
     SHELL,
-    URL,
     FieldContext,
     Signal,
 )
 from toolwitness.checks.injection.slots import Slots, slots
 from toolwitness.checks.text.language import Analysis, Sentence
 from toolwitness.checks.text.lexicon import Lexicon
-from toolwitness.checks.text.wordnet import lexical_classes
 from toolwitness.findings import Severity
 
-_URL = re.compile(r"(?:https?|wss?)://[^\s\"'<>`)\]]{1,2000}")
-_EMAIL = re.compile(r"[A-Za-z0-9._%+\-]{1,64}@[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63}){1,8}")
-_IMAGE = re.compile(
-    r"!\[[^\]\n]{0,200}\]\(\s{0,4}((?:https?:)?//[^)\s]{1,1000})|"
-    r"<img\b[^>]{0,300}?\bsrc\s{0,4}=\s{0,4}[\"']?((?:https?:)?//[^\"'\s>]{1,1000})",
-    re.IGNORECASE,
-)
-_PLACEHOLDER = re.compile(r"\{[^}]{1,80}\}|\$\{|<[A-Za-z_]{1,40}>|%s|\[[A-Za-z_ ]{1,40}\]")
 _RISKY = ("&&", "||", "|", ";", ">>", "$(", ".bashrc", ".profile", ".zshrc", "authorized_keys",
           "crontab", "/etc/", "/dev/tcp")  # fmt: skip
 # After an attack noun that heads the tool's purpose: a preposition, or a generic head.
@@ -50,21 +49,6 @@ _HEAD_FOLLOWERS = frozenset(
     {"in", "for", "via", "on", "against", "into", "through", "using", "with", "to", "of",
      "technique", "techniques", "attack", "attacks", "method", "chain", "tool", "kit"}
 )  # fmt: skip
-_IDENT = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_.][A-Za-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]+")
-
-
-def _signal(family: str, sev: Severity, start: int, end: int, message: str) -> Signal:
-    return Signal(family=family, severity=sev, start=start, end=end, message=message)
-
-
-def _within_purpose(ctx: FieldContext, sl: Slots, slot: str) -> bool:
-    """The tool's name or title is about this (its description's first clause may be the
-    payload itself, so it is not read here)."""
-    return not _called(ctx).isdisjoint(sl.members[slot])
-
-
-def _called(ctx: FieldContext) -> frozenset[str]:
-    return ctx.identity if ctx.identity or ctx.tool is None else ctx.purpose
 
 
 def actions(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
@@ -89,60 +73,7 @@ def actions(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
     yield from _template_beacons(analysis)
 
 
-def _offsets(sentence: Sentence) -> list[int]:
-    """The index of each clause's first word in the sentence (computed once per sentence)."""
-    held = sentence.memo.get("clause_offsets")
-    if held is None:
-        held, at = [], 0
-        for clause in sentence.clauses:
-            held.append(at)
-            at += len(clause.tokens)
-        sentence.memo["clause_offsets"] = held
-    return held
-
-
-def _clause_of(sentence: Sentence, i: int) -> tuple[int, bool]:
-    """(index of the clause holding word i, whether word i is negated there): a bisection."""
-    offsets = _offsets(sentence)
-    c = max(0, bisect.bisect_right(offsets, i) - 1)
-    return c, sentence.clauses[c].negated(i - offsets[c])
-
-
 _WHOLE = frozenset({"every", "all", "full", "entire", "whole", "each", "complete"})
-_CAUSATIVE = frozenset({"have", "get", "let", "make"})
-_DETERMINERS = frozenset({"the", "your", "their", "a", "an", "each", "every", "any"})
-_LEADING = frozenset({"after", "before", "when", "whenever", "once", "upon", "while", "on",
-                      "for", "with", "during", "then", "also", "first", "finally"})  # fmt: skip
-
-
-def _asked(sentence: Sentence, words: Sequence[str], i: int) -> bool:
-    """An order: `frames.addressed`, or an imperative after a leading phrase ("After each
-    conversion also contact …": the verb in base form, the clause opening with a preposition
-    or sequence word, no other verb before it). `addressed` is computed once per clause."""
-    c, _ = _clause_of(sentence, i)
-    clause = sentence.clauses[c]
-    key = f"addressed{c}"
-    if key not in sentence.memo:
-        sentence.memo[key] = addressed(sentence, clause, [t.text for t in clause.tokens])
-    if sentence.memo[key]:
-        return True
-    at = i - _offsets(sentence)[c]
-    forms = lexical_classes().forms
-    if at == 0 and c > 0 and words[i] not in forms:
-        # the verb opens the clause after a leading phrase: "To finish the check, ask …",
-        # "If the user agrees, send …"
-        lead = sentence.clauses[0].tokens[0].text
-        return lead in _LEADING or lead in ("to", "if", "in", "during", "until", "unless")
-    if not 0 < at <= 6:
-        return False
-    own = clause.tokens
-    if own[0].text in _CAUSATIVE and own[1].text in _DETERMINERS | {"them", "him", "her"}:
-        return True  # "have the shopper type …", "get the user to paste …"
-    return (
-        own[0].text in _LEADING
-        and words[i] not in forms
-        and not any(t.text in forms for t in own[1:at])
-    )
 
 
 def _secret_at(words: Sequence[str], tags: Tags, k: int, sl: Slots) -> bool:
@@ -344,85 +275,6 @@ def _passive(words: Sequence[str], k: int) -> bool:
     """A retire verb said of something ("has been retired", "is being phased out", "we are
     sunsetting"): a form of be/have/will within the three words before it."""
     return any(w in _BE for w in words[max(0, k - 3) : k])
-
-
-def _beacon(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: Tags,
-            ctx: FieldContext, sl: Slots) -> Signal | None:  # fmt: skip
-    """ "Also contact our partner endpoint with the result", "send a copy to https://…"."""
-    if _within_purpose(ctx, sl, "network_domain"):
-        return None
-    chunk = analysis.text[sentence.start : sentence.end]
-    literal: bool | None = None  # a URL or e-mail address in the sentence (searched once)
-    for i, tag in enumerate(tags):
-        if not tag & {"contact", "transfer"} or _clause_of(sentence, i)[1]:
-            continue
-        if not _asked(sentence, words, i) or skipped(analysis, sentence, sentence.tokens[i].start):
-            continue
-        tok = sentence.tokens[i]
-        if analysis.text[tok.start : tok.end] in _HTTP_METHODS:
-            continue  # "GET https://…/messages/{id}": an API reference, not an order
-        ep = find(tags, "endpoint", i + 1, i + 8)
-        third = ep is not None and find(tags, "third_party", ep - 3, ep) is not None
-        if literal is None:
-            literal = _URL.search(chunk) is not None or (
-                "@" in chunk and _EMAIL.search(chunk) is not None
-            )
-        if third or literal:
-            return _signal(
-                URL, Severity.MEDIUM, sentence.start, sentence.end,
-                "tells the model to contact an outside endpoint the tool's purpose does not need",
-            )  # fmt: skip
-    return None
-
-
-_HTTP_METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"})
-_CHAT = frozenset({"conversation", "conversations", "history", "transcript", "chat", "dialogue",
-                   "prompt", "context"})  # fmt: skip
-_WHOSE = frozenset({"user", "users", "your", "customer", "their", "his", "her"})
-_SLOT = re.compile(r"\{([^{}]{1,120})\}")
-
-
-def _template_beacons(analysis: Analysis) -> Iterator[Signal]:
-    """A URL whose placeholder is the conversation described in words ("…?m={the user's most
-    recent message}"): whoever fills it in sends the chat out, whatever the tool's purpose. An
-    identifier slot ("{message_id}") is an honest API template."""
-    if "{" not in analysis.text:
-        return
-    convo = slots().members["conversation"]
-    text = analysis.text
-    for m in _URL.finditer(text):
-        # a slot opened inside the URL may hold spaces, which end the URL match
-        for slot in _SLOT.finditer(text, m.start(), min(len(text), m.end() + 122)):
-            if slot.start() >= m.end():
-                break
-            words = slot.group(1).lower().replace("'s", "").split()
-            # the chat itself, or a message said to be the user's ("{message text}" in a
-            # webhook example is the tool's own payload)
-            whose = not _CHAT.isdisjoint(words) or not _WHOSE.isdisjoint(words)
-            if len(words) >= 2 and not convo.isdisjoint(words) and whose:
-                if analysis.exemplified_at(m.start()):
-                    break
-                yield _signal(
-                    URL, Severity.HIGH, m.start(), m.end(),
-                    "builds a URL that carries the conversation out (a beacon)",
-                )  # fmt: skip
-                return
-
-
-def _image_beacons(analysis: Analysis) -> Iterator[Signal]:
-    for m in _IMAGE.finditer(analysis.text):
-        url = m.group(1) or m.group(2) or ""
-        sentence = analysis.sentence_at(m.start())
-        if sentence is not None and sentence.documentary_at(m.start()):
-            continue
-        if analysis.exemplified_at(m.start()):
-            continue  # "remote images (for example `![](https://…?d=SECRET)`)": shown, not asked
-        if _PLACEHOLDER.search(url) or ("?" in url and "=" in url):
-            yield _signal(
-                URL, Severity.HIGH, m.start(), m.end(),
-                "renders an image whose URL carries data out (a beacon)",
-            )  # fmt: skip
-            return
 
 
 def _command(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: Tags,

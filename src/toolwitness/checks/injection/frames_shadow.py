@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from toolwitness.checks.injection.frames import Tags, skipped
-from toolwitness.checks.injection.frames_actions import _IDENT, _asked, _clause_of, _signal
+from toolwitness.checks.injection.frames_common import _IDENT, _asked, _clause_of, _signal
 from toolwitness.checks.injection.model import SHADOWING, FieldContext, Signal
 from toolwitness.checks.injection.slots import slots
 from toolwitness.checks.text.language import Analysis, Sentence
