@@ -42,7 +42,9 @@ def _quote_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _cuts(text: str, toks: list[lang.Token]) -> list[tuple[int, int]]:
+def _cuts(
+    text: str, toks: list[lang.Token], quotes: list[tuple[int, int]] | None = None
+) -> list[tuple[int, int]]:
     cuts = {m.start() for m in lang._TAG.finditer(text)} | {m.end() for m in lang._TAG.finditer(text)}
     prev_word, tok_iter = "", iter(toks)
     tok = next(tok_iter, None)
@@ -54,6 +56,10 @@ def _cuts(text: str, toks: list[lang.Token]) -> list[tuple[int, int]]:
             if ch == "." and (not nxt.isspace() or prev_word.rsplit(".", 1)[-1] in lang._ABBREV):
                 continue
             cuts.add(i + 1)
+    # never inside a backtick code span or a URL (the reference: a plain scan of every span)
+    code = [(lo, hi) for lo, hi in quotes or [] if text[lo] == "`"]
+    code += [(m.start(), m.end()) for m in lang._URL_SPAN.finditer(text)]
+    cuts = {c for c in cuts if not any(lo < c < hi for lo, hi in code)}
     bounds, start = [], 0
     for cut in sorted(cuts):
         if cut > start:
@@ -85,6 +91,8 @@ def test_scanning_shortcuts_match_the_definitions(text: str) -> None:
     assert lang.tokens(text) == toks
     assert lang._quote_spans(text) == _quote_spans(text)
     assert lang._sentence_bounds(text, toks) == _cuts(text, toks)
+    quotes = _quote_spans(text)
+    assert lang._sentence_bounds(text, toks, quotes) == _cuts(text, toks, quotes)
     assert [c.tokens for c in lang._clauses(text, toks)] == _clause_tokens(text, toks)
 
 
@@ -94,7 +102,7 @@ def test_sentences_hold_the_tokens_inside_them(text: str) -> None:
     toks = _tokens(text)
     analysis = lang._analyse(text, lang.lexicon())
     expected = []
-    for lo, hi in _cuts(text, toks):
+    for lo, hi in _cuts(text, toks, _quote_spans(text)):
         own = [t for t in toks if lo <= t.start < hi]
         if own:
             expected.append((lo, hi, own))

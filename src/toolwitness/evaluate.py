@@ -32,6 +32,7 @@ from toolwitness.rules import FAMILIES, RuleRegistry, load_registry
 
 __all__ = [
     "CORPUS_SCHEMA",
+    "PACKAGE_RULES",
     "REPORT_SCHEMA",
     "SPLITS",
     "Ablation",
@@ -48,6 +49,14 @@ __all__ = [
 ]
 
 REPORT_SCHEMA = "toolwitness.evaluation/1"
+# Server-level findings (tool = null) that judge the package the server *is* — a known-vulnerable
+# version, an imitated package or dependency name: every tool of that server runs that package,
+# so evaluation counts each of them as flagged by it (one explicit rule, docs/evaluation.md).
+# Pinning (TW-SUP-001), registry metadata and META findings stay server-level only. The JSON
+# report is unchanged: these findings still carry tool = null there.
+PACKAGE_RULES = frozenset(
+    {"TW-NET-007", "TW-SUP-002", "TW-SUP-003", "TW-SUP-004", "TW-SUP-005", "TW-SUP-006"}
+)
 SPLITS = ("dev", "holdout", "all")
 Z95 = 1.959963984540054
 
@@ -180,6 +189,9 @@ def findings_by_catalog(
         for finding in server.findings:
             if finding.tool is not None:
                 per_tool.setdefault(finding.tool, []).append((finding.rule_id, finding.severity))
+            elif finding.rule_id in PACKAGE_RULES:  # the package is every tool's code
+                for tool in surface.tools:
+                    per_tool.setdefault(tool.name, []).append((finding.rule_id, finding.severity))
         found[name] = per_tool
         if server.incomplete:
             incomplete.append(name)

@@ -151,7 +151,8 @@ class PackageRef(_Frozen):
     ecosystem: str  # npm | pypi | docker
     name: str
     version: str | None = None
-    spec: str | None = None
+    spec: str | None = None  # the launch spec a config gave; None for a catalog's own statement
+    dependencies: tuple[str, ...] | None = None  # names a catalog's packageMeta states
 
 
 class ServerSpec(_Frozen):

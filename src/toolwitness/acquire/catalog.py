@@ -14,6 +14,8 @@ from typing import Any
 from toolwitness import paths
 from toolwitness.acquire.hostile_json import parse_json_bytes
 from toolwitness.acquire.limits import InputLimits
+from toolwitness.acquire.package_meta import FIELD as PACKAGE_META
+from toolwitness.acquire.package_meta import read_package_meta
 from toolwitness.errors import InputError
 from toolwitness.files import read_regular
 from toolwitness.gcpause import gc_paused
@@ -380,6 +382,12 @@ def _container(
         fields["id"] = doc["id"]
     if doc.get("schema") == SNAPSHOT_SCHEMA:
         fields.update(_snapshot_extras(doc, reader))
+    if PACKAGE_META in doc and "package" not in fields:  # a vendor's statement of its package
+        package, note = read_package_meta(doc[PACKAGE_META])
+        if package is not None:
+            fields["package"] = package
+        if note is not None:
+            notes.append(note)
     return tools, fields
 
 

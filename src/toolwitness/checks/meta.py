@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from toolwitness.acquire.package_meta import NOTE_PREFIX as PACKAGE_NOTE
 from toolwitness.checks.interface import CheckContext, server_check
 from toolwitness.findings import Finding
 from toolwitness.model import Coverage, ServerSurface
@@ -13,7 +14,7 @@ from toolwitness.textnorm import excerpt
 _VALID_NAME = re.compile(r"[A-Za-z0-9_.\-]{1,128}")
 
 
-@server_check("meta.surface", ["TW-META-001", "TW-META-002"])
+@server_check("meta.surface", ["TW-META-001", "TW-META-002", "TW-META-008"])
 def surface_completeness(surface: ServerSurface, ctx: CheckContext) -> Iterator[Finding]:
     config_only = surface.coverage == (Coverage.CONFIG,)  # nothing was listed, by design
     if surface.is_empty() and not config_only:
@@ -26,6 +27,8 @@ def surface_completeness(surface: ServerSurface, ctx: CheckContext) -> Iterator[
     for note in surface.notes:
         if "nextCursor" in note:
             yield ctx.rules.finding("TW-META-002", tool=None, location="tools", message=note)
+        elif note.startswith(PACKAGE_NOTE):
+            yield ctx.rules.finding("TW-META-008", tool=None, location="packageMeta", message=note)
 
 
 @server_check("meta.tool-shape", ["TW-META-003", "TW-META-004", "TW-META-006", "TW-META-007"])

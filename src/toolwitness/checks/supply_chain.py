@@ -62,7 +62,9 @@ def package_spec(surface: ServerSurface, ctx: CheckContext) -> Iterator[Finding]
     package = surface.package
     if package is None:
         return
-    problem = pin_problem(package)
+    # a catalog's own statement (packageMeta) says what the server is, not how it is launched:
+    # no spec, nothing to pin
+    problem = pin_problem(package) if package.spec is not None else None
     if problem is not None:
         message, severity = problem
         yield ctx.rules.finding(
@@ -85,6 +87,21 @@ def package_spec(surface: ServerSurface, ctx: CheckContext) -> Iterator[Finding]
             evidence=excerpt(package.name, 200),
             witnesses=(_witness(surface, package, f"imitates {verdict.target}"),),
         )
+    for k, dependency in enumerate(package.dependencies or ()):
+        verdict = judge_name(package.ecosystem, dependency)
+        if verdict is None:
+            continue
+        rule_id, template = _NAME_RULES[verdict.kind]
+        yield ctx.rules.finding(
+            rule_id,
+            tool=None,
+            location=f"package.dependencies[{k}]",
+            message="a dependency: " + template.format(target=verdict.target,
+                                                       distance=verdict.distance),
+            evidence=excerpt(dependency, 200),
+            witnesses=(_witness(surface, package, f"depends on {dependency}, imitating "
+                                f"{verdict.target}"),),
+        )  # fmt: skip
 
 
 @server_check("supply.registry", ["TW-SUP-007", "TW-SUP-008", "TW-SUP-009", "TW-SUP-010"])

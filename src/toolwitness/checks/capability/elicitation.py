@@ -17,6 +17,7 @@ from toolwitness.checks.roles.prose import is_negated
 from toolwitness.checks.roles.text import _SECRET_PATH_MARKERS as SECRET_PATH_MARKERS
 from toolwitness.checks.roles.text import clauses, name_tokens
 from toolwitness.checks.roles.vocab import RoleVocabulary, vocabulary
+from toolwitness.checks.text.language import analyse
 from toolwitness.findings import Confidence, Finding, Severity, Witness
 from toolwitness.literals import contains_any
 from toolwitness.model import ServerSurface
@@ -96,6 +97,12 @@ def _may_ask(text: str, secrets: frozenset[str], vocab: RoleVocabulary) -> bool:
 def _asks_for_secret(text: str, secrets: frozenset[str], vocab: RoleVocabulary) -> str | None:
     if not _may_ask(text, secrets, vocab):
         return None
+    # a sentence that documents attacks ("Reviews definitions for poisoning: requests for
+    # credentials, …") describes the asking, it does not ask: read the other sentences only
+    analysis = analyse(text)
+    if any(s.documentary_from is not None for s in analysis.sentences):
+        text = " ".join(text[s.start : s.end] for s in analysis.sentences
+                        if s.documentary_from is None)  # fmt: skip
     for clause in clauses(text, vocab):
         if not _ADDRESSEES & set(clause.tokens):
             continue

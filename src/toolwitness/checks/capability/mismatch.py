@@ -24,6 +24,7 @@ from toolwitness.checks.capability.purpose import (
 from toolwitness.checks.interface import CheckContext, server_check
 from toolwitness.checks.roles.derive import ToolRoles, surface_roles
 from toolwitness.checks.roles.vocab import vocabulary
+from toolwitness.checks.text.english import reads_as_english
 from toolwitness.findings import Finding, Severity, Witness
 from toolwitness.model import ServerSurface, Tool
 
@@ -126,7 +127,10 @@ def _tool_findings(
 ) -> Iterator[Finding]:
     vocab = vocabulary()
     purpose = purpose_of(tool, roles, vocab)
-    found = mismatches(roles, purpose, habits, vocab) if roles.params else []
+    # a purpose the English analysis cannot read says nothing either way: no "says nothing
+    # that needs it" on a description in another language
+    readable = reads_as_english(f"{tool.title or ''} {tool.description or ''}")
+    found = mismatches(roles, purpose, habits, vocab) if roles.params and readable else []
     if found:
         yield _param_finding(tool, purpose, found, ctx)
     actions = list(value_actions(roles, purpose, vocab)) if roles.values else []

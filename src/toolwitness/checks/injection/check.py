@@ -150,6 +150,9 @@ def tool_poisoning(surface: ServerSurface, ctx: CheckContext) -> Iterator[Findin
         ):
             param_signals.setdefault(found.location, []).append(sig)
         param_words: dict[str, frozenset[str]] = {}
+        props = tool.input_schema.get("properties")
+        params = frozenset(k.lower() for k in props if isinstance(k, str)) if isinstance(
+            props, dict) else frozenset()  # fmt: skip
         reported: dict[str, set[str]] = {}
         prose: list[TextField] = []
         for field in tool_text_fields(tool, i):
@@ -174,14 +177,15 @@ def tool_poisoning(surface: ServerSurface, ctx: CheckContext) -> Iterator[Findin
                     param_words[param] = words | frozenset(split_identifier(param))
                 words = param_words[param]
             fctx = FieldContext(
-                field.kind, field.location, tool.name, words, siblings, param, identity, victim
+                field.kind, field.location, tool.name, words, siblings, param, identity, victim,
+                params,
             )
             for finding in field_findings(field, fctx, ctx, lex, param_signals.get(field.location)):
                 reported.setdefault(field.location, set()).add(finding.rule_id)
                 yield finding
         if len(prose) >= 2:
             whole = FieldContext("joined", prose[0].location, tool.name, purpose(), siblings,
-                                 None, identity, victim)  # fmt: skip
+                                 None, identity, victim, params)  # fmt: skip
             yield from split_findings(prose, whole, ctx, lex, reported)
     everything: frozenset[str] | None = None  # the server's purpose words, when needed
     for field in surface_text_fields(surface):

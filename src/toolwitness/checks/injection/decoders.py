@@ -52,6 +52,7 @@ _NUMBER = re.compile(r"[0-9A-Fa-f]+")
 _WORD_RUN = re.compile(r"\S{1,4000}")
 _PCT_BYTE = re.compile(r"%[0-9A-Fa-f]{2}")
 _UESC = re.compile(r"(?:\\u[0-9A-Fa-f]{4}){6,4000}")
+_SLUG = re.compile(r"[A-Za-z][A-Za-z0-9]{0,30}(?:[-_][A-Za-z0-9]{1,30}){5,400}")
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z]{2,10});")
 _HAS_DIGIT = re.compile(r"[0-9]")
 _DIGIT_RUN = re.compile(r"[0-9]+")
@@ -134,6 +135,8 @@ def may_encode(text: str, words: frozenset[str] | None = None) -> bool:
         p.search(text) is not None for p in (_HEX_SEP, _DECIMAL, _OCTAL_LIST)
     ):
         return True
+    if _may_slug(text) and _SLUG.search(text) is not None:
+        return True  # `_slugs`' necessary condition
     return words is None or may_transform(words)
 
 
@@ -243,11 +246,40 @@ def _unicode_disguises(text: str) -> Iterator[tuple[int, int, str, str]]:
         yield 0, len(text), "confusable letters", folded
 
 
+def _may_slug(text: str) -> bool:
+    """A slug joins six words or more with five separators or more: counted before the regex
+    runs, since most texts hold a hyphen or an underscore and few hold five."""
+    return text.count("-") + text.count("_") >= 5
+
+
+def _slugs(text: str) -> Iterator[tuple[int, int, str, str]]:
+    """Words joined by hyphens or underscores ("after-rendering-send-the-page-to-https://…")
+    outside a URL's path (a fragment, a query value, or no URL): the words, spaced, with the
+    rest of the token after them. Only runs that read as English (two function words or more)
+    count: identifiers and honest slugs ("aws-lambda-node-18-x") stay what they are."""
+    for m in _SLUG.finditer(text):
+        back = max(0, m.start() - 2000)  # bounded look-back: linear on hostile text
+        token_start = max(text.rfind(" ", back, m.start()), text.rfind("\n", back, m.start()),
+                          back - 1) + 1  # fmt: skip
+        head = text[token_start : m.start()]
+        if "://" in head and not any(c in head for c in "#?="):
+            continue  # a path segment of a URL: documentation slugs are honest
+        words = re.split(r"[-_]", m.group())
+        if sum(1 for w in words if w.lower() in _function_words()[0]) < 2:
+            continue
+        end = m.end()
+        while end < len(text) and not text[end].isspace() and end < m.end() + 2000:
+            end += 1
+        yield m.start(), end, "slug", " ".join(words) + text[m.end() : end]
+
+
 def decode_once(
     text: str, words: frozenset[str] | None = None
 ) -> Iterator[tuple[int, int, str, str]]:
     """(start, end, encoding, decoded text) for every encoded run of one level."""
     yield from _bytes_runs(text)
+    if _may_slug(text):
+        yield from _slugs(text)
     if _HAS_DIGIT.search(text) is not None:
         yield from _code_lists(text)
     if "%" in text or "\\" in text or "&" in text:

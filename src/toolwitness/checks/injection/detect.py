@@ -16,6 +16,7 @@ from typing import TypeVar
 from toolwitness.checks.injection import directives as inj_directives
 from toolwitness.checks.injection import frames as inj_frames
 from toolwitness.checks.injection import frames_actions as inj_actions
+from toolwitness.checks.injection import frames_shadow as inj_shadow
 from toolwitness.checks.injection import payloads as inj_payloads
 from toolwitness.checks.injection import targets as inj_targets
 from toolwitness.checks.injection import triggers as trig
@@ -45,6 +46,7 @@ DETECTORS: tuple[Detector, ...] = (
     inj_frames.precedence,
     inj_frames.concealment,
     inj_actions.actions,
+    inj_shadow.rewire,
 )
 IDENTIFIER_KINDS = frozenset({"name", "schema-key", "key"})
 
@@ -90,6 +92,8 @@ def _text_gates(text: str, scan: trig.TextScan, lex: Lexicon) -> frozenset[Detec
         opened.append(inj_frames.concealment)
     if acts:
         opened.append(inj_actions.actions)
+    if inj_shadow.may_rewire(text, scan.words):
+        opened.append(inj_shadow.rewire)
     return frozenset(opened)
 
 

@@ -22,6 +22,7 @@ from toolwitness.checks.injection.model import (
 from toolwitness.checks.injection.slots import slots
 from toolwitness.checks.text.language import (
     Analysis,
+    Clause,
     Sentence,
     Token,
     base_form,
@@ -72,9 +73,12 @@ def authority(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[S
         yield from _nullified(analysis, sentence, lex)
         words = sentence.words()
         toks = sentence.tokens
+        defended = not slots().members["defensive"].isdisjoint(words)
         for i, phrase in find_phrases(words, lex.framing["identity"]):
             if _skip(analysis, sentence, toks[i]):
                 continue
+            if defended and len(phrase) == 1:
+                continue  # "jailbreak lint", "jailbreak detector": the attack a tool handles
             if _RANKED & set(phrase) and not _ranks_instructions(words, i, len(phrase)):
                 continue  # "the live feed takes precedence over the cache": not about orders
             severity = Severity.HIGH if sentence.directive or sentence.to_model else Severity.MEDIUM
@@ -158,6 +162,14 @@ def _about_concealment(words: list[str], i: int, lex: Lexicon) -> bool:
     return any(w in lex.sets["concealed_objects"] for w in rest[:5])
 
 
+def _to_third_party(words: list[str], i: int) -> bool:
+    """A negated telling whose recipient is an outsider (third parties, partners,
+    advertisers): a privacy promise to the user, not concealment from the user."""
+    third = slots().members["third_party"]
+    after = words[i + 1 : i + 8]
+    return "third" in after or any(w in third for w in after if w not in ("our", "remote"))
+
+
 def _passive_concealment(words: list[str], i: int) -> bool:
     """`... must not be mentioned`: a negated passive communication verb about this text."""
     return (
@@ -181,7 +193,9 @@ def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
                 if _skip(analysis, sentence, tok):
                     continue
                 verb = base_form(w, comm)
-                if verb is not None and clause.negated(i) and not holds_secret:
+                if verb is not None and clause.negated(i) and not holds_secret and not (
+                    _to_third_party(words, i)  # "does not share it with third parties"
+                ):
                     informs_user = verb in lex.verbs["informational"] and any(
                         x in lex.user_words for x in words[i + 1 : i + 12]
                     )
@@ -234,8 +248,11 @@ def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
                     break
         words = sentence.words()
         toks = sentence.tokens
+        # as the adverbs: in an order ("runs in the background and emails you when done"
+        # describes scheduling, not secrecy)
+        ordered = sentence.directive or any(_obliges(c) for c in sentence.clauses)
         for i, phrase in find_phrases(words, lex.framing["secrecy_phrases"]):
-            if not _skip(analysis, sentence, toks[i]):
+            if ordered and not _skip(analysis, sentence, toks[i]):
                 yield _signal(
                     SECRECY,
                     Severity.HIGH,
@@ -255,7 +272,9 @@ def _scoped_locally(words: list[str], end: int, lex: Lexicon) -> bool:
 
 def sequencing(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
     for sentence in analysis.sentences:
-        if not sentence.directive:
+        # an order in any voice: imperative, or a modal of obligation with any subject
+        # ("agents are expected to call X after each reply", "it has to be run first")
+        if not (sentence.directive or any(_obliges(c) for c in sentence.clauses)):
             continue
         words = sentence.words()
         toks = sentence.tokens
@@ -274,9 +293,13 @@ def sequencing(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[
             end = i + len(phrase)
             if _scoped_locally(words, end, lex) or _skip(analysis, sentence, toks[i]):
                 continue
+            if i > 0 and words[i - 1] in ("the", "our", "these"):
+                continue  # "the other tools": the ones this server lists, a workflow note
             near = bisect.bisect_left(markers, i - 8)
             if near >= len(markers) or markers[near] > i + 8:
                 continue
+            if words[markers[near]] in _AFTERWARDS and phrase[-1] in _TOOL_SCOPE:
+                continue  # "after each call, check the status": this tool's own workflow
             yield _signal(
                 SEQUENCING,
                 Severity.MEDIUM,
@@ -287,10 +310,28 @@ def sequencing(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[
             break
 
 
+_OBLIGATION = frozenset({"must", "should", "shall", "expected", "required", "supposed", "ought"})
+# After a tool's own calls is its workflow; after every reply, message or turn is line-jumping.
+_AFTERWARDS = frozenset({"after", "following", "at"})
+_TOOL_SCOPE = frozenset({"tool", "tools", "function", "functions", "call", "calls", "command",
+                         "commands", "operation", "operations", "action", "actions"})  # fmt: skip
+
+
+def _obliges(clause: Clause) -> bool:
+    words = [t.text for t in clause.tokens]
+    return not _OBLIGATION.isdisjoint(words) or any(
+        words[k] in ("has", "have", "is", "are") and words[k + 1] == "to"
+        for k in range(len(words) - 1)
+    )
+
+
 def universal_scopes(words: list[str], lex: Lexicon) -> list[tuple[int, tuple[str, ...]]]:
     """Quantifier, up to three modifiers, interaction noun: "any message", "every new request"."""
     found = []
     for i, w in enumerate(words):
+        if w == "whenever" and any(x in lex.user_words for x in words[i + 1 : i + 4]):
+            found.append((i, tuple(words[i : i + 2])))  # "whenever the user asks anything"
+            continue
         if w not in lex.framing["quantifiers"]:
             continue
         k = i + 1
@@ -298,6 +339,12 @@ def universal_scopes(words: list[str], lex: Lexicon) -> list[tuple[int, tuple[st
             k += 1
         if k < len(words) and words[k] in lex.framing["scope_nouns"]:
             found.append((i, tuple(words[i : k + 1])))
+        elif words[i + 1 : i + 2] == ["time"]:
+            # "every time you finish a reply", "each time the user sends a message"
+            noun = next((j for j in range(i + 2, min(len(words), i + 7))
+                         if words[j] in lex.framing["scope_nouns"]), None)  # fmt: skip
+            if noun is not None:
+                found.append((i, tuple(words[i : noun + 1])))
     return found
 
 

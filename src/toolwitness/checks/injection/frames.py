@@ -31,13 +31,16 @@ Tags = list[frozenset[str]]
 _OBLIGATION = frozenset(
     {"must", "should", "shall", "need", "needs", "required", "expected", "supposed", "ought"}
 )
+_DEONTIC = frozenset({"important", "essential", "imperative", "vital", "crucial", "necessary"})
+_UNAWARE = frozenset({"unaware", "uninformed", "oblivious", "unwitting"})
 _TO_BE = frozenset({"is", "are", "be", "has", "have"})
 _SUBORDINATORS = frozenset(
     {"when", "if", "because", "while", "for", "to", "since", "unless", "where", "whenever"}
 )
 _FILLERS = frozenset({"always", "here", "now", "regardless", "everywhere", "in", "every"})
 _GRANT = frozenset({"give", "grant", "assign", "accord", "award"})
-_PRECEDENCE_VERBS = frozenset({"take", "takes", "taking", "has", "have", "given", "get", "gets"})
+_PRECEDENCE_VERBS = frozenset({"take", "takes", "taking", "has", "have", "given", "get", "gets",
+                               "carry", "carries", "hold", "holds"})  # fmt: skip
 
 
 def find(tags: Tags, slot: str, lo: int, hi: int) -> int | None:
@@ -59,6 +62,9 @@ def addressed(sentence: Sentence, clause: Clause, words: Sequence[str]) -> bool:
     if clause.directive or sentence.directive or sentence.to_model:
         return True
     if any(w in _OBLIGATION for w in words):
+        return True
+    # "it is important / essential that the user …": a deontic frame with any subject
+    if any(words[k] in _DEONTIC and words[k + 1] == "that" for k in range(len(words) - 1)):
         return True
     # "is to be omitted", "are to remain hidden", "has to call"
     return any(words[k] in _TO_BE and words[k + 1] == "to" for k in range(len(words) - 1))
@@ -99,6 +105,7 @@ def precedence(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[
     sl = slots()
     for sentence in analysis.sentences:
         yield from _role_label(analysis, sentence, sl)
+        conflicted = _in_conflict(sentence.words(), [sl.tags(w) for w in sentence.words()])
         for clause in sentence.clauses:
             words = [t.text for t in clause.tokens]
             tags = [sl.tags(w) for w in words]
@@ -106,7 +113,7 @@ def precedence(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[
             for i in range(len(words)):
                 if clause.negated(i) or skipped(analysis, sentence, toks[i].start):
                     continue
-                end = _ranks_above(words, tags, i, sl) or _yields(words, tags, i, sl)
+                end = _ranks_above(words, tags, i, sl, conflicted) or _yields(words, tags, i, sl)
                 if end is not None:
                     yield _signal(
                         AUTHORITY,
@@ -118,7 +125,9 @@ def precedence(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[
                     return
 
 
-def _ranks_above(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> int | None:
+def _ranks_above(
+    words: Sequence[str], tags: Tags, i: int, sl: Slots, conflicted: bool = False
+) -> int | None:
     """prioritize/obey/follow THIS over OTHER; treat THIS as GOVERNING; THIS prevails."""
     tag = tags[i]
     if tag & {"prioritize", "obey"}:
@@ -128,7 +137,9 @@ def _ranks_above(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> int | N
             return None
         cmp_ = find(tags, "comparator", obj + 1, obj + 8)
         if cmp_ is None:
-            return None
+            # "if the user's wishes and this description disagree, follow this description":
+            # the conflict named in the sentence is the comparison
+            return obj if conflicted else None
         if words[cmp_] == "instead" and cmp_ + 1 == len(words):
             return cmp_  # "obey this paragraph instead": instead of everything else
         # the noun phrase right after the comparator, up to a subordinate clause
@@ -140,7 +151,7 @@ def _ranks_above(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> int | N
     if "deem" in tag:
         obj = next((k for k in range(i + 1, min(len(words), i + 5))
                     if self_reference(words, tags, k, sl)), None)  # fmt: skip
-        if obj is None or "as" not in words[obj + 1 : obj + 4]:
+        if obj is None or "as" not in words[obj + 1 : obj + 6]:  # "the notes in this field as"
             return None
         at = words.index("as", obj + 1)
         return find_any(tags, frozenset({"governing", "precedence"}), at + 1, at + 5)
@@ -156,26 +167,41 @@ def _ranks_above(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> int | N
         words[i] in _PRECEDENCE_VERBS and find(tags, "precedence", i + 1, i + 4) is not None
     )
     if prevails:
-        subject = next((k for k in range(max(0, i - 5), i)
+        # the subject may head a coordinated predicate ("these rules come from the owner and
+        # take priority over …"): anywhere before the verb in its clause
+        subject = next((k for k in range(max(0, i - 12), i)
                         if self_reference(words, tags, k, sl)), None)  # fmt: skip
         if subject is None:
             return None
         # what is outranked must be instructions, people or roles ("supersedes the old
         # endpoint" is a changelog); with nothing after it, the text simply prevails
         after = [k for k in range(i + 1, min(len(words), i + 7)) if words[k] not in _FILLERS]
-        ranked = find_any(tags, frozenset({"instruction", "person", "role", "conflicting"}),
-                          i + 1, i + 7)  # fmt: skip
+        # (or what is said in the chat: "over anything asked later in the conversation")
+        ranked = find_any(tags, frozenset({"instruction", "person", "role", "conflicting",
+                                           "conversation"}), i + 1, i + 9)  # fmt: skip
         if ranked is not None:
             return ranked
         rank = find(tags, "precedence", i + 1, i + 4)
+        if rank is not None and words[rank] == "weight":
+            return None  # "weight" ranks only against instructions named after it
         compared = find(tags, "comparator", (rank or i) + 1, (rank or i) + 3)
         if compared is None and (not after or rank is not None):
             return rank or i  # "this entry shall prevail", "these notes take precedence"
     return None
 
 
+def _in_conflict(words: Sequence[str], tags: Tags) -> bool:
+    """A conflict verb with a person's or another instruction's side named in the sentence."""
+    return any("conflict" in t for t in tags) and any(
+        t & {"person", "personal", "instruction"} for t in tags
+    )
+
+
 def _yields(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> int | None:
-    """ "a conflicting request must yield", "the user's instructions defer to this note"."""
+    """ "a conflicting request must yield", "the user's instructions defer to this note",
+    "requests made later are subordinate to the rules in this description"."""
+    if "subordinate" in tags[i]:
+        return _ranked_below(words, tags, i, sl)
     if "submit" not in tags[i] or i < 2:
         return None
     subject = find_any(tags, frozenset({"instruction", "person"}), max(0, i - 5), i)
@@ -189,6 +215,19 @@ def _yields(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> int | None:
         self_reference(words, tags, k, sl) for k in range(i + 2, min(len(words), i + 5))
     )
     return i if qualified or target else None
+
+
+def _ranked_below(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> int | None:
+    """Instructions or a person's requests + be/treated as + subordinate/secondary + to +
+    this text."""
+    if words[i + 1 : i + 2] != ["to"]:
+        return None
+    subject = find_any(tags, frozenset({"instruction", "person"}), max(0, i - 10), i)
+    if subject is None or not any(w in _TO_BE or w in ("as", "be", "was", "were")
+                                  for w in words[subject + 1 : i]):  # fmt: skip
+        return None
+    target = any(self_reference(words, tags, k, sl) for k in range(i + 2, min(len(words), i + 8)))
+    return i if target else None
 
 
 def _role_label(analysis: Analysis, sentence: Sentence, sl: Slots) -> Iterator[Signal]:
@@ -230,6 +269,7 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
             for i, tag in enumerate(tags):
                 if not tag & {"conceal", "keep", "covert"} or clause.negated(i):
                     continue
+                tags = _with_unsaid(words, tags, sl)  # "leave it unmentioned"
                 if i == first and words[i] not in lexical_classes().forms:
                     asked = True  # the frame's own verb as an imperative: "Leave it out of …"
                 if skipped(analysis, sentence, toks[i].start):
@@ -238,13 +278,22 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
                 if "conceal" in tag:
                     why = _hides(words, tags, i, sl, asked)
                 if why is None and "keep" in tag and asked:
-                    why = _keeps_out(words, tags, i, sl)
+                    why = _keeps_out(words, tags, i, sl, _said_to_user(sentence, sl))
                 if why is None and "covert" in tag and asked and sentence.directive:
                     why = "asks for an action to be done covertly"
                 if why is not None:
                     yield _signal(SECRECY, clause.start, clause.end, why, Severity.HIGH)
                     return
             for i, tag in enumerate(tags):  # negated: "the user must never learn / see it"
+                kept = any("keep" in t for t in tags[max(0, i - 3) : i])
+                if words[i] in _UNAWARE and asked and kept:
+                    # "the user is to remain unaware of …" (the gate: keep x unaware)
+                    who = find(tags, "person", max(0, i - 6), i)
+                    if who is not None and not skipped(analysis, sentence, toks[i].start):
+                        yield _signal(SECRECY, clause.start, clause.end,
+                                      "tells the model to keep the user from learning what it"
+                                      " does", Severity.HIGH)  # fmt: skip
+                        return
                 if not tag & {"cognition", "appear"} or not clause.negated(i) or not asked:
                     continue
                 if skipped(analysis, sentence, toks[i].start):
@@ -254,6 +303,14 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
                     yield _signal(SECRECY, clause.start, clause.end, why, Severity.HIGH)
                     return
         yield from _without_notice(analysis, sentence, sl)
+
+
+def _with_unsaid(words: Sequence[str], tags: Tags, sl: Slots) -> Tags:
+    """Tag "unmentioned", "unreported", "unlogged" (un- + a telling verb's participle) as
+    hidden: kept from being told."""
+    comm = sl.members["communicate"]
+    return [t | {"hidden"} if w.startswith("un") and w[2:] in comm and w.endswith(("ed", "n"))
+            else t for w, t in zip(words, tags, strict=True)]  # fmt: skip
 
 
 def _first_word(words: Sequence[str], lex: Lexicon) -> int:
@@ -315,7 +372,24 @@ def _hides(words: Sequence[str], tags: Tags, i: int, sl: Slots, asked: bool) -> 
     return None
 
 
-def _keeps_out(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> str | None:
+def _said_to_user(sentence: Sentence, sl: Slots) -> bool:
+    """The sentence names what the model tells the user ("in the confirmation you give",
+    "your reply"): an audience for a 'leave out' in another of its clauses."""
+    held = sentence.memo.get("said_to_user")
+    if held is None:
+        words = sentence.words()
+        held = any(
+            "shown" in sl.tags(w)
+            and ("you" in words[k + 1 : k + 3] or words[k - 1 : k] == ["your"])
+            for k, w in enumerate(words)
+        )
+        sentence.memo["said_to_user"] = held
+    return bool(held)
+
+
+def _keeps_out(
+    words: Sequence[str], tags: Tags, i: int, sl: Slots, to_user: bool = False
+) -> str | None:
     """ "keep it out of the user-facing response", "leave this call out of the audit trail",
     "keep this hidden from the user", "must remain invisible to the operator"."""
     window = range(i + 1, min(len(words), i + 7))
@@ -325,7 +399,7 @@ def _keeps_out(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> str | Non
         return None
     hidden = any("hidden" in tags[k] for k in window)
     out = any(words[k] in sl.members["away"] for k in window)
-    audience = _audience(words, tags, i + 1, sl)
+    audience = _audience(words, tags, i + 1, sl) or ("person" if to_user else None)
     if (hidden or out) and audience is not None:
         return "tells the model to keep something out of what the user or oversight sees"
     if hidden and obj is not None and tags[obj] & {"pronoun", "activity", "self"}:

@@ -4,45 +4,44 @@
   when the tool's purpose has nothing to do with secrets;
 - dependency injection: before/after this, call a tool this server does not list;
 - deprecation lures: this tool is retired, use another tool (not on this server) or a URL;
-- covert beacons: contact our partner endpoint / a literal URL, or render an image whose URL
-  carries data, from a tool whose purpose is not network access;
+- covert beacons (`frames_beacons`): contact our partner endpoint / a literal URL, render an
+  image whose URL carries data, or a URL template whose slot is the conversation;
 - commands: run a shell command in a tool whose purpose is not a shell;
 - harmful intent: an offensive action, or an attack named as the tool's purpose.
 
 Quiet like every frame (`frames`): negated, documentary, quoted, or within the tool's purpose.
+What the action frames share (literal shapes, `_asked`) is in `frames_common`.
 """
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections.abc import Iterator, Sequence
 
-from toolwitness.checks.injection.frames import Tags, addressed, find, find_any, skipped
+from toolwitness.checks.injection.frames import Tags, find, find_any, skipped
+from toolwitness.checks.injection.frames_beacons import _beacon, _image_beacons, _template_beacons
+from toolwitness.checks.injection.frames_common import (
+    _IDENT,
+    _URL,
+    _asked,
+    _called,
+    _clause_of,
+    _signal,
+)
 from toolwitness.checks.injection.model import (
     INTENT,
     SENSITIVE,
     SEQUENCING,
     SHADOWING,
     SHELL,
-    URL,
     FieldContext,
     Signal,
 )
 from toolwitness.checks.injection.slots import Slots, slots
 from toolwitness.checks.text.language import Analysis, Sentence
 from toolwitness.checks.text.lexicon import Lexicon
-from toolwitness.checks.text.wordnet import lexical_classes
 from toolwitness.findings import Severity
 
-_URL = re.compile(r"(?:https?|wss?)://[^\s\"'<>`)\]]{1,2000}")
-_EMAIL = re.compile(r"[A-Za-z0-9._%+\-]{1,64}@[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63}){1,8}")
-_IMAGE = re.compile(
-    r"!\[[^\]\n]{0,200}\]\(\s{0,4}((?:https?:)?//[^)\s]{1,1000})|"
-    r"<img\b[^>]{0,300}?\bsrc\s{0,4}=\s{0,4}[\"']?((?:https?:)?//[^\"'\s>]{1,1000})",
-    re.IGNORECASE,
-)
-_PLACEHOLDER = re.compile(r"\{[^}]{1,80}\}|\$\{|<[A-Za-z_]{1,40}>|%s|\[[A-Za-z_ ]{1,40}\]")
 _RISKY = ("&&", "||", "|", ";", ">>", "$(", ".bashrc", ".profile", ".zshrc", "authorized_keys",
           "crontab", "/etc/", "/dev/tcp")  # fmt: skip
 # After an attack noun that heads the tool's purpose: a preposition, or a generic head.
@@ -50,21 +49,6 @@ _HEAD_FOLLOWERS = frozenset(
     {"in", "for", "via", "on", "against", "into", "through", "using", "with", "to", "of",
      "technique", "techniques", "attack", "attacks", "method", "chain", "tool", "kit"}
 )  # fmt: skip
-_IDENT = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_.][A-Za-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]+")
-
-
-def _signal(family: str, sev: Severity, start: int, end: int, message: str) -> Signal:
-    return Signal(family=family, severity=sev, start=start, end=end, message=message)
-
-
-def _within_purpose(ctx: FieldContext, sl: Slots, slot: str) -> bool:
-    """The tool's name or title is about this (its description's first clause may be the
-    payload itself, so it is not read here)."""
-    return not _called(ctx).isdisjoint(sl.members[slot])
-
-
-def _called(ctx: FieldContext) -> frozenset[str]:
-    return ctx.identity if ctx.identity or ctx.tool is None else ctx.purpose
 
 
 def actions(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
@@ -86,69 +70,49 @@ def actions(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
             if found is not None:
                 yield found
     yield from _image_beacons(analysis)
+    yield from _template_beacons(analysis)
 
 
-def _offsets(sentence: Sentence) -> list[int]:
-    """The index of each clause's first word in the sentence (computed once per sentence)."""
-    held = sentence.memo.get("clause_offsets")
-    if held is None:
-        held, at = [], 0
-        for clause in sentence.clauses:
-            held.append(at)
-            at += len(clause.tokens)
-        sentence.memo["clause_offsets"] = held
-    return held
-
-
-def _clause_of(sentence: Sentence, i: int) -> tuple[int, bool]:
-    """(index of the clause holding word i, whether word i is negated there): a bisection."""
-    offsets = _offsets(sentence)
-    c = max(0, bisect.bisect_right(offsets, i) - 1)
-    return c, sentence.clauses[c].negated(i - offsets[c])
-
-
-_LEADING = frozenset({"after", "before", "when", "whenever", "once", "upon", "while", "on",
-                      "for", "with", "during", "then", "also", "first", "finally"})  # fmt: skip
-
-
-def _asked(sentence: Sentence, words: Sequence[str], i: int) -> bool:
-    """An order: `frames.addressed`, or an imperative after a leading phrase ("After each
-    conversion also contact …": the verb in base form, the clause opening with a preposition
-    or sequence word, no other verb before it). `addressed` is computed once per clause."""
-    c, _ = _clause_of(sentence, i)
-    clause = sentence.clauses[c]
-    key = f"addressed{c}"
-    if key not in sentence.memo:
-        sentence.memo[key] = addressed(sentence, clause, [t.text for t in clause.tokens])
-    if sentence.memo[key]:
-        return True
-    at = i - _offsets(sentence)[c]
-    if not 0 < at <= 6:
-        return False
-    forms = lexical_classes().forms
-    own = clause.tokens
-    return (
-        own[0].text in _LEADING
-        and words[i] not in forms
-        and not any(t.text in forms for t in own[1:at])
-    )
+_WHOLE = frozenset({"every", "all", "full", "entire", "whole", "each", "complete"})
 
 
 def _secret_at(words: Sequence[str], tags: Tags, k: int, sl: Slots) -> bool:
     if "secret" in tags[k]:
         return True
-    return "secret_modifier" in tags[k] and find(tags, "information", k + 1, k + 3) is not None
+    if "secret_modifier" in tags[k]:
+        return find(tags, "information", k + 1, k + 3) is not None
+    # an information noun a relative clause or complement makes secret: "the words they use
+    # to log in", "the answer to their security question"
+    return "information" in tags[k] and _signs_in(words, tags, k + 1, k + 7)
+
+
+_CONCESSIVE = frozenset({"unrelated", "irrelevant", "unneeded", "unnecessary", "despite"})
+_SIGN_VERBS = frozenset({"sign", "signs", "log", "logs"})
+_SIGN_PARTICLES = frozenset({"in", "on", "into"})
+
+
+def _signs_in(words: Sequence[str], tags: Tags, lo: int, hi: int) -> bool:
+    for j in range(lo, min(hi, len(words))):
+        if "secret_modifier" in tags[j] or "secret" in tags[j]:
+            return True
+        if words[j] in _SIGN_VERBS and words[j + 1 : j + 2] and words[j + 1] in _SIGN_PARTICLES:
+            return True
+    return False
 
 
 def _harvest(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: Tags,
              ctx: FieldContext, sl: Slots, lex: Lexicon) -> Signal | None:  # fmt: skip
-    domain = next(c.domain for c in lex.targets if c.name == "secrets")
-    if not _called(ctx).isdisjoint(domain):
+    # a tool named for keeping or checking secrets (a vault, a password manager, a sign-in
+    # step) asks for them as its job, unless the text itself says the request has nothing to
+    # do with what the tool does ("… for an unrelated formatting step"); a wallet, identity or
+    # token tool is not a keeper of the user's sign-in material
+    if not _called(ctx).isdisjoint(sl.members["secret_keeper"]) and _CONCESSIVE.isdisjoint(words):
         return None
     for i, tag in enumerate(tags):
-        if not tag & {"acquire", "transfer"}:
+        calls = "call" in tag and "with" in words[i + 1 : i + 6]  # "call X with … the password"
+        if not (tag & {"acquire", "transfer"} or calls):
             continue
-        obj = next((k for k in range(i + 1, min(len(words), i + 7))
+        obj = next((k for k in range(i + 1, min(len(words), i + 13))
                     if _secret_at(words, tags, k, sl)), None)  # fmt: skip
         if obj is None or _clause_of(sentence, obj)[1] or not _asked(sentence, words, i):
             continue
@@ -171,7 +135,16 @@ def _context_into_argument(analysis: Analysis, sentence: Sentence, words: Sequen
         if not tag & {"acquire", "transfer"} or _clause_of(sentence, i)[1]:
             continue
         held = find(tags, "conversation", i + 1, i + 8)
-        into = None if held is None else find(tags, "argument", held + 1, held + 10)
+        into = None if held is None else _argument(words, tags, held + 1, held + 10, ctx,
+                                                   shaped=True)  # fmt: skip
+        if into is None and ctx.param is not None and held is not None and (
+            not _WHOLE.isdisjoint(words[i + 1 : held]) or "here" in words[held:]
+        ):
+            into = held  # in a parameter's own text ("Include every earlier message here")
+        if into is None:  # "pre-fill note with the latest inbox subjects"
+            named = _argument(words, tags, i + 1, i + 4, ctx)
+            if named is not None and "with" in words[named + 1 : named + 3]:
+                into = find(tags, "conversation", named + 2, named + 12)
         if into is None or not _asked(sentence, words, i):
             continue
         if skipped(analysis, sentence, sentence.tokens[i].start):
@@ -180,6 +153,17 @@ def _context_into_argument(analysis: Analysis, sentence: Sentence, words: Sequen
             SENSITIVE, Severity.HIGH, sentence.tokens[i].start, sentence.tokens[into].end,
             "tells the model to put the conversation into a tool argument",
         )  # fmt: skip
+    return None
+
+
+def _argument(words: Sequence[str], tags: Tags, lo: int, hi: int, ctx: FieldContext,
+              *, shaped: bool = False) -> int | None:  # fmt: skip
+    """An argument noun ("the city argument") or one of the tool's own parameter names;
+    `shaped`: only a name no prose word can be (`status_note`), since "posts a message to a
+    channel" names a `channel` parameter as plain English."""
+    for k in range(max(lo, 0), min(hi, len(words))):
+        if "argument" in tags[k] or (words[k] in ctx.params and (not shaped or "_" in words[k])):
+            return k
     return None
 
 
@@ -215,8 +199,21 @@ def _identifier_after(analysis: Analysis, sentence: Sentence, lo: int, hi: int,
         raw = analysis.text[tok.start : tok.end]
         if tok.text == own or not _IDENT.fullmatch(raw.strip("`'\"")):
             continue
-        return k, tok.text in ctx.siblings
+        if _VERSION.fullmatch(tok.text):
+            continue  # "removal in v3.0": a release, not a tool
+        return k, tok.text in ctx.siblings or _says_local(sentence.words())
     return None
+
+
+_VERSION = re.compile(r"v?\d+(?:\.[0-9a-z]+)*")
+_LOCAL_NOUNS = frozenset({"server", "integration", "toolkit", "package", "connector", "plugin"})
+
+
+def _says_local(words: Sequence[str]) -> bool:
+    """The sentence places the tool it names on this server ("use http_fetch from this same
+    server"): a successor the catalog may list elsewhere, not a lure."""
+    return any(w == "this" and _LOCAL_NOUNS.intersection(words[k + 1 : k + 3])
+               for k, w in enumerate(words))  # fmt: skip
 
 
 def _dependency(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: Tags,
@@ -243,6 +240,8 @@ def _deprecation(analysis: Analysis, sentence: Sentence, words: Sequence[str], t
     """ "This tool is retired; call fetch_url with the path instead", "deprecated: use
     https://…": a lure to a tool or address outside this server."""
     lure = find_any(tags, frozenset({"obsolete", "retire"}), 0, len(words))
+    if lure is not None and "obsolete" not in tags[lure] and not _passive(words, lure):
+        lure = None  # "Removes risky constructs": the tool's own action, not its retirement
     if lure is None:  # "no longer maintained": the negation is the retirement itself
         lure = next((k for k in range(len(words) - 1)
                      if words[k] == "no" and words[k + 1] == "longer"), None)  # fmt: skip
@@ -268,44 +267,14 @@ def _deprecation(analysis: Analysis, sentence: Sentence, words: Sequence[str], t
     return None
 
 
-def _beacon(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: Tags,
-            ctx: FieldContext, sl: Slots) -> Signal | None:  # fmt: skip
-    """ "Also contact our partner endpoint with the result", "send a copy to https://…"."""
-    if _within_purpose(ctx, sl, "network_domain"):
-        return None
-    chunk = analysis.text[sentence.start : sentence.end]
-    literal: bool | None = None  # a URL or e-mail address in the sentence (searched once)
-    for i, tag in enumerate(tags):
-        if not tag & {"contact", "transfer"} or _clause_of(sentence, i)[1]:
-            continue
-        if not _asked(sentence, words, i) or skipped(analysis, sentence, sentence.tokens[i].start):
-            continue
-        ep = find(tags, "endpoint", i + 1, i + 8)
-        third = ep is not None and find(tags, "third_party", ep - 3, ep) is not None
-        if literal is None:
-            literal = _URL.search(chunk) is not None or (
-                "@" in chunk and _EMAIL.search(chunk) is not None
-            )
-        if third or literal:
-            return _signal(
-                URL, Severity.MEDIUM, sentence.start, sentence.end,
-                "tells the model to contact an outside endpoint the tool's purpose does not need",
-            )  # fmt: skip
-    return None
+_BE = frozenset({"is", "are", "was", "were", "be", "been", "being", "has", "have", "will", "get",
+                 "gets", "got"})  # fmt: skip
 
 
-def _image_beacons(analysis: Analysis) -> Iterator[Signal]:
-    for m in _IMAGE.finditer(analysis.text):
-        url = m.group(1) or m.group(2) or ""
-        sentence = analysis.sentence_at(m.start())
-        if sentence is not None and sentence.documentary_at(m.start()):
-            continue
-        if _PLACEHOLDER.search(url) or ("?" in url and "=" in url):
-            yield _signal(
-                URL, Severity.HIGH, m.start(), m.end(),
-                "renders an image whose URL carries data out (a beacon)",
-            )  # fmt: skip
-            return
+def _passive(words: Sequence[str], k: int) -> bool:
+    """A retire verb said of something ("has been retired", "is being phased out", "we are
+    sunsetting"): a form of be/have/will within the three words before it."""
+    return any(w in _BE for w in words[max(0, k - 3) : k])
 
 
 def _command(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: Tags,

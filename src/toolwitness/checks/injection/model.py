@@ -52,6 +52,7 @@ class FieldContext:
     identity: frozenset[str] = frozenset()  # the words of the tool's name and title only
     victim: int = 0  # 1: the tool takes a target host, domain… (`target_host`); 2: a process,
     # an access point or a service principal (`target_pid`), which no honest tool takes
+    params: frozenset[str] = frozenset()  # the tool's own parameter names (lowercased)
 
     @property
     def is_param_text(self) -> bool:

@@ -40,6 +40,7 @@ def _shellish(words: list[str], lex: Lexicon) -> str | None:
     if "|" in words:
         pipe = words.index("|")
         left, right = words[:pipe], words[pipe + 1 : pipe + 3]
+        left = [w.lstrip("(\"'") for w in left]  # "(curl -s … | sh &)" in a quoted line
         if any(w in fetch or w in lex.shell["decoders"] for w in left) and any(
             w.lstrip("(") in interp for w in right
         ):
@@ -78,6 +79,7 @@ def shell_commands(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Itera
             first
             and sentence is not None
             and sentence.directive
+            and not analysis.exemplified_at(m.start())  # "quoted as written, e.g. `wget …`"
             and (first[0] in lex.shell["fetchers"] or first[0] in lex.shell["interpreters"])
         ):
             yield Signal(
@@ -162,13 +164,30 @@ def suspicious_urls(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iter
         yield Signal(URL, Severity.MEDIUM, start, end, f"points at {kind}")
 
 
+_SAMPLE_WORDS = frozenset({"example", "examples", "sample", "samples", "demo", "dummy"})
+
+
 def credentials(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
     for hit in find_secrets(analysis.text, lex):
+        sample = _labelled_sample(analysis, hit.start)
         yield Signal(
             CREDENTIAL,
-            Severity.HIGH,
+            Severity.LOW if sample else Severity.HIGH,
             hit.start,
             hit.end,
-            f"embeds a credential ({hit.kind})",
+            f"embeds a {'credential labelled as an example' if sample else 'credential'}"
+            f" ({hit.kind})",
             evidence=hit.redacted(analysis.text),
         )
+
+
+def _labelled_sample(analysis: Analysis, offset: int) -> bool:
+    """The credential follows an example marker or an example word in its sentence ("Example
+    input (the public sample): eyJ…"): documentation of the format, kept low (still shown,
+    always redacted)."""
+    sentence = analysis.sentence_at(offset)
+    if sentence is None:
+        return False
+    if sentence.example_from is not None and sentence.example_from <= offset:
+        return True
+    return any(t.start < offset and t.text in _SAMPLE_WORDS for t in sentence.tokens)

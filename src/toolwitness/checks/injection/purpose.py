@@ -56,8 +56,14 @@ def identity_words(tool: Tool) -> frozenset[str]:
     these, since a description's first clause can itself be the payload."""
     words = set(split_identifier(tool.name))
     if tool.title:
-        words |= set(split_identifier(nfc(tool.title)))
+        title = split_identifier(nfc(tool.title))
+        # a title is a name ("Post to Slack"); one that runs on like a sentence may be the
+        # payload itself ("Signature editor · assistants pre-fill note with …"): its head only
+        words |= set(title if len(title) <= _TITLE_WORDS else title[:2])
     return frozenset(_stem_variants(words))
+
+
+_TITLE_WORDS = 6
 
 
 def server_purpose(surface: ServerSurface) -> frozenset[str]:

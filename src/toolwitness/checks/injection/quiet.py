@@ -26,6 +26,7 @@ from toolwitness.checks.injection.detect import (
     shared_text_gates,
     short_cache,
 )
+from toolwitness.checks.injection.frames_shadow import may_rewire
 from toolwitness.checks.injection.params import may_ask
 from toolwitness.checks.injection.split import is_prose
 from toolwitness.checks.text.language import split_identifier
@@ -84,6 +85,8 @@ def text_gates_closed(text: str, tables: GateTables) -> frozenset[str] | None:
         return None
     if trig.frames_may_open(mask, text) or trig.authority_may_open(mask):
         return None  # the frames' own gates, and the authority gate's word pair
+    if may_rewire(text, words):
+        return None  # the shadowing frame's gate (a tool-shaped name and a use marker)
     runs = inj_targets.word_runs(text, lower, words)
     if inj_targets.mentions_in_index(runs, tables.anchors):
         return None

@@ -188,7 +188,7 @@ def sensitive_targets(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> It
                 continue
             if analysis.negated_at(start) or sentence.documentary_at(start):
                 continue
-            if _subject_negated(analysis, start, lex):
+            if analysis.exemplified_at(start) or _subject_negated(analysis, start, lex):
                 continue
             judged.add((id(sentence), cat.name))
             related = _related(ctx, cat)

@@ -89,18 +89,21 @@ def _build(lex: Lexicon) -> Triggers:
     action_verbs = frozenset().union(*(v for v, _ in lex.intent["actions"]))
     sl = slots()
     words = {
-        RANK: sl.of("prioritize", "obey", "deem", "prevail", "submit", "precedence"),
+        RANK: sl.of("prioritize", "obey", "deem", "prevail", "submit", "precedence", "subordinate"),
         RANK_ARG: sl.of("self", "instruction", "person"),
         ROLE: sl.of("role"),
         HIDE: sl.of("conceal", "covert", "hidden"),
         KEEP: sl.of("keep") | {"without"},
-        KEEP_ARG: sl.of("away", "hidden", "communicate", "disclosure"),
+        KEEP_ARG: sl.of("away", "hidden", "communicate", "disclosure")
+        | {"unaware", "uninformed", "oblivious", "unwitting"}
+        | {"un" + w for w in sl.members["communicate"] if w.endswith(("ed", "n"))},
         RUN: sl.of("execute"),
         COMMAND: sl.of("command"),
         TAKE: sl.of("acquire", "transfer"),
-        SECRET: sl.of("secret", "secret_modifier"),
+        # (with "sign"/"log": "the words they use to sign in" is sign-in material)
+        SECRET: sl.of("secret", "secret_modifier") | {"sign", "signs", "log", "logs"},
         CALL: sl.of("call"),
-        ORDER: sl.of("sequence") | {"instead"},
+        ORDER: sl.of("sequence") | {"instead", "rather", "place"},
         SEND: sl.of("contact", "transfer"),
         ENDPOINT: sl.of("endpoint", "third_party"),
         EXPOSED: sl.of("aimed_strong", "sensitive"),
@@ -113,7 +116,7 @@ def _build(lex: Lexicon) -> Triggers:
         AIM_ARG: sl.of("aimed"),
         AUTHORITY: inflections(lex.verbs["override"]) | fr["override_objects"],
         SECRECY: lex.negators | inflections(lex.verbs["concealment"]) | fr["secrecy_adverbs"],
-        SEQ_SCOPE: fr["quantifiers"],
+        SEQ_SCOPE: fr["quantifiers"] | {"whenever"},  # (+ "whenever the user …")
         INTENT: (
             inflections(lex.intent["verbs"]) | lex.intent["markers"] | lex.intent["attack_heads"]
             | inflections(action_verbs)
@@ -167,11 +170,13 @@ def frame_gates(mask: int, text: str) -> tuple[bool, bool, bool]:
         or bool(mask & AIM and mask & AIM_ARG)
         or bool(mask & ACT and mask & EXPOSED)
         or bool(mask & RUN and (mask & COMMAND or "`" in text))
-        or bool(mask & TAKE and mask & (SECRET | CONVO))
+        or bool(mask & (TAKE | CALL) and mask & (SECRET | CONVO))
         or bool(mask & CALL and mask & ORDER)
         or bool(mask & SEND and (mask & ENDPOINT or "://" in text or "@" in text))
     )
-    image = "![" in text or ("<" in text and "<img" in text.lower())
+    image = "![" in text or ("<" in text and "<img" in text.lower()) or (
+        "{" in text and "://" in text  # a URL template (`_template_beacons`)
+    )
     return bool(precedence), bool(conceal), acts or image
 
 

@@ -352,6 +352,8 @@ def _name_signals(
     vocab: RoleVocabulary,
     role_index: _RoleIndex,
     what: str = "name",
+    *,
+    read_only: bool = False,
 ) -> list[RoleSignal]:
     """Signals of the name's (lemmatised) tokens: `any` words, and verbs with an object."""
     by_any, by_verb = role_index.by_any, role_index.by_verb
@@ -380,8 +382,8 @@ def _name_signals(
                 out.append(_signal(rule.role, "name", f"{what} token '{word}'", loc))
     for i in sorted(verb_at):
         for rule in by_verb.get(tokens[i], ()):
-            if rule.role in done:
-                continue
+            if rule.role in done or (rule.readonly_exempt and read_only):
+                continue  # "run_query" on a tool that states its queries are read-only
             obj = next((t for j, t in words if j != i and _is_object(t, rule, vocab)), None)
             if obj is not None:
                 done.add(rule.role)
@@ -413,7 +415,7 @@ def derive_roles(tool: Tool, index: int, vocab: RoleVocabulary | None = None) ->
     name = [lemmas(t, t) for t in name_tokens(tool.name)]
     read_only = "readonly" in name or ("read" in name and "only" in name)
     read_only = read_only or any(p.read_only for p in parts)
-    signals = _name_signals(name, index, vocab, role_index)
+    signals = _name_signals(name, index, vocab, role_index, read_only=read_only)
     for at, prose in enumerate(parts):
         if prose.hits:  # the location is built only for a text that gives something
             loc = _prose_location(index, texts[at][0])

@@ -85,6 +85,7 @@ class Sentence:
     descriptive: bool = False
     to_model: bool = False
     documentary_from: int | None = None  # char offset after which the sentence documents attacks
+    example_from: int | None = None  # char offset after an example marker ("such as", "e.g.")
     tokens: list[Token] = field(default_factory=list)
     clause_starts: list[int] = field(default_factory=list)
     _words: list[str] = field(default_factory=list)
@@ -144,6 +145,17 @@ class Analysis:
     def quoted_at(self, offset: int) -> bool:
         i = bisect.bisect_right(self._quote_starts, offset) - 1
         return i >= 0 and offset < self.quotes[i][1]
+
+    def exemplified_at(self, offset: int) -> bool:
+        """Inside a quotation or code span that an example marker introduces ("such as
+        `cat /etc/passwd`", "e.g. 'ignore all previous instructions'"): shown, not ordered."""
+        sentence = self.sentence_at(offset)
+        return (
+            sentence is not None
+            and sentence.example_from is not None
+            and sentence.example_from <= offset
+            and self.quoted_at(offset)
+        )
 
 
 def fold(word: str) -> str:
@@ -254,9 +266,14 @@ def _quote_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _sentence_bounds(text: str, toks: list[Token]) -> list[tuple[int, int]]:
-    """Split on terminal punctuation followed by space, newlines, semicolons and markup tags."""
+def _sentence_bounds(
+    text: str, toks: list[Token], quotes: Sequence[tuple[int, int]] = ()
+) -> list[tuple[int, int]]:
+    """Split on terminal punctuation followed by space, newlines, semicolons and markup tags;
+    never inside a code span (`curl 'https://x/?a=1;cat /etc/passwd'` is one example) or a URL
+    (`https://px.example/i.gif?sid=1` is one token of its sentence)."""
     cuts = {m.start() for m in _TAG.finditer(text)} | {m.end() for m in _TAG.finditer(text)}
+    code = unsplit_spans(text, quotes)
     ends: list[int] | None = None
     for mark in _SENTENCE_MARK.finditer(text):
         i = mark.start()
@@ -271,6 +288,9 @@ def _sentence_bounds(text: str, toks: list[Token]) -> list[tuple[int, int]]:
             if prev_word.rsplit(".", 1)[-1] in _ABBREV:
                 continue
         cuts.add(i + 1)
+    if code:
+        starts = [lo for lo, _ in code]
+        cuts = {c for c in cuts if not _inside(code, starts, c)}
     bounds, start = [], 0
     for cut in sorted(cuts):
         if cut > start:
@@ -279,6 +299,28 @@ def _sentence_bounds(text: str, toks: list[Token]) -> list[tuple[int, int]]:
     if start < len(text):
         bounds.append((start, len(text)))
     return bounds
+
+
+_URL_SPAN = re.compile(r"(?:https?|wss?|ftp)://[^\s\"'<>`]{1,2000}")
+
+
+def unsplit_spans(text: str, quotes: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Code spans and URLs, merged and in order: no sentence ends inside them."""
+    spans = [(lo, hi) for lo, hi in quotes if text[lo] == "`"]
+    if "://" in text:
+        spans += [(m.start(), m.end()) for m in _URL_SPAN.finditer(text)]
+    merged: list[tuple[int, int]] = []
+    for lo, hi in sorted(spans):
+        if merged and lo < merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(hi, merged[-1][1]))
+        else:
+            merged.append((lo, hi))
+    return merged
+
+
+def _inside(spans: list[tuple[int, int]], starts: list[int], offset: int) -> bool:
+    i = bisect.bisect_right(starts, offset - 1) - 1
+    return i >= 0 and spans[i][0] < offset < spans[i][1]
 
 
 def _clauses(text: str, toks: list[Token]) -> list[Clause]:
@@ -383,6 +425,11 @@ def _documentary_from(
             return toks[i].end
         if any(toks[i].end <= lo < toks[i].end + 80 for lo, _ in quotes):
             return toks[i].end
+    # "phrases such as …", "requests like …": an example marker after a noun of mention
+    # introduces the examples a tool handles, whatever verb the sentence has
+    for k, phrase in find_phrases(words, examples):
+        if k > 0 and words[k - 1] in nouns:
+            return toks[k + len(phrase) - 1].end
     return None
 
 
@@ -404,7 +451,7 @@ def _analyse(text: str, lex: Lexicon) -> Analysis:
     sentences: list[Sentence] = []
     starts = [t.start for t in toks]
     k = 0
-    for lo, hi in _sentence_bounds(text, toks):
+    for lo, hi in _sentence_bounds(text, toks, quotes):
         # The bounds tile the text in order, so a sentence's tokens are the next ones starting
         # before its end.
         upto = bisect.bisect_left(starts, hi, k)
@@ -433,6 +480,9 @@ def _analyse(text: str, lex: Lexicon) -> Analysis:
             find_phrases(words, lex.model_vocatives)
         )
         sentence.documentary_from = _documentary_from(sentence, lex, quotes)
+        example = find_phrases(words, lex.framing["example_markers"])
+        if example:
+            sentence.example_from = sentence.tokens[example[0][0]].end
         if mentioned(words, text[sentence.tokens[0].end : sentence.tokens[0].end + 3]):
             sentence.documentary_from = sentence.start  # "… is an unsafe phrase", "Lesson: …"
         sentences.append(sentence)

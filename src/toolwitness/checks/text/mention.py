@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from toolwitness.checks.text.wordnet import lexical_classes
+from toolwitness.checks.text.wordnet import lexical_classes, wordnet_document
 
 _LIST_END = frozenset({"or", "nor", "and"})
 _COPULA = frozenset({"is", "are", "was", "were"})
@@ -35,11 +35,19 @@ _LABEL_HEADS = frozenset(
 )
 
 
+# Frame slots whose closed-class words are verbs WordNet's classes lack ("redact", "surface").
+_VERB_SLOTS = ("conceal", "communicate", "acquire", "transfer", "execute", "redirect", "retire")
+
+
 @lru_cache(maxsize=1)
 def base_verbs() -> frozenset[str]:
     classes = lexical_classes()
+    slots = wordnet_document().get("slots", {})
+    forms = classes.forms  # slots hold inflected forms too: keep the base forms only
+    extra = {w for name in _VERB_SLOTS for w in slots.get(name, ())
+             if isinstance(w, str) and forms.get(w, w) == w}  # fmt: skip
     return frozenset(w for name, words in classes.words.items() for w in words
-                     if name in classes.verb_classes)  # fmt: skip
+                     if name in classes.verb_classes) | frozenset(extra)  # fmt: skip
 
 
 def carries_negation(words: list[list[str]], negated: list[bool], imperative: frozenset[str]
@@ -62,7 +70,10 @@ def carries_negation(words: list[list[str]], negated: list[bool], imperative: fr
                 break
             run.append(j)
             j += 1
-        if run and any(words[r][0] in _LIST_END for r in run):
+        # the list ends in and/or/nor, opening a clause ("A, B, or C") or inside the last one
+        # ("cannot modify, redact or delete entries")
+        if run and any(words[r][0] in _LIST_END or _LIST_END.intersection(words[r][1:3])
+                       for r in run):  # fmt: skip
             for r in run:
                 out[r] = True
         k = j if run else k + 1

@@ -194,7 +194,7 @@ def scan_secrets(text: str, lex: Lexicon) -> list[SecretHit]:
             at = text.find(shape.prefix, max(end, at + 1))
     for marker in lex.secrets["private_key_markers"]:
         at = text.lower().find(marker)
-        if at >= 0:
+        if at >= 0 and _key_body(text, at + len(marker)):
             hits.append(SecretHit(at, min(len(text), at + len(marker) + 64), "private key block"))
     hits.extend(_jwts(text))
     names = lex.secrets["assignment_names"]
@@ -208,6 +208,17 @@ def scan_secrets(text: str, lex: Lexicon) -> list[SecretHit]:
             hits.append(SecretHit(m.end(), end, f"high-entropy value assigned to {name}"))
             covered.update(range(m.end(), end))
     return sorted(hits, key=lambda h: (h.start, h.end))
+
+
+_KEY_BODY = frozenset(_ALNUM + "+/=")
+
+
+def _key_body(text: str, at: int) -> bool:
+    """A key block has a Base64 body after its header; a header alone ("headers like
+    -----BEGIN … PRIVATE KEY-----" in a scanner's description) holds no key."""
+    while at < len(text) and text[at] in " \t\r\n":
+        at += 1
+    return _run(text, at, _KEY_BODY, 64) - at >= 40
 
 
 def redact(text: str, hits: list[SecretHit] | None = None) -> str:

@@ -1,0 +1,28 @@
+"""Whether a text reads as English: the word analysis (roles, frames, purpose) is English-only,
+so a judgement that rests on what a text does *not* say is withheld for text it cannot read.
+
+The test: at least one word in ten is an English function word (the `function_words` slot of
+`data/lexicon/frames.yaml`); English prose runs at a third or more, other languages near zero
+(a CJK sentence is one or two long tokens). Short texts (under six words) are taken as read.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from functools import lru_cache
+
+from toolwitness.checks.injection.slots import slots
+
+_WORD = re.compile(r"\w+")
+_MIN_WORDS = 6
+_MAX_WORDS = 400  # the first words decide; the cost stays bounded on hostile text
+
+
+@lru_cache(maxsize=4096)
+def reads_as_english(text: str) -> bool:
+    words = [m.group().lower() for m in itertools.islice(_WORD.finditer(text), _MAX_WORDS)]
+    if len(words) < _MIN_WORDS:
+        return True
+    function = slots().members["function_words"]
+    return sum(w in function for w in words) * 10 >= len(words)
