@@ -90,6 +90,16 @@ class Opaque:
     text: str
 
 
+@dataclass(frozen=True)
+class Injected:
+    """What a dependency-injection container hands a constructor parameter decorated
+    `@inject(token)` (`many`: `@injectAll`): everything registered under the token
+    (code/injection.py)."""
+
+    token: Value
+    many: bool
+
+
 Value = (
     Lit
     | Name
@@ -104,6 +114,7 @@ Value = (
     | Concat
     | Choice
     | Opaque
+    | Injected
 )
 
 
@@ -180,6 +191,7 @@ class Registration:
     handler: Value | None = None
     docstring: str | None = None
     func_name: str | None = None
+    callee: Value | None = None  # what is called (`server.registerTool`), when a call
 
 
 @dataclass
