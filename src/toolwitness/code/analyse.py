@@ -59,7 +59,9 @@ class CodeAnalysis:
     notes: list[str]
     advertised: ServerSurface | None = None  # what the server advertises, when given
     gaps: list[str] = field(default_factory=list)  # registrations not read (code/coverage.py)
-    is_server: bool = False  # imports an MCP SDK or registers a request handler
+    # imports an MCP SDK or registers a request handler — or wraps a dependency that could not
+    # be followed (a thin wrapper's server may be there: not knowing is not a pass)
+    is_server: bool = False
     registered: int = 0  # tools the code registers (before matching an advertised list)
 
     def code_coverage(self) -> CodeCoverage:
@@ -152,7 +154,7 @@ def _analyse(
         verdicts,
         notes,
         gaps=gaps,
-        is_server=bool(files),
+        is_server=bool(files) or deps.wrapper_unfollowed,
         registered=len(specs),
     )
 

@@ -24,7 +24,7 @@ _GENERATED_FROM = ("openapi", "swagger", "@apidevtools/swagger-parser", "@readme
 
 @dataclass(frozen=True)
 class CodeCoverage:
-    is_server: bool  # imports an MCP SDK or registers request handlers
+    is_server: bool  # imports an MCP SDK, registers request handlers, or may (code/analyse.py)
     found: int  # tools registered in the code
     listed: int | None  # tools the server lists (live or --surface), when known
     verified: int  # tools with a verdict of OK or VIOLATION (their code was followed)
@@ -33,9 +33,11 @@ class CodeCoverage:
 
     @property
     def complete(self) -> bool:
+        if self.missing:  # a listed tool with no registration: whatever the tree looks like
+            return False
         if not self.is_server:
             return True
-        return self.found > 0 and not self.missing and not self.gaps
+        return self.found > 0 and not self.gaps
 
     def summary(self) -> str:
         listed = "not known" if self.listed is None else str(self.listed)

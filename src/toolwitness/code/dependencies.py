@@ -59,7 +59,9 @@ class Dependencies:
     failed: dict[tuple[str, str], str] = field(default_factory=dict)  # (owner, spec) -> why
     files: int = 0
     bytes: int = 0
+    wrapper_unfollowed: bool = False  # a thin wrapper's import could not be followed
     _tried: set[tuple[str, str]] = field(default_factory=set)
+    _thin: bool = False  # following everything a tree with no registration imports
 
     def __post_init__(self) -> None:
         self.boundary = install_boundary(self.project.root)
@@ -70,7 +72,8 @@ class Dependencies:
         """(importing module key, specifier) pairs to follow now."""
         project = self.project
         wanted: list[tuple[str, str]] = []
-        if not any(m.registrations for m in project.modules.values()):
+        self._thin = not any(m.registrations for m in project.modules.values())
+        if self._thin:
             for key in frontier:  # a thin wrapper: the server is in what it imports
                 module = project.modules[key]
                 wanted += [(key, spec) for spec in sorted(module_imports(module))]
@@ -118,13 +121,17 @@ class Dependencies:
             else:
                 found = self._javascript(owner, spec, from_key, loaded)
             if isinstance(found, NotFollowed):
-                self.failed[(owner, spec)] = found.reason
-                self.notes.append(f"{from_key}: dependency {spec!r} not followed: {found.reason}")
+                self.refuse(from_key, spec, found.reason)
             elif found is not None:
                 loaded += found
         for key in loaded:
             self.project.index_module(self.project.modules[key])
         return loaded
+
+    def refuse(self, from_key: str, spec: str, reason: str) -> None:
+        self.failed[(self.project.package_of(from_key), spec)] = reason
+        self.wrapper_unfollowed = self.wrapper_unfollowed or self._thin
+        self.notes.append(f"{from_key}: dependency {spec!r} not followed: {reason}")
 
     def _javascript(
         self, owner: str, spec: str, from_key: str, loaded: list[str]
@@ -283,9 +290,14 @@ def follow_for(
     deps = Dependencies(project, catalog, sources, fetcher)
     extraction = extract_round()
     frontier = sorted(project.modules)
-    for _ in range(project.limits.max_dependency_depth):
+    depth = project.limits.max_dependency_depth
+    for level in range(depth + 1):
         wanted = deps.needs(extraction, frontier)
         if not wanted:
+            break
+        if level == depth:  # still wanted past the bound: each is a gap
+            for from_key, spec in wanted:
+                deps.refuse(from_key, spec, f"deeper than {depth} dependency levels")
             break
         frontier = deps.follow(wanted)
         if not frontier:

@@ -146,16 +146,23 @@ def token_keys(resolver: Resolver, token: ir.Value) -> frozenset[TokenKey]:
             literal = resolved.value.value
             keys |= {("string", literal)} if isinstance(literal, str) else set()
     makers = injection_names().token_makers
-    todo, steps = [token], 0
+    todo: list[tuple[ir.Value, tuple[str, ...]]] = [(token, ())]
+    steps = 0
     while todo and steps < _MAX_TOKEN_STEPS:
-        value = todo.pop()
+        value, rest = todo.pop()
         steps += 1
-        if isinstance(value, ir.Name) and len(value.path) == 1:
-            todo += resolver.lookup(value.path[0], value.scope) or []
-        elif isinstance(value, ir.Import):
-            todo += resolver.import_values(value)
-        elif isinstance(value, ir.Call) and isinstance(value.callee, ir.Name) and value.args:
-            described = value.args[0]
+        if isinstance(value, ir.Name):  # `tokens_1.ToolDefinitions`: the binding, then members
+            bound = resolver.lookup(value.path[0], value.scope) or []
+            todo += [(b, (*value.path[1:], *rest)) for b in bound]
+        elif isinstance(value, ir.Import) and (rest or len(value.path) == 1):
+            imp = value if not rest else ir.Import(value.module, (*value.path, rest[0]),
+                                                   value.from_file, value.level)  # fmt: skip
+            later = rest[1:] if rest else ()
+            todo += [(v, later) for v in resolver.import_values(imp)]
+        elif isinstance(value, ir.Obj) and rest:
+            todo += [(v, rest[1:]) for k, v in value.items if k == rest[0]]
+        elif isinstance(value, ir.Call) and isinstance(value.callee, ir.Name) and not rest:
+            described = value.args[0] if value.args else None
             if value.callee.path[-1] in makers and isinstance(described, ir.Lit):
                 keys.add(("symbol", str(described.value)))
     return frozenset(keys)

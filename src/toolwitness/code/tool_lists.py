@@ -74,6 +74,14 @@ def list_elements(
         found = _method_call(resolver, value, each)
         if found is not None:
             return found
+    elif isinstance(value, ir.Member) and isinstance(value.base, ir.Obj | ir.Name):
+        inner: list[ir.Value] = (
+            [value.base] if isinstance(value.base, ir.Obj) else raw_values(resolver, value.base)
+        )
+        for key in value.path:
+            inner = [v for c in inner for v in _member(c, key)]
+        if inner and value not in inner:
+            return each(inner)
     elif isinstance(value, ir.Name):
         raw = raw_values(resolver, value)
         if raw:

@@ -96,5 +96,5 @@ def _classes_named(builder: _Builder, name: ir.Name) -> list[ir.ClassDef]:
 
 def _bind(builder: _Builder, fn: ir.Function, name: str, found: ir.Injected) -> None:
     bindings = builder.module.scopes[fn.id].bindings
-    kept = [v for v in bindings.get(name, []) if not isinstance(v, ir.Opaque)]
+    kept = [v for v in bindings.get(name, []) if not isinstance(v, ir.Opaque) and v != found]
     bindings[name] = [*kept, found]
