@@ -7,13 +7,13 @@ loses nothing else. Every tree here is written by the test; nothing touches the 
 from __future__ import annotations
 
 import json
-import tarfile
 from pathlib import Path
 
 import pytest
 
 from archive_builders import files_tgz, member, write_tgz, zeros_tgz
-from toolwitness.acquire.package_deps import NotFollowed
+from conftest import require_tools
+from toolwitness.acquire.package_deps import DependencySources, NotFollowed
 from toolwitness.cli import main
 from toolwitness.code.analyse import CodeAnalysis, CodeOptions, analyse_directory
 from toolwitness.code.npm_packages import NpmPackage, entry_file
@@ -301,5 +301,18 @@ def test_a_list_with_a_part_added_at_run_time_keeps_the_rest_and_says_so(tmp_pat
     assert not analysis.code_coverage().complete
 
 
-def test_tarfile_member_helper_is_used() -> None:
-    assert member("x").type == tarfile.REGTYPE
+def test_a_registry_that_cannot_be_reached_is_a_gap_with_its_reason(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Fetching allowed (as for an npm: target), the registry refusing the connection: the
+    dependency is a gap naming the failure, never an exception or silence."""
+    require_tools("npm")
+    monkeypatch.setenv("npm_config_registry", "http://127.0.0.1:9/")
+    monkeypatch.setenv("npm_config_fetch_retries", "0")
+    monkeypatch.setenv("npm_config_cache", str(tmp_path / "npm-cache"))
+    root = _tree(tmp_path / "wrapper", _wrapper())
+    sources = DependencySources(fetch=True, workdir=tmp_path / "deps")
+    analysis = analyse_directory(root, CodeOptions(dependencies=sources))
+    notes = [n for n in analysis.notes if "dependency 'tool-kit/lib/server'" in n]
+    assert notes and "tool-kit@^1.0.0 could not be fetched or unpacked" in notes[0]
+    assert not analysis.code_coverage().complete

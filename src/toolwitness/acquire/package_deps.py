@@ -75,6 +75,7 @@ def dependency_fetcher(sources: DependencySources, limits: ArchiveLimits | None 
             return NotFollowed(f"no artifact of {name}@{declared}{where} (registry not asked)")
         try:
             if local is None:
+                (dest / "artifact").mkdir(parents=True, exist_ok=True)
                 artifact = _fetch_npm(PackageSpec("npm", name, declared), dest / "artifact",
                                       FETCH_TIMEOUT).path  # fmt: skip
             else:
