@@ -316,3 +316,28 @@ def test_a_registry_that_cannot_be_reached_is_a_gap_with_its_reason(
     notes = [n for n in analysis.notes if "dependency 'tool-kit/lib/server'" in n]
     assert notes and "tool-kit@^1.0.0 could not be fetched or unpacked" in notes[0]
     assert not analysis.code_coverage().complete
+
+
+def test_the_mcp_sdk_bundled_into_a_file_is_no_registration_of_its_own(tmp_path: Path) -> None:
+    """esbuild and bun mark each bundled module (`// node_modules/…`): the SDK's own ListTools
+    handler over its registry is plumbing, not a list to read (it listed nothing readable and
+    made every bundled server incomplete); the server's own registrations are read."""
+    bundle = """
+// node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.js
+class McpServer {
+  registerTool(name, config, cb) { this._registeredTools[name] = { config, cb }; this.setToolRequestHandlers(); }
+  setToolRequestHandlers() {
+    this.server.setRequestHandler(ListToolsRequestSchema, () => ({
+      tools: Object.entries(this._registeredTools).map(([name, tool]) => ({ name, ...tool.config })) }));
+  }
+}
+
+// src/index.ts
+var import_fs = require("fs");
+var server = new McpServer({ name: "bundled" });
+server.registerTool("read_motd", { description: "Read the message of the day" }, () => import_fs.readFileSync("/etc/motd"));
+"""
+    root = _tree(tmp_path / "b", {"dist/index.js": bundle})
+    analysis = analyse_directory(root)
+    assert _verdicts(analysis) == {"read_motd": ("OK", {"READ_FS"})}
+    assert analysis.code_coverage().complete, analysis.gaps

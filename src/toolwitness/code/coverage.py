@@ -71,6 +71,21 @@ def _matches(module: str, prefixes: tuple[str, ...]) -> bool:
     return any(module == p or module.startswith((p + "/", p + ".")) for p in prefixes)
 
 
+def inside_bundled_sdk(module: ir.Module, line: int) -> bool:
+    """The line lies in a module a bundler copied from an MCP SDK package."""
+    origin = None
+    for start, path in module.origins:
+        if start > line:
+            break
+        origin = path
+    if origin is None or not origin.startswith("node_modules/"):
+        return False
+    package = origin.removeprefix("node_modules/")
+    return _matches(package, _sdk_modules()["js"]) or any(
+        package.startswith(sdk + "/") for sdk in _sdk_modules()["js"]
+    )
+
+
 def imported_modules(module: ir.Module) -> set[str]:
     found = {imp.module for imp in module.star_exports}
     for scope in module.scopes.values():

@@ -206,6 +206,9 @@ class Module:
     registrations: list[Registration] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     top: Function | None = None  # the module's own statements (calls made at import time)
+    # A bundle's modules as its bundler names them (`// node_modules/pkg/x.js` in esbuild and
+    # bun output): (first line, origin path), in order
+    origins: list[tuple[int, str]] = field(default_factory=list)
     nodes: int = 0  # syntax nodes walked (the work the front-end did, bounded per file)
 
     def export(self, name: str, value: Value) -> None:

@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from toolwitness.code import ir
+from toolwitness.code.coverage import inside_bundled_sdk
 from toolwitness.code.helpers import CallSites, inline_member, names_in, reg_values
 from toolwitness.code.options import constructor_tools, tool_member
 from toolwitness.code.project import Project
@@ -34,6 +35,8 @@ def extract(project: Project, resolver: Resolver) -> Extraction:
     sites = CallSites(resolver)
     for key in sorted(project.modules):
         for reg in project.modules[key].registrations:
+            if inside_bundled_sdk(project.modules[key], reg.line):
+                continue  # the MCP SDK's own plumbing, bundled in: it registers no tool itself
             for expanded in _expansions(reg, resolver, sites, [_MAX_COPIES]):
                 _one(expanded, resolver, out, lists, calls)
     low_level(lists, calls, resolver, out, sites)
