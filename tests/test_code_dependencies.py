@@ -341,3 +341,16 @@ server.registerTool("read_motd", { description: "Read the message of the day" },
     analysis = analyse_directory(root)
     assert _verdicts(analysis) == {"read_motd": ("OK", {"READ_FS"})}
     assert analysis.code_coverage().complete, analysis.gaps
+
+
+def test_code_on_a_wrapper_folder_end_to_end(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _tree(tmp_path / "wrapper", {**_wrapper(), **_toolkit("node_modules/")})
+    code = main(["code", str(root), "--fail-on", "high", "-f", "json"])
+    server = json.loads(capsys.readouterr().out)["servers"][0]
+    assert code == 1  # save_notes says read-only and writes: TW-CODE-001, high
+    assert {t["name"]: t["verdict"] for t in server["tools"]} == {
+        "read_notes": "OK",
+        "save_notes": "VIOLATION",
+    }
