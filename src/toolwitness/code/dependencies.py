@@ -224,7 +224,7 @@ class Dependencies:
             if key in self.project.modules:
                 continue
             path = package.real / rel
-            size = path.stat().st_size
+            size = _size(path)
             if self.files + 1 > limits.max_dependency_files:
                 return NotFollowed(f"dependency code over {limits.max_dependency_files} files")
             if self.bytes + size > limits.max_dependency_bytes:
@@ -266,7 +266,7 @@ class Dependencies:
         for rel, path in discover(folder, limits):
             if not rel.endswith(".py"):
                 continue
-            size = path.stat().st_size
+            size = _size(path)
             if self.files + 1 > limits.max_dependency_files or (
                 self.bytes + size > limits.max_dependency_bytes
             ):
@@ -339,6 +339,14 @@ def declared_version(manifest: dict[str, Any], name: str) -> str | None:
         if isinstance(table, dict) and isinstance(table.get(name), str):
             return str(table[name])
     return None
+
+
+def _size(path: Path) -> int:
+    """0 for a file gone since it was found: reading it then fails and is a module error."""
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 def _dirname(key: str) -> str:

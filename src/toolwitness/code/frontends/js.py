@@ -6,7 +6,6 @@ function), which over-approximates bindings: a name may resolve to more candidat
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 import tree_sitter_javascript as ts_javascript
@@ -102,7 +101,7 @@ def parse_module(key: str, source: bytes, max_nodes: int = 4_000_000) -> ir.Modu
         builder.module.errors.append("tree-sitter reported syntax errors")
     for statement in root.named_children:  # one statement too deep must not hide the rest
         if statement.type == "comment":
-            _origin(builder.module, statement)
+            js_modules.bundle_origin(builder.module, statement)
             continue
         try:
             builder.walk(statement, builder.top)
@@ -116,16 +115,6 @@ def parse_module(key: str, source: bytes, max_nodes: int = 4_000_000) -> ir.Modu
         ):
             builder.module.export(name, returned)
     return builder.module
-
-
-_ORIGIN = re.compile(r"^// ((?:node_modules|src|lib|packages)/[^\s]{1,400}\.[cm]?[jt]sx?)$")
-
-
-def _origin(module: ir.Module, comment: Node) -> None:
-    """esbuild and bun open each bundled module with `// its/path.js` at the top level."""
-    found = _ORIGIN.match(text(comment))
-    if found is not None:
-        module.origins.append((position(comment)[0], found.group(1)))
 
 
 def _not_source_text(source: bytes) -> str | None:
