@@ -9,8 +9,10 @@ without credentials): install it into its own prefix or venv (npm with --ignore-
 in the bubblewrap sandbox (`toolwitness snapshot --sandbox`: no network, read-only root) and take
 its `tools/list`, then analyse the installed artifact statically twice — alone (the tools its
 code registers) and against the live list (`code --surface`: every live tool not found is
-UNANALYZABLE). Per package: live tools, found statically, verified (OK or VIOLATION), whether any
-tool that was not followed came out OK (must never happen), and the constructs not followed.
+UNANALYZABLE). The installed package is analysed where npm or pip put it, so a dependency that
+defines its tools is followed from the install around it (`node_modules` beside it). Per
+package: live tools, found statically, verified (OK or VIOLATION), whether any tool that was not
+followed came out OK (must never happen), and the constructs not followed.
 Installs are cached under --work (default .cache/bench-static-live); nothing is committed.
 """
 
