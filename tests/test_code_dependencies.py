@@ -354,3 +354,27 @@ def test_code_on_a_wrapper_folder_end_to_end(
         "read_notes": "OK",
         "save_notes": "VIOLATION",
     }
+
+
+def test_a_python_dependency_over_the_bounds_is_read_in_part_and_says_so(tmp_path: Path) -> None:
+    site = tmp_path / "lib" / "site-packages"
+    _tree(site, {
+        "server_pkg/__init__.py": "from toolkit import register_all\nregister_all(None)\n",
+        "toolkit/__init__.py": "from .register import register_all\n",
+        "toolkit/register.py": "def register_all(mcp):\n    mcp.add_tool(print, name='p')\n",
+    })  # fmt: skip
+    limits = CodeLimits(max_dependency_files=1)
+    analysis = analyse_directory(site / "server_pkg", CodeOptions(limits=limits))
+    assert any("'toolkit' not followed: read in part" in n for n in analysis.notes)
+    assert not analysis.code_coverage().complete
+
+
+def test_a_package_linked_from_outside_the_install_is_not_followed(tmp_path: Path) -> None:
+    """pnpm links packages inside its store; a link that leaves the install is refused."""
+    outside = _tree(tmp_path / "elsewhere", _toolkit(""))
+    root = _tree(tmp_path / "wrapper", _wrapper())
+    (root / "node_modules").mkdir()
+    (root / "node_modules" / "tool-kit").symlink_to(outside / "tool-kit")
+    analysis = analyse_directory(root)
+    assert analysis.tools == []
+    assert any("dependency 'tool-kit/lib/server' not followed" in n for n in analysis.notes)

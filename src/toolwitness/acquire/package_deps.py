@@ -15,6 +15,7 @@ import re
 import stat
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ from toolwitness.files import read_regular
 
 _REGISTRY_RANGE = re.compile(r"^[0-9A-Za-z.^~<>=|*+ _-]{0,256}$")  # versions, ranges, tags
 _MAX_ARTIFACTS = 4096  # files looked at in a local folder
+_MAX_LISTED = 100_000  # names read from it
 FETCH_TIMEOUT = 120.0
 
 
@@ -95,8 +97,8 @@ def _local_artifact(folder: Path, name: str, declared: str) -> Path | None:
     """The highest `SCOPE-NAME-VERSION.tgz` in the folder whose version satisfies the range."""
     stem = name.removeprefix("@").replace("/", "-") + "-"
     best: tuple[Path, str] | None = None
-    try:
-        entries = sorted(folder.iterdir())[:_MAX_ARTIFACTS]
+    try:  # names only, bounded before sorting: a huge folder costs a bounded listing
+        entries = sorted(islice(folder.iterdir(), _MAX_LISTED))[:_MAX_ARTIFACTS]
     except OSError:
         return None
     for entry in entries:

@@ -36,6 +36,7 @@ from toolwitness.code.npm_packages import NpmPackage, entry_file, find_installed
 from toolwitness.code.project import Project, discover
 from toolwitness.code.sinks import SinkCatalog
 from toolwitness.code.specs import Extraction
+from toolwitness.errors import InputError
 
 
 @dataclass
@@ -263,19 +264,21 @@ class Dependencies:
         self.project.py_roots[top] = "site-packages"
         keys: list[str] = []
         limits = self.project.limits
-        for rel, path in discover(folder, limits):
-            if not rel.endswith(".py"):
-                continue
-            size = _size(path)
-            if self.files + 1 > limits.max_dependency_files or (
-                self.bytes + size > limits.max_dependency_bytes
-            ):
-                self.notes.append(f"{from_key}: dependency {top!r} read in part: over the bounds")
-                break
-            self.files += 1
-            self.bytes += size
-            self.project.add_file(f"{key}/{rel}", path)
-            keys.append(f"{key}/{rel}")
+        try:
+            for rel, path in discover(folder, limits):
+                if not rel.endswith(".py"):
+                    continue
+                size = _size(path)
+                if self.files + 1 > limits.max_dependency_files or (
+                    self.bytes + size > limits.max_dependency_bytes
+                ):
+                    raise InputError("over the dependency file or byte bounds", source=top)
+                self.files += 1
+                self.bytes += size
+                self.project.add_file(f"{key}/{rel}", path)
+                keys.append(f"{key}/{rel}")
+        except InputError as exc:  # a folder that cannot be listed, or too many files
+            self.refuse(from_key, spec, f"read in part: {exc}")
         return keys
 
 

@@ -23,6 +23,7 @@ _MAX_VARIANTS = 32  # call-site bindings of one returned value
 _MAX_LEVELS = 5  # callers above the function that installs the handler
 _SAME = frozenset({"filter", "slice", "sort", "toSorted", "reverse", "toReversed", "concat"})
 _MAX_WALK = 4096  # values walked looking for a definition's functions
+_MAX_VISITS = 50_000  # values visited reading one list
 
 
 def bound_variants(value: ir.Value, sites: CallSites, level: int = 0) -> list[ir.Value]:
@@ -50,14 +51,22 @@ def list_elements(
     unknown: list[ir.Value],
     sites: CallSites | None = None,
     depth: int = 0,
+    budget: list[int] | None = None,
 ) -> list[ir.Value]:
-    """The elements of a tools list value; what cannot be read is appended to `unknown`."""
-    if depth > _MAX_DEPTH:
+    """The elements of a tools list value; what cannot be read is appended to `unknown`.
+    Bounded by depth and by the values visited (call-site variants multiply)."""
+    budget = budget if budget is not None else [_MAX_VISITS]
+    budget[0] -= 1
+    if depth > _MAX_DEPTH or budget[0] < 0:
         unknown.append(value)
         return []
 
     def each(values: list[ir.Value] | tuple[ir.Value, ...]) -> list[ir.Value]:
-        return [e for v in values for e in list_elements(resolver, v, unknown, sites, depth + 1)]
+        return [
+            e
+            for v in values
+            for e in list_elements(resolver, v, unknown, sites, depth + 1, budget)
+        ]
 
     if isinstance(value, ir.Obj):
         tools = [v for k, v in value.items if k == "tools"]
