@@ -9,8 +9,10 @@ without credentials): install it into its own prefix or venv (npm with --ignore-
 in the bubblewrap sandbox (`toolwitness snapshot --sandbox`: no network, read-only root) and take
 its `tools/list`, then analyse the installed artifact statically twice — alone (the tools its
 code registers) and against the live list (`code --surface`: every live tool not found is
-UNANALYZABLE). Per package: live tools, found statically, verified (OK or VIOLATION), whether any
-tool that was not followed came out OK (must never happen), and the constructs not followed.
+UNANALYZABLE). The installed package is analysed where npm or pip put it, so a dependency that
+defines its tools is followed from the install around it (`node_modules` beside it). Per
+package: live tools, found statically, verified (OK or VIOLATION), whether any tool that was not
+followed came out OK (must never happen), and the constructs not followed.
 Installs are cached under --work (default .cache/bench-static-live); nothing is committed.
 """
 
@@ -35,12 +37,12 @@ class Package:
     ecosystem: str  # npm | pypi
     name: str
     version: str
-    args: tuple[str, ...] = ()  # command-line arguments the server needs to start
+    args: tuple[str, ...] = ()  # command-line arguments the server needs ({work}: --work)
     script: str | None = None  # the bin / console script to run, when not the only one
 
 
 PACKAGES = (
-    Package("npm", "@modelcontextprotocol/server-filesystem", "2026.8.31", ("/tmp",)),
+    Package("npm", "@modelcontextprotocol/server-filesystem", "2026.8.31", ("{work}/fsroot",)),
     Package("npm", "@modelcontextprotocol/server-memory", "2026.8.31"),
     Package("npm", "@modelcontextprotocol/server-everything", "2026.8.31"),
     Package("npm", "@modelcontextprotocol/server-sequential-thinking", "2026.8.31"),
@@ -131,7 +133,7 @@ def _install_npm(package: Package, work: Path) -> tuple[list[str], Path]:
         entry = bins.get(package.script or "", None) or next(iter(bins.values()))
     else:
         entry = manifest.get("main", "index.js")
-    return ["node", str(installed / entry), *package.args], installed
+    return ["node", str(installed / entry), *_args(package, work)], installed
 
 
 def _install_pypi(package: Package, work: Path) -> tuple[list[str], Path]:
@@ -159,7 +161,17 @@ def _install_pypi(package: Package, work: Path) -> tuple[list[str], Path]:
     eps = info["eps"]
     name, value = next(((n, v) for n, v in eps if n == package.script), eps[0])
     top = value.split(":")[0].split(".")[0]
-    return [str(venv / "bin" / name), *package.args], Path(info["site"]) / top
+    return [str(venv / "bin" / name), *_args(package, work)], Path(info["site"]) / top
+
+
+def _args(package: Package, work: Path) -> list[str]:
+    """The server's arguments; a folder it is given lives under --work (a busy /tmp holds more
+    entries than the sandbox checks for sockets, and is then refused)."""
+    out = [arg.replace("{work}", str(work)) for arg in package.args]
+    for arg in out:
+        if arg.startswith(str(work)) and not arg.endswith(".db"):
+            Path(arg).mkdir(parents=True, exist_ok=True)
+    return out
 
 
 def _live(cmd: list[str], out: Path) -> list[str]:

@@ -9,20 +9,22 @@ no traversal, no links out) and sources are parsed by the front-ends.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from toolwitness.acquire.hostile_json import parse_json_bytes
 from toolwitness.acquire.limits import InputLimits
+from toolwitness.acquire.package_deps import DependencySources, dependency_fetcher
 from toolwitness.code import lattice
 from toolwitness.code.coverage import NOT_IN_CODE, CodeCoverage, coverage_gaps, server_files
 from toolwitness.code.declared import DeclaredFrom
+from toolwitness.code.dependencies import follow_for
 from toolwitness.code.graph import CallGraph
 from toolwitness.code.isolate import ChildLimits
 from toolwitness.code.project import CodeLimits, Project, load_project
 from toolwitness.code.registrations import extract
 from toolwitness.code.sinks import load_sink_catalog
-from toolwitness.code.specs import ToolSpec
+from toolwitness.code.specs import Extraction, ToolSpec
 from toolwitness.code.verify import UNANALYZABLE, ToolVerdict, findings_for, verify_tools
 from toolwitness.errors import InputError, UsageError
 from toolwitness.files import read_regular
@@ -41,6 +43,8 @@ class CodeOptions:
     limits: CodeLimits = field(default_factory=CodeLimits)
     allow_partial: bool = False  # incomplete coverage is a finding, not an incomplete scan
     child: ChildLimits = field(default_factory=ChildLimits)  # wall, memory, CPU of the child
+    # Where dependency code may come from besides an install (code/dependencies.py).
+    dependencies: DependencySources = field(default_factory=DependencySources)
 
 
 @dataclass
@@ -55,7 +59,9 @@ class CodeAnalysis:
     notes: list[str]
     advertised: ServerSurface | None = None  # what the server advertises, when given
     gaps: list[str] = field(default_factory=list)  # registrations not read (code/coverage.py)
-    is_server: bool = False  # imports an MCP SDK or registers a request handler
+    # imports an MCP SDK or registers a request handler — or wraps a dependency that could not
+    # be followed (a thin wrapper's server may be there: not knowing is not a pass)
+    is_server: bool = False
     registered: int = 0  # tools the code registers (before matching an advertised list)
 
     def code_coverage(self) -> CodeCoverage:
@@ -117,16 +123,27 @@ def _analyse(
     root: Path, options: CodeOptions, server_id: str | None, coverage: Coverage
 ) -> CodeAnalysis:
     project = load_project(root, options.limits)
-    graph = CallGraph(project, load_sink_catalog(), options.limits)
-    extraction = extract(project, graph.resolver)
+    catalog = load_sink_catalog()
+    graphs: list[CallGraph] = []
+
+    def extract_round() -> Extraction:  # again after dependency code is added to the project
+        graphs.append(CallGraph(project, catalog, options.limits))
+        return extract(project, graphs[-1].resolver)
+
+    sources = options.dependencies
+    fetchable = (sources.fetch or sources.artifacts is not None) and sources.workdir is not None
+    fetcher = dependency_fetcher(sources) if fetchable else None
+    extraction, deps = follow_for(project, catalog, sources, fetcher, extract_round)
+    graph = graphs[-1]
     specs = _merge_duplicates(extraction.tools)
     _name_anonymous_handlers(project, specs)
     verdicts = verify_tools(specs, graph, options.declared_from)
-    notes = list(extraction.notes)
+    registration_notes = [*extraction.notes, *deps.notes]
+    notes = list(registration_notes)
     for key in sorted(project.modules):  # a file not fully read may hide a registration
         notes += [f"{key}: {error}" for error in project.modules[key].errors]
     files = server_files(project)
-    gaps = coverage_gaps(project, extraction.notes, files, found=len(specs))
+    gaps = coverage_gaps(project, registration_notes, files, found=len(specs))
     return CodeAnalysis(
         server_id or root.name,
         root,
@@ -137,7 +154,7 @@ def _analyse(
         verdicts,
         notes,
         gaps=gaps,
-        is_server=bool(files),
+        is_server=bool(files) or deps.wrapper_unfollowed,
         registered=len(specs),
     )
 
@@ -149,19 +166,30 @@ def analyse_target(target: str, workdir: Path, options: CodeOptions | None = Non
             from toolwitness.acquire.package import fetch_and_unpack
         except ImportError:
             raise UsageError("package specs are not supported in this build") from None
-        root = fetch_and_unpack(target, workdir, None)
-        return analyse_directory(root, options, target.split(":", 1)[1], Coverage.PACKAGE)
+        root = fetch_and_unpack(target, workdir / "target", None)
+        fetching = _with_dependencies(options, workdir, fetch=True)
+        return analyse_directory(root, fetching, target.split(":", 1)[1], Coverage.PACKAGE)
     path = Path(target)
     if path.is_dir():
-        return analyse_directory(path, options, _server_name(path), Coverage.SOURCE)
+        local = _with_dependencies(options, workdir, fetch=False)
+        return analyse_directory(path, local, _server_name(path), Coverage.SOURCE)
     if path.is_file() and path.name.endswith(ARCHIVE_SUFFIXES):
         from toolwitness.acquire.archive import unpack_archive
 
-        root = unpack_archive(path, workdir)
-        return analyse_directory(root, options, _server_name(root, path.name), Coverage.PACKAGE)
+        root = unpack_archive(path, workdir / "target")
+        local = _with_dependencies(options, workdir, fetch=False)
+        return analyse_directory(root, local, _server_name(root, path.name), Coverage.PACKAGE)
     if not path.exists():
         raise InputError("no such file or directory", source=target)
     raise InputError("not a source directory or a .tgz/.whl/.zip artifact", source=target)
+
+
+def _with_dependencies(options: CodeOptions | None, workdir: Path, *, fetch: bool) -> CodeOptions:
+    """Dependency artifacts unpack beside the target; the registry is asked only when the user
+    named a package (a local tree or artifact stays offline)."""
+    options = options or CodeOptions()
+    sources = replace(options.dependencies, fetch=fetch, workdir=workdir / "dependencies")
+    return replace(options, dependencies=sources)
 
 
 def _server_name(root: Path, fallback: str | None = None) -> str:

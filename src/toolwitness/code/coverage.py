@@ -24,7 +24,7 @@ _GENERATED_FROM = ("openapi", "swagger", "@apidevtools/swagger-parser", "@readme
 
 @dataclass(frozen=True)
 class CodeCoverage:
-    is_server: bool  # imports an MCP SDK or registers request handlers
+    is_server: bool  # imports an MCP SDK, registers request handlers, or may (code/analyse.py)
     found: int  # tools registered in the code
     listed: int | None  # tools the server lists (live or --surface), when known
     verified: int  # tools with a verdict of OK or VIOLATION (their code was followed)
@@ -33,9 +33,11 @@ class CodeCoverage:
 
     @property
     def complete(self) -> bool:
+        if self.missing:  # a listed tool with no registration: whatever the tree looks like
+            return False
         if not self.is_server:
             return True
-        return self.found > 0 and not self.missing and not self.gaps
+        return self.found > 0 and not self.gaps
 
     def summary(self) -> str:
         listed = "not known" if self.listed is None else str(self.listed)
@@ -67,6 +69,21 @@ def _sdk_modules() -> dict[str, tuple[str, ...]]:
 def _matches(module: str, prefixes: tuple[str, ...]) -> bool:
     module = module.removeprefix("node:")
     return any(module == p or module.startswith((p + "/", p + ".")) for p in prefixes)
+
+
+def inside_bundled_sdk(module: ir.Module, line: int) -> bool:
+    """The line lies in a module a bundler copied from an MCP SDK package."""
+    origin = None
+    for start, path in module.origins:
+        if start > line:
+            break
+        origin = path
+    if origin is None or not origin.startswith("node_modules/"):
+        return False
+    package = origin.removeprefix("node_modules/")
+    return _matches(package, _sdk_modules()["js"]) or any(
+        package.startswith(sdk + "/") for sdk in _sdk_modules()["js"]
+    )
 
 
 def imported_modules(module: ir.Module) -> set[str]:

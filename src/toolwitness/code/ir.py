@@ -90,6 +90,16 @@ class Opaque:
     text: str
 
 
+@dataclass(frozen=True)
+class Injected:
+    """What a dependency-injection container hands a constructor parameter decorated
+    `@inject(token)` (`many`: `@injectAll`): everything registered under the token
+    (code/injection.py)."""
+
+    token: Value
+    many: bool
+
+
 Value = (
     Lit
     | Name
@@ -104,6 +114,7 @@ Value = (
     | Concat
     | Choice
     | Opaque
+    | Injected
 )
 
 
@@ -180,6 +191,7 @@ class Registration:
     handler: Value | None = None
     docstring: str | None = None
     func_name: str | None = None
+    callee: Value | None = None  # what is called (`server.registerTool`), when a call
 
 
 @dataclass
@@ -194,6 +206,9 @@ class Module:
     registrations: list[Registration] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     top: Function | None = None  # the module's own statements (calls made at import time)
+    # A bundle's modules as its bundler names them (`// node_modules/pkg/x.js` in esbuild and
+    # bun output): (first line, origin path), in order
+    origins: list[tuple[int, str]] = field(default_factory=list)
     nodes: int = 0  # syntax nodes walked (the work the front-end did, bounded per file)
 
     def export(self, name: str, value: Value) -> None:

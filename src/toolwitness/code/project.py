@@ -45,6 +45,11 @@ class CodeLimits:
     max_total_nodes: int = 20_000_000  # syntax nodes of the whole tree
     max_visited_functions: int = 50_000  # per tool
     max_resolution_depth: int = 40
+    # Dependencies followed for tools and handlers they define (code/dependencies.py).
+    max_dependency_packages: int = 32  # packages loaded from node_modules, site-packages or fetched
+    max_dependency_depth: int = 3  # a dependency of a dependency of a dependency
+    max_dependency_files: int = 2_000  # files read from all dependencies
+    max_dependency_bytes: int = 64 * 1024 * 1024  # bytes read from all dependencies
 
 
 @dataclass
@@ -56,15 +61,60 @@ class Project:
     classes: dict[str, ir.ClassDef] = field(default_factory=dict)
     scopes: dict[str, ir.Scope] = field(default_factory=dict)
     methods_by_name: dict[str, list[str]] = field(default_factory=dict)
+    limits: CodeLimits = field(default_factory=CodeLimits)
+    # Bare specifiers followed into dependency code: (package folder key of the importing
+    # module, "" for the tree itself; specifier) -> module key (code/dependencies.py).
+    links: dict[tuple[str, str], str] = field(default_factory=dict)
+    package_keys: list[str] = field(default_factory=list)  # folder keys of loaded dependencies
+    py_roots: dict[str, str] = field(default_factory=dict)  # Python top-level name -> key prefix
+    _budget: _Budget | None = None
 
     def index(self) -> None:
         for module in self.modules.values():
-            self.functions.update(module.functions)
-            self.classes.update(module.classes)
-            self.scopes.update(module.scopes)
-            for cls in module.classes.values():
-                for name, fid in cls.methods.items():
-                    self.methods_by_name.setdefault(name, []).append(fid)
+            self.index_module(module)
+
+    def index_module(self, module: ir.Module) -> None:
+        self.functions.update(module.functions)
+        self.classes.update(module.classes)
+        self.scopes.update(module.scopes)
+        for cls in module.classes.values():
+            for name, fid in cls.methods.items():
+                self.methods_by_name.setdefault(name, []).append(fid)
+
+    def add_file(self, key: str, path: Path) -> ir.Module:
+        """Read and parse one file into a module (bounded like every file of the tree); an
+        unreadable or oversized file is a module with the reason as its error."""
+        from toolwitness.code.frontends import js, python
+
+        if self._budget is None:
+            self._budget = _Budget(self.limits)
+        budget = self._budget
+        refused = budget.refuse_file(path)
+        if refused is not None:
+            module = self.modules[key] = _unread(key, refused)
+            return module
+        try:
+            source = read_regular(path, self.limits.max_file_bytes, source=key, what="source file")
+        except InputError as exc:  # changed under us, or unreadable: a gap, not a crash
+            module = self.modules[key] = _unread(key, str(exc).removeprefix(f"{key}: "))
+            return module
+        budget.read(len(source))
+        nodes = budget.nodes_left()
+        if key.endswith(PY_SUFFIXES):
+            module = python.parse_module(key, source, nodes)
+        else:
+            module = js.parse_module(key, source, nodes)
+        budget.walked(module.nodes)
+        self.modules[key] = module
+        return module
+
+    def package_of(self, key: str) -> str:
+        """The dependency folder key holding a module key ("" for the tree itself)."""
+        best = ""
+        for prefix in self.package_keys:
+            if key.startswith(prefix + "/") and len(prefix) > len(best):
+                best = prefix
+        return best
 
     def module_of(self, scope_or_func: str) -> ir.Module:
         return self.modules[scope_or_func.split(":", 1)[0]]
@@ -72,7 +122,7 @@ class Project:
     # -- import specifiers -> module keys ----------------------------------------------------
     def resolve_js(self, from_key: str, spec: str) -> str | None:
         if not spec.startswith((".", "/")):
-            return None
+            return self.links.get((self.package_of(from_key), spec.removeprefix("node:")))
         base = posixpath.normpath(posixpath.join(posixpath.dirname(from_key), spec))
         candidates = [base]
         stem, ext = posixpath.splitext(base)
@@ -95,10 +145,14 @@ class Project:
         return found
 
     def _py_candidate(self, parts: list[str]) -> str | None:
-        stem = "/".join(parts)
-        for candidate in (f"{stem}.py", f"{stem}/__init__.py" if stem else "__init__.py"):
-            if candidate in self.modules:
-                return candidate
+        prefix = self.py_roots.get(parts[0]) if parts else None
+        stems = ["/".join(parts)]
+        if prefix is not None:  # a top-level package followed into a dependency
+            stems.append("/".join([prefix, *parts]))
+        for stem in stems:
+            for candidate in (f"{stem}.py", f"{stem}/__init__.py" if stem else "__init__.py"):
+                if candidate in self.modules:
+                    return candidate
         return None
 
 
@@ -140,31 +194,12 @@ def discover(root: Path, limits: CodeLimits) -> Iterator[tuple[str, Path]]:
 
 
 def load_project(root: Path, limits: CodeLimits | None = None) -> Project:
-    from toolwitness.code.frontends import js, python
-
     limits = limits or CodeLimits()
     if not root.is_dir():
         raise InputError("not a directory", source=str(root))
-    project = Project(root=root)
-    budget = _Budget(limits)
+    project = Project(root=root, limits=limits)
     for key, path in discover(root, limits):
-        refused = budget.refuse_file(path)
-        if refused is not None:
-            project.modules[key] = _unread(key, refused)
-            continue
-        try:
-            source = read_regular(path, limits.max_file_bytes, source=key, what="source file")
-        except InputError as exc:  # changed under us, or unreadable: a gap, not a crash
-            project.modules[key] = _unread(key, str(exc).removeprefix(f"{key}: "))
-            continue
-        budget.read(len(source))
-        nodes = budget.nodes_left()
-        if key.endswith(PY_SUFFIXES):
-            module = python.parse_module(key, source, nodes)
-        else:
-            module = js.parse_module(key, source, nodes)
-        budget.walked(module.nodes)
-        project.modules[key] = module
+        project.add_file(key, path)
     project.index()
     return project
 

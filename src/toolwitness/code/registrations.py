@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from toolwitness.code import ir
+from toolwitness.code.coverage import inside_bundled_sdk
 from toolwitness.code.helpers import CallSites, inline_member, names_in, reg_values
 from toolwitness.code.options import constructor_tools, tool_member
 from toolwitness.code.project import Project
@@ -34,6 +35,8 @@ def extract(project: Project, resolver: Resolver) -> Extraction:
     sites = CallSites(resolver)
     for key in sorted(project.modules):
         for reg in project.modules[key].registrations:
+            if inside_bundled_sdk(project.modules[key], reg.line):
+                continue  # the MCP SDK's own plumbing, bundled in: it registers no tool itself
             for expanded in _expansions(reg, resolver, sites, [_MAX_COPIES]):
                 _one(expanded, resolver, out, lists, calls)
     low_level(lists, calls, resolver, out, sites)
@@ -53,6 +56,8 @@ def _one(
     if reg.kind in ("tool", "registerTool") and reg.args:
         name = static(reg.args[0])
         if not isinstance(name, str):
+            if _local_helper(reg, resolver):
+                return  # `this.registerTool(server, def)` of the tree's own helper: followed inside
             if reg.kind == "registerTool" or _handler_like(reg.args[-1], resolver):
                 out.notes.append(f"{where}: a tool name that is not a constant")
             return
@@ -130,6 +135,7 @@ def _expansions(
     """Loops over definitions, then helpers called with a definition (each call site), then
     the loops around those call sites, and so on a few levels up."""
     out: list[ir.Registration] = []
+    reg = _inline_handler(reg, resolver)
     for looped in _expand_loop(reg, resolver):
         bound = sites.expand(looped) if depth < _MAX_HELPER_DEPTH and budget[0] > 0 else None
         if bound is None:
@@ -139,6 +145,21 @@ def _expansions(
         for copy in bound:
             out += _expansions(copy, resolver, sites, budget, depth + 1)
     return out
+
+
+def _inline_handler(reg: ir.Registration, resolver: Resolver) -> ir.Registration:
+    """`const handler = makeHandler({ logic: def.logic }); server.registerTool(def.name, …,
+    handler)`: the handler's one binding takes its place, so binding `def` at each call site
+    (or loop element) reaches that definition's own logic."""
+    if reg.kind not in ("tool", "registerTool") or len(reg.args) < 2:
+        return reg
+    last = reg.args[-1]
+    if not (isinstance(last, ir.Name) and len(last.path) == 1):
+        return reg
+    bound = resolver.lookup(last.path[0], last.scope) or []
+    if len(bound) != 1 or not isinstance(bound[0], ir.Call):
+        return reg
+    return replace(reg, args=(*reg.args[:-1], bound[0]))
 
 
 def _expand_loop(reg: ir.Registration, resolver: Resolver) -> list[ir.Registration]:
@@ -202,6 +223,34 @@ def _substitute(value: ir.Value, head: str, item: ir.Value) -> ir.Value:
     if isinstance(value, ir.Concat):
         return ir.Concat(tuple(_substitute(p, head, item) for p in value.parts))
     return value
+
+
+def _local_helper(reg: ir.Registration, resolver: Resolver) -> bool:
+    """The call names one of the tree's own functions that registers tools itself (a helper
+    called `registerTool`): its registration is read, bound at this call site."""
+    if reg.callee is None:
+        return False
+    project = resolver.project
+    for found in resolver.resolve(reg.callee):
+        fn = project.functions.get(found.func_id) if isinstance(found, RFunc) else None
+        if fn is None:
+            continue
+        module = project.modules[fn.file]
+        if any(_within(project, r.scope, fn.id) for r in module.registrations):
+            return True
+    return False
+
+
+def _within(project: Project, scope_id: str, func_id: str) -> bool:
+    current: str | None = scope_id
+    for _ in range(256):
+        if current is None:
+            return False
+        if current == func_id:
+            return True
+        scope = project.scopes.get(current)
+        current = scope.parent if scope is not None else None
+    return False
 
 
 def _handler_like(value: ir.Value, resolver: Resolver) -> bool:

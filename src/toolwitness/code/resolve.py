@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolwitness.code import ir
+from toolwitness.code.injection import Injections
 from toolwitness.code.project import Project
 from toolwitness.code.sinks import SinkCatalog
 
@@ -76,6 +77,7 @@ class Resolver:
         self._member_cuts = 0
         self.static_cache: dict[ir.Value, Any] = {}  # constant folding without an environment
         self.truncated = False
+        self.injections = Injections(self)  # dependency-injection containers
 
     # -- names and values --------------------------------------------------------------------
     def lookup(self, name: str, scope_id: str) -> list[ir.Value] | None:
@@ -121,6 +123,8 @@ class Resolver:
             return list(self.resolve(value.value))
         if isinstance(value, ir.Choice):
             return [r for option in value.options for r in self.resolve(option)]
+        if isinstance(value, ir.Injected):
+            return self.injections.resolve_injected(value)
         return [RValue(value)]
 
     def _name(self, name: ir.Name) -> list[Resolved]:
@@ -158,6 +162,9 @@ class Resolver:
         return self.members([RModule(key)], path)
 
     def _call(self, call: ir.Call) -> list[Resolved]:
+        injected = self.injections.container_call(call)
+        if injected is not None:  # `container.resolve(Token)`: what is registered under it
+            return injected
         out: list[Resolved] = []
         for callee in self.resolve(call.callee):
             if isinstance(callee, RFunc) and _method(call.callee) == "bind":

@@ -13,6 +13,7 @@ from toolwitness.code import ir
 from toolwitness.code.helpers import CallSites
 from toolwitness.code.resolve import UNKNOWN, Resolver, RExternal
 from toolwitness.code.specs import Extraction, ToolSpec, apply_config, handler_functions
+from toolwitness.code.tool_lists import bound_variants, definition_functions, list_elements
 
 
 def schema_name(value: ir.Value, resolver: Resolver) -> str | None:
@@ -38,23 +39,68 @@ def low_level(
         handlers += handler_functions(value, resolver)
     for reg, handler_value in lists:
         entries = _listed_tools(handler_value, resolver, sites)
+        if entries is None or not all(_named(e) for e in entries):
+            by_element = _element_tools(reg, handler_value, resolver, sites, out)
+            if by_element is not None:
+                _add_listed(reg, by_element, handlers, out)
+                continue
         if entries is None:
             out.notes.append(f"{reg.file}:{reg.line}: the tools list is not a constant")
             continue
-        for entry in entries:
-            if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
-                out.notes.append(f"{reg.file}:{reg.line}: a listed tool has no constant name")
-                continue
-            spec = ToolSpec(entry["name"], reg.file, reg.line, reg.column, "low-level")
-            apply_config(spec, entry)
-            schema = entry.get("inputSchema")
-            if isinstance(schema, dict) and _plain_json(schema):
-                spec.input_schema = schema
-            spec.handlers = list(handlers)
-            spec.dispatch = True
-            if not handlers:
-                spec.problems.append("no CallTool handler was found")
-            out.tools.append(spec)
+        _add_listed(reg, [(e, []) for e in entries], handlers, out)
+
+
+def _add_listed(
+    reg: ir.Registration,
+    entries: list[tuple[Any, list[str]]],
+    handlers: list[str],
+    out: Extraction,
+) -> None:
+    for entry, own in entries:
+        if not _named(entry):
+            out.notes.append(f"{reg.file}:{reg.line}: a listed tool has no constant name")
+            continue
+        spec = ToolSpec(entry["name"], reg.file, reg.line, reg.column, "low-level")
+        apply_config(spec, entry)
+        schema = entry.get("inputSchema")
+        if isinstance(schema, dict) and _plain_json(schema):
+            spec.input_schema = schema
+        spec.handlers = list(dict.fromkeys([*handlers, *own]))
+        spec.dispatch = True
+        if not handlers:
+            spec.problems.append("no CallTool handler was found")
+        out.tools.append(spec)
+
+
+def _named(entry: Any) -> bool:
+    return isinstance(entry, dict) and isinstance(entry.get("name"), str)
+
+
+def _element_tools(
+    reg: ir.Registration, handler_value: Any, resolver: Resolver, sites: CallSites, out: Extraction
+) -> list[tuple[Any, list[str]]] | None:
+    """The list read element by element (code/tool_lists.py): each named element with the
+    functions its definition holds; parts that cannot be read are a note. None if no element
+    has a constant name (the caller reports the list as before)."""
+    found: list[tuple[Any, list[str]]] = []
+    unknown: list[ir.Value] = []
+    for func_id in handler_functions(handler_value, resolver)[:8]:
+        for returned in resolver.project.functions[func_id].returns:
+            for variant in bound_variants(returned, sites):
+                for element in list_elements(resolver, variant, unknown, sites):
+                    folded = resolver.static(element)
+                    if _named(folded):
+                        found.append((folded, definition_functions(resolver, element)))
+                    else:
+                        unknown.append(element)
+    if not found:
+        return None
+    if unknown:
+        out.notes.append(
+            f"{reg.file}:{reg.line}: part of the tools list could not be read "
+            f"({len(unknown)} piece(s), e.g. tools added at run time)"
+        )
+    return found
 
 
 def _listed_tools(handler_value: Any, resolver: Resolver, sites: CallSites) -> list[Any] | None:

@@ -106,7 +106,9 @@ class SinkCatalog:
         aliases: dict[tuple[str, str], _Alias] | None = None,
         factories: dict[tuple[str, str | None, str], tuple[str | None, str]] | None = None,
         passthrough: Iterable[tuple[str, str | None, str]] = (),
+        builtin_modules: frozenset[tuple[str, str]] = frozenset(),
     ) -> None:
+        self._builtins = builtin_modules
         self._aliases = dict(aliases or {})
         self._py_aliases = sorted(
             ((m, a) for (lang, m), a in self._aliases.items() if lang == "py"),
@@ -136,6 +138,8 @@ class SinkCatalog:
             for (lang, module, name), returns in (factories or {}).items()
         }
         self._passthrough = frozenset(self._canonical(*key) for key in passthrough)
+        self._js_modules: frozenset[str] | None = None
+        self._py_modules: frozenset[str] | None = None
 
     def passes_through(self, language: str, module: str | None, qualified_name: str) -> bool:
         """A call of it returns (a wrapper of) its first argument (`util.promisify(exec)`)."""
@@ -143,6 +147,26 @@ class SinkCatalog:
 
     def entries(self) -> tuple[Sink, ...]:
         return tuple(self._entries)
+
+    def knows_module(self, language: str, module: str) -> bool:
+        """The catalog models this module (JavaScript: the import specifier or an alias of it;
+        Python: the top-level package): its code is a library to map, not to follow."""
+        if language == "py":
+            top = module.split(".", 1)[0]
+            if self._py_modules is None:
+                self._py_modules = frozenset(
+                    s.name.split(".", 1)[0] if s.module is None else s.module.split(".", 1)[0]
+                    for s in self._entries
+                    if s.language == "py"
+                ) | frozenset(m.split(".", 1)[0] for m, _ in self._py_aliases)
+            return top in self._py_modules
+        if self._js_modules is None:
+            self._js_modules = (
+                frozenset(s.module for s in self._entries if s.language == "js" and s.module)
+                | frozenset(m for (lang, m) in self._aliases if lang == "js")
+                | frozenset(m for (lang, m) in self._builtins if lang == "js")
+            )
+        return normalise_module(module) in self._js_modules
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -243,8 +267,10 @@ def build_catalog(docs: Iterable[dict[str, Any]]) -> SinkCatalog:
     aliases: dict[tuple[str, str], _Alias] = {}
     factories: dict[tuple[str, str | None, str], tuple[str | None, str]] = {}
     passthrough: list[tuple[str, str | None, str]] = []
+    builtins: set[tuple[str, str]] = set()
     for doc in docs:
         lang = doc["language"]
+        builtins.update((lang, normalise_module(m)) for m in doc.get("builtin_modules", []))
         for alias in doc.get("aliases", []):
             aliases[(lang, normalise_module(alias["module"]))] = _Alias(
                 alias["target"], alias.get("prefix")
@@ -262,7 +288,7 @@ def build_catalog(docs: Iterable[dict[str, Any]]) -> SinkCatalog:
                 sinks.append(
                     Sink(lang, group["module"], name, leaves, group.get("arg_rule"), group["note"])
                 )
-    return SinkCatalog(sinks, aliases, factories, passthrough)
+    return SinkCatalog(sinks, aliases, factories, passthrough, frozenset(builtins))
 
 
 def builtin_catalog_files() -> list[tuple[str, str]]:

@@ -71,7 +71,15 @@ def handler_functions(value: ir.Value, resolver: Resolver, depth: int = 0) -> li
         if isinstance(value, ir.Name) and len(value.path) == 1:
             bound = resolver.lookup(value.path[0], value.scope) or []
             call = bound[0] if len(bound) == 1 else value
+        elif isinstance(value, ir.Name):  # `def.logic` of an object literal bound to `def`
+            from toolwitness.code.tool_lists import raw_values
+
+            raw = raw_values(resolver, value)
+            call = raw[0] if len(raw) == 1 else value
         if isinstance(call, ir.Call):
-            for arg in (*call.args, *(v for _, v in call.kwargs)):
-                found += handler_functions(arg, resolver, depth + 1)
+            args = [*call.args, *(v for _, v in call.kwargs)]
+            for arg in args:  # `wrap({ logic: def.logic })`: the functions an option holds too
+                members = [v for _, v in arg.items] if isinstance(arg, ir.Obj) else [arg]
+                for member in members:
+                    found += handler_functions(member, resolver, depth + 1)
     return list(dict.fromkeys(found))

@@ -103,6 +103,8 @@ class StaticEvaluator:
             found = self.eval(target, depth + 1)
             if found is not UNKNOWN:
                 values.append(found)
+        if len(values) > 1 and None in values:  # `var t;` (or `t = null`) then `t = {…}`
+            values = [v for v in values if v is not None] or [None]
         if len(values) > 1 and all(isinstance(v, list) for v in values):
             return [item for v in values for item in v]  # `const L = []` then `L.push(…)`
         if len(values) > 1 and all(isinstance(v, dict) for v in values):

@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from toolwitness.acquire.catalog import load_catalog_file
+from toolwitness.acquire.package_deps import DependencySources
 from toolwitness.code.against import against_surface
 from toolwitness.code.analyse import CodeOptions, analyse_target
 from toolwitness.code.declared import DeclaredFrom
@@ -72,6 +73,15 @@ def code_command(
             "best) instead of exiting 3 (incomplete).",
         ),
     ] = False,
+    dependency_artifacts: Annotated[
+        Path | None,
+        typer.Option(
+            "--dependency-artifacts",
+            help="A folder of dependency artifacts (npm pack .tgz): tools a package defines in "
+            "its dependencies are read from these first (offline), then from the registry "
+            "for npm: targets.",
+        ),
+    ] = None,
     max_seconds: Annotated[
         float, typer.Option(help="Wall seconds the analysis may take (its child is stopped).")
     ] = 300.0,
@@ -100,7 +110,9 @@ def code_command(
     report = ReportOptions(color=color, source_root=root)
 
     def work(folder: Path) -> tuple[str, int]:
-        analysis = analyse_target(target, folder, CodeOptions(declared_from=declared_from))
+        sources = DependencySources(artifacts=dependency_artifacts)
+        options = CodeOptions(declared_from=declared_from, dependencies=sources)
+        analysis = analyse_target(target, folder, options)
         if catalog is not None:
             analysis = against_surface(analysis, catalog, declared_from)
         if graph is not None:

@@ -13,7 +13,7 @@ import tree_sitter_typescript as ts_typescript
 from tree_sitter import Language, Node, Parser
 
 from toolwitness.code import ir
-from toolwitness.code.frontends import js_dispatch, js_modules, js_patterns
+from toolwitness.code.frontends import js_dispatch, js_injection, js_modules, js_patterns
 from toolwitness.code.frontends.js_values import (
     CLASS_NODES,
     FUNCTION_NODES,
@@ -100,11 +100,15 @@ def parse_module(key: str, source: bytes, max_nodes: int = 4_000_000) -> ir.Modu
     if root.has_error:
         builder.module.errors.append("tree-sitter reported syntax errors")
     for statement in root.named_children:  # one statement too deep must not hide the rest
+        if statement.type == "comment":
+            js_modules.bundle_origin(builder.module, statement)
+            continue
         try:
             builder.walk(statement, builder.top)
         except RecursionError:
             line = position(statement)[0]
             builder.module.errors.append(f"line {line}: nesting too deep to analyse")
+    js_injection.apply_pending(builder)
     for name, getter in builder.pending_getters:  # an exported getter exports what it returns
         for returned in (
             builder.module.functions[getter].returns if getter in builder.module.functions else ()
@@ -135,6 +139,7 @@ class _Builder:
         # (element, method) while the callback of an iteration method is being built
         self.element_of: tuple[ir.Value, str] | None = None
         self.pending_getters: list[tuple[str, str]] = []  # defineProperty getters, by function
+        self.pending_injections: list[js_injection.PendingInjection] = []  # compiled @inject
 
     # -- traversal ---------------------------------------------------------------------------
     def walk_children(self, node: Node, fn: ir.Function) -> None:
@@ -216,6 +221,7 @@ class _Builder:
             typed = js_modules.typed_params(self, params, fn.id)
             for pname in names:
                 self.scope(fn.id).bind(pname, typed.get(pname, ir.Opaque("parameter")))
+            js_injection.decorated_parameters(self, params, fn)
             if self.element_of is not None and names:  # `xs.forEach(x => …)`: x is an element
                 index = 1 if self.element_of[1] == "reduce" else 0
                 if index < len(names):
@@ -362,7 +368,7 @@ class _Builder:
             if path and len(path) >= 2 and path[-1] in REGISTRATION_METHODS:
                 kind = "registerTool" if path[-1] == "registerToolTask" else path[-1]
                 self.module.registrations.append(
-                    ir.Registration(kind, args, (), fn.id, self.key, line, col)
+                    ir.Registration(kind, args, (), fn.id, self.key, line, col, callee=target)
                 )
             if path is None:
                 self.walk(callee, fn)
@@ -371,6 +377,7 @@ class _Builder:
         if args_node is not None:
             path = chain(callee) if callee is not None else None
             js_modules.compiled_forms(self, path, value)
+            js_injection.compiled_injections(self, value)
             method = path[-1] if path and len(path) >= 2 else None
             for arg in args_node.named_children:
                 if method in ITERATION_METHODS and unwrap(arg).type in FUNCTION_NODES:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from tree_sitter import Node
@@ -9,6 +10,7 @@ from tree_sitter import Node
 from toolwitness.code import ir
 from toolwitness.code.frontends.js_values import (
     param_names,
+    position,
     property_name,
     string_value,
     text,
@@ -161,3 +163,13 @@ def typed_params(builder: _Builder, params: Node, scope: str) -> dict[str, ir.Va
         if modifier and builder.classes:
             builder.classes[-1].attrs.setdefault(text(pattern), []).append(instance)
     return out
+
+
+_ORIGIN = re.compile(r"^// ((?:node_modules|src|lib|packages)/[^\s]{1,400}\.[cm]?[jt]sx?)$")
+
+
+def bundle_origin(module: ir.Module, comment: Node) -> None:
+    """esbuild and bun open each bundled module with `// its/path.js` at the top level."""
+    found = _ORIGIN.match(text(comment))
+    if found is not None:
+        module.origins.append((position(comment)[0], found.group(1)))

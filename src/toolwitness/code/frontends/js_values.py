@@ -336,8 +336,8 @@ def param_names(node: Node) -> list[str]:
             if left is not None:
                 stack.append(left)
             continue
-        if current.type in FUNCTION_NODES or current.type == "type_annotation":
-            continue
+        if current.type in FUNCTION_NODES or current.type in ("type_annotation", "decorator"):
+            continue  # `@inject(Token) x`: the decorator's names are no parameters
         stack.extend(reversed(current.named_children))
     return names
 
