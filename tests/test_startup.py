@@ -16,10 +16,13 @@ from toolwitness.commands import COMMANDS
 
 CATALOG = ROOT / "examples" / "catalogs" / "weather.json"
 # Not jsonschema: since TW-CAP-016 checks every tool's inputSchema against its metaschema, a
-# catalog scan needs it; the rule registry does not (test_rules_listing_... below).
+# catalog scan needs it; the rule registry does not (test_rules_listing_... below). Not typer
+# either: a plain scan's command line is parsed by the fast path (cli_fast).
 HEAVY = (
     "toolwitness.code", "toolwitness.lab", "toolwitness.sweep", "toolwitness.acquire.live",
-    "multiprocessing", "tarfile", "mcp", "rich",
+    "multiprocessing", "tarfile", "mcp", "rich", "typer", "toolwitness.cli_app",
+    "toolwitness.commands.scan", "toolwitness.commands.integrity", "toolwitness.commands.lab",
+    "toolwitness.commands.discover", "toolwitness.baseline",
 )  # fmt: skip
 
 
