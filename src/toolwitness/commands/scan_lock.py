@@ -8,9 +8,7 @@ import sys
 from pathlib import Path
 
 from toolwitness.errors import EXIT_OK, EXIT_THRESHOLD, UsageError
-from toolwitness.integrity.lock import LockedServer, entry_for, read_lock, write_lock
-from toolwitness.integrity.policy import PinPolicy
-from toolwitness.integrity.verify import LockSettings
+from toolwitness.integrity.policy import LockSettings, PinPolicy
 from toolwitness.result import ScanResult, ServerResult
 from toolwitness.textnorm import escape_display
 
@@ -79,6 +77,8 @@ def after_scan(
     for server in unpinned:
         _say("toolwitness: " + unpinned_note(server))
     if record_baseline:
+        from toolwitness.integrity.lock import LockedServer, entry_for, read_lock, write_lock
+
         lock = read_lock(lock_path)
         fresh: dict[str, LockedServer] = {}
         for server in unpinned:

@@ -23,8 +23,8 @@ from toolwitness.commands.integrity import DEFAULT_POLICY, PinPolicyOpt
 from toolwitness.errors import EXIT_INTERNAL, EXIT_OK, EXIT_THRESHOLD, UsageError
 from toolwitness.integrity.audit import read_audit
 from toolwitness.integrity.lock import DEFAULT_LOCK_NAME, read_lock
+from toolwitness.integrity.policy import LockSettings
 from toolwitness.integrity.trust import TRUST_SCHEMA, TrustRow, blocked_anywhere, trust_rows
-from toolwitness.integrity.verify import LockSettings
 from toolwitness.model import ServerSpec, ServerSurface
 from toolwitness.result import ScanResult
 from toolwitness.textnorm import escape_display
