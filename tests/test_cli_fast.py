@@ -3,7 +3,6 @@ the very same arguments; everything else is left to typer; its option table is t
 
 from __future__ import annotations
 
-from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -14,34 +13,42 @@ from hypothesis import strategies as st
 from toolwitness import cli_fast
 from toolwitness.cli_support import run_app
 from toolwitness.commands import COMMANDS
+from toolwitness.commands import code as code_command
 from toolwitness.commands import scan as scan_command
+from toolwitness.commands.code_run import CodeRequest
 from toolwitness.commands.scan_run import ScanRequest
 
+Request = ScanRequest | CodeRequest
+_RUNNERS = {"scan": (scan_command, "run_scan", ScanRequest),
+            "code": (code_command, "run_code", CodeRequest)}  # fmt: skip
 
-def _typer_request(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> ScanRequest | None:
-    """The request typer hands `run_scan` for `toolwitness scan ARGV`, or None if it refuses."""
+
+def _typer_request(
+    argv: list[str], monkeypatch: pytest.MonkeyPatch, command: str = "scan"
+) -> Request | None:
+    """The request typer hands the runner for `toolwitness COMMAND ARGV`, or None if it refuses."""
     from toolwitness.cli_app import app
 
-    seen: list[ScanRequest] = []
+    module, runner, _ = _RUNNERS[command]
+    seen: list[Request] = []
     with monkeypatch.context() as patch:
-        patch.setattr(scan_command, "run_scan", lambda r: seen.append(r) or 0)
-        code = run_app(app, ["scan", *argv])
+        patch.setattr(module, runner, lambda r: seen.append(r) or 0)
+        code = run_app(app, [command, *argv])
     assert code in (0, 2), code
     return seen[0] if seen else None
 
 
-def _fast_request(argv: list[str]) -> ScanRequest | None:
-    arguments = cli_fast.parse(argv, cli_fast._table()["scan"])
-    return None if arguments is None else ScanRequest(**arguments)
+def _fast_request(argv: list[str], command: str = "scan") -> Request | None:
+    arguments = cli_fast.parse(argv, cli_fast._table()[command])
+    return None if arguments is None else _RUNNERS[command][2](**arguments)
 
 
-def _typed(request: ScanRequest) -> list[tuple[str, type, Any]]:
+def _typed(request: Request) -> list[tuple[str, type, Any]]:
     """Field by field with its type: a StrEnum member equals its string, a Path does not."""
     out = []
-    for f in fields(request):
-        value = getattr(request, f.name)
+    for name, value in request._asdict().items():
         items = value if isinstance(value, list) else [value]
-        out.append((f.name, type(value), [(type(v), v) for v in items]))
+        out.append((name, type(value), [(type(v), v) for v in items]))
     return out
 
 
@@ -97,6 +104,30 @@ LEFT_TO_TYPER = [
     ["x", "-o"], ["x", "-o", "--debug"], ["x", "-o", "report.docx"], ["-5"], ["--min-grade", "G"],
     ["x", "--output", ""],
 ]  # fmt: skip
+
+
+CODE_ACCEPTED = [
+    ["pkg"], ["./dist", "-f", "json", "-o", "r.json"], ["pkg", "-o", "r.sarif"],
+    ["pkg", "--declared-from", "annotations", "--graph", "read_file", "--debug"],
+    ["pkg", "--debug", "--no-debug", "--allow-partial", "--max-memory-mib", "512"],
+    ["pkg", "--surface", "tools.json", "--fail-on", "low", "--source-root", "/tmp"],
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("argv", CODE_ACCEPTED, ids=" ".join)
+def test_code_command_lines_get_typers_arguments(
+    argv: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fast = _fast_request(argv, "code")
+    assert fast is not None
+    typer_request = _typer_request(argv, monkeypatch, "code")
+    assert typer_request is not None
+    assert _typed(fast) == _typed(typer_request)
+
+
+@pytest.mark.parametrize("argv", [[], ["a", "b"], ["pkg", "--debug=1"], ["--", "-x", "y"]])
+def test_code_needs_exactly_its_one_target(argv: list[str]) -> None:
+    assert _fast_request(argv, "code") is None
 
 
 @pytest.mark.parametrize("argv", LEFT_TO_TYPER, ids=" ".join)

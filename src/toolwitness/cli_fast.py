@@ -1,4 +1,4 @@
-"""The command line's fast path: a plain `toolwitness scan …` parsed without typer.
+"""The command line's fast path: a plain `toolwitness scan …` or `code …` parsed without typer.
 
 typer (with click and the pydantic adapter it builds for every option) costs a one-tool scan
 about a fifth of its start-up. The common invocations — targets and options spelled exactly as
@@ -28,7 +28,10 @@ from typing import Any
 DATA = Path(__file__).resolve().parent / "data"
 TABLE = DATA / "cli-fast.json"
 # command -> (module, request class, runner): `runner(request(**arguments))` is the exit code.
-FAST_COMMANDS = {"scan": ("toolwitness.commands.scan_run", "ScanRequest", "run_scan")}
+FAST_COMMANDS = {
+    "scan": ("toolwitness.commands.scan_run", "ScanRequest", "run_scan"),
+    "code": ("toolwitness.commands.code_run", "CodeRequest", "run_code"),
+}
 COMPLETION_VARIABLE = "_TOOLWITNESS_COMPLETE"  # typer's shell completion: typer answers it
 _INT = re.compile(r"[0-9]{1,18}")
 _FLOAT = re.compile(r"[0-9]{1,18}(\.[0-9]{1,18})?")
@@ -39,7 +42,8 @@ def run(argv: list[str]) -> int | None:
     """The exit code of running `argv` on the fast path, or None when typer must run it."""
     if not argv or argv[0] not in FAST_COMMANDS or COMPLETION_VARIABLE in os.environ:
         return None
-    arguments = parse(argv[1:], _table()[argv[0]])
+    specs = _table().get(argv[0])
+    arguments = None if specs is None else parse(argv[1:], specs)
     if arguments is None or _config_in_effect():
         return None
     module_name, request, runner = FAST_COMMANDS[argv[0]]
@@ -76,7 +80,10 @@ def _config_in_effect() -> bool:
 
 def parse(args: list[str], specs: list[dict[str, Any]]) -> dict[str, Any] | None:
     """typer's callback arguments for `args`, or None where typer must decide."""
-    by_opt = {opt: spec for spec in specs if spec["kind"] != "argument" for opt in spec["opts"]}
+    by_opt = {
+        opt: spec for spec in specs if spec["kind"] != "argument"
+        for opt in (*spec["opts"], *spec.get("off_opts", ()))
+    }  # fmt: skip
     given: dict[str, list[str]] = {}
     positional: list[str] = []
     only_positional = False
@@ -95,7 +102,8 @@ def parse(args: list[str], specs: list[dict[str, Any]]) -> dict[str, Any] | None
         if spec["kind"] == "flag":
             if equals:
                 return None
-            given.setdefault(spec["name"], []).append("")
+            switched_off = name in spec.get("off_opts", ())
+            given.setdefault(spec["name"], []).append("" if switched_off else "on")
             continue
         value = inline if equals else next(words, None)
         if value is None or (not equals and value.startswith("-") and value != "-"):
@@ -110,13 +118,17 @@ def _arguments(
     arguments = [s for s in specs if s["kind"] == "argument"]
     if len(arguments) > 1 or (positional and not arguments):
         return None
-    if arguments:
+    if arguments and not arguments[0]["repeated"]:  # one value, required (`code TARGET`)
+        if len(positional) != 1:
+            return None
+        given[arguments[0]["name"]] = positional
+    elif arguments:
         given[arguments[0]["name"]] = positional
     out: dict[str, Any] = {}
     for spec in specs:
         raw = given.get(spec["name"])
         if spec["kind"] == "flag":
-            value: Any = bool(raw)
+            value: Any = bool(raw and raw[-1])  # the last of --x / --no-x wins
         elif not raw:
             value = _default(spec)
         elif spec["repeated"]:

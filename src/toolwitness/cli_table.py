@@ -40,9 +40,10 @@ def _param(param: Any) -> dict[str, Any]:
             ("an environment variable", bool(param.envvar)), ("a callback", bool(info.callback)),
             ("a prompt", bool(getattr(info, "prompt", False))), ("eagerness", param.is_eager),
             ("a parser", info.parser is not None), ("a count", bool(getattr(info, "count", 0))),
-            ("a --x/--no-x pair", bool(param.secondary_opts)), ("clamping", bool(info.clamp)),
+            ("clamping", bool(info.clamp)),
             ("a default factory", info.default_factory is not None),
-            ("a hidden value", not param.expose_value), ("required", bool(param.required)),
+            ("a hidden value", not param.expose_value),
+            ("a required option", bool(param.required) and param.param_type_name == "option"),
         ) if used
     ]  # fmt: skip
     if param.nargs not in (1, -1):
@@ -62,10 +63,14 @@ def _param(param: Any) -> dict[str, Any]:
         if annotation is not bool or param.default is not False:
             raise ValueError(f"{param.name}: only false-by-default bool flags are supported")
         kind = "flag"
+    elif param.secondary_opts:
+        raise ValueError(f"{param.name}: a --x/--no-x pair on a value option")
     spec: dict[str, Any] = {
         "name": param.name, "kind": kind, "opts": list(param.opts), "repeated": repeated,
         "default": _json_default(param.default),
     }  # fmt: skip
+    if param.secondary_opts:  # `--debug/--no-debug`: the second switches it off again
+        spec["off_opts"] = list(param.secondary_opts)
     spec.update(_value_type(param.name, annotation, info))
     return spec
 
