@@ -1,14 +1,19 @@
 """Start-up cost of the `toolwitness` command, measured as whole processes.
 
 Cases: `toolwitness --version`, a scan of a 1-tool catalog (JSON report to a file, the CI shape),
-the same scan with the default terminal report, and `toolwitness rules`; plus `python -c pass`,
-the interpreter's own start-up, as the floor every case pays. Runs alternate between the cases
-(round robin) so machine load hits them alike; the figures are medians. Each case also runs once
-under `python -X importtime` for the number of modules it imports and the share of its wall time
-spent importing (total cumulative import time of the top-level imports / that run's wall time).
+the same scan with the default terminal report, `toolwitness rules`, and `toolwitness code` on
+the real server-filesystem package when `make servers` installed it; plus two floors measured in
+the same run: `python -c pass` (the interpreter) and `python -c "import pydantic"` (the model
+library every scan needs). Runs alternate between the cases (round robin) so machine load hits
+them alike; the figures are medians of wall time, CPU time (user + system, the analysis child of
+`code` included) and peak RSS, read with `wait4`. Each case also runs once under
+`python -X importtime` for the number of modules it imports and the share of its wall time spent
+importing (total cumulative import time of the top-level imports / that run's wall time; for
+`code`, the analysis child's imports are counted too: it writes to the same stderr).
 
 `--compare-src DIR` adds the same cases run from another source tree (PYTHONPATH=DIR, e.g. an
 older checkout: `git archive 28e00d7 src | tar -x -C /tmp/before`), interleaved with ours.
+Children run with bytecode caches, as an installed package has them.
 
 Usage: python benchmarks/bench_startup.py [--runs 15] [--compare-src /tmp/before/src] [--json]
 """
@@ -27,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+FILESYSTEM = ROOT / ".cache/test-servers/npm/node_modules/@modelcontextprotocol/server-filesystem"
 TOOL = {
     "name": "get_forecast",
     "description": "Get the weather forecast for a city for the next 1-7 days.",
@@ -41,6 +47,7 @@ class Case:
     argv: list[str]
     env: dict[str, str]
     walls: list[float] = field(default_factory=list)
+    cpus: list[float] = field(default_factory=list)
     rss_kib: list[int] = field(default_factory=list)
     modules: int = 0
     import_share: float = 0.0
@@ -50,8 +57,8 @@ class Unsupported(Exception):
     """The command exits 2 (usage): that tree has no such command or option."""
 
 
-def _run(argv: list[str], env: dict[str, str]) -> tuple[float, int]:
-    """Wall seconds and peak RSS (KiB) of one whole process."""
+def _run(argv: list[str], env: dict[str, str]) -> tuple[float, float, int]:
+    """Wall seconds, CPU seconds and peak RSS (KiB) of one whole process."""
     started = time.perf_counter()
     proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(proc.pid, 0)
@@ -62,7 +69,7 @@ def _run(argv: list[str], env: dict[str, str]) -> tuple[float, int]:
         raise Unsupported(stderr.decode()[-200:])
     if proc.returncode not in (0, 1):
         raise SystemExit(f"{' '.join(argv)} exited {proc.returncode}: {stderr.decode()[-400:]}")
-    return wall, usage.ru_maxrss
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss
 
 
 def _importtime(argv: list[str], env: dict[str, str]) -> tuple[int, float]:
@@ -83,14 +90,22 @@ def cases(workdir: Path, compare_src: Path | None) -> list[Case]:
     report = str(workdir / "report.json")
     env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "120"}
     env.pop("PYTHONPATH", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed package has its bytecode cached
     commands = {
         "--version": ["--version"],
         "scan 1 tool -o report.json": ["scan", str(catalog), "-f", "json", "-o", report],
         "scan 1 tool (terminal)": ["scan", str(catalog)],
         "rules": ["rules"],
     }
+    if FILESYSTEM.is_dir():
+        code_report = str(workdir / "code.json")
+        commands["code server-filesystem"] = ["code", str(FILESYSTEM), "-f", "json", "-o",
+                                              code_report]  # fmt: skip
     py = sys.executable
-    found = [Case("python -c pass", [py, "-c", "pass"], env)]
+    found = [
+        Case("python -c pass", [py, "-c", "pass"], env),
+        Case("python -c 'import pydantic'", [py, "-c", "import pydantic"], env),
+    ]
     trees = [("", env)]
     if compare_src is not None:
         trees.append((f" [{compare_src}]", {**env, "PYTHONPATH": str(compare_src)}))
@@ -111,8 +126,9 @@ def measure(all_cases: list[Case], runs: int) -> list[Case]:
     all_cases[:] = supported
     for _ in range(runs):
         for case in all_cases:
-            wall, rss = _run(case.argv, case.env)
+            wall, cpu, rss = _run(case.argv, case.env)
             case.walls.append(wall)
+            case.cpus.append(cpu)
             case.rss_kib.append(rss)
     for case in all_cases:
         case.modules, case.import_share = _importtime(case.argv, case.env)
@@ -134,6 +150,7 @@ def main() -> None:
             "case": c.label,
             "median_s": round(statistics.median(c.walls), 4),
             "over_python_s": round(statistics.median(c.walls) - floor, 4),
+            "median_cpu_s": round(statistics.median(c.cpus), 4),
             "median_rss_mib": round(statistics.median(c.rss_kib) / 1024, 1),
             "modules": c.modules,
             "import_share": round(c.import_share, 3),
@@ -144,11 +161,13 @@ def main() -> None:
     if args.json:
         print(json.dumps(rows, indent=2))
         return
-    print(f"{'case':<52} {'median':>8} {'-python':>8} {'RSS MiB':>8} {'modules':>8} {'import':>7}")
+    head = f"{'case':<52} {'wall':>8} {'-python':>8} {'CPU':>8} {'RSS MiB':>8} {'modules':>8}"
+    print(f"{head} {'import':>7}")
     for r in rows:
         print(
             f"{r['case']:<52} {r['median_s']:>7.3f}s {r['over_python_s']:>7.3f}s "
-            f"{r['median_rss_mib']:>8} {r['modules']:>8} {r['import_share']:>6.0%}"
+            f"{r['median_cpu_s']:>7.3f}s {r['median_rss_mib']:>8} {r['modules']:>8} "
+            f"{r['import_share']:>6.0%}"
         )
     print(f"({args.runs} runs per case, alternated; medians; nproc={os.cpu_count()})")
 

@@ -36,7 +36,7 @@ def test_long_running_commands_get_the_collector_back(name: str) -> None:
     gc.disable()
     try:
         cli._collector["was_on"] = True
-        cli._collector_for(name)
+        cli.collector_for(name)
         assert gc.isenabled() == COMMANDS[name].long_running
     finally:
         gc.enable()

@@ -20,6 +20,18 @@ def test_tool_rows_equal_their_validated_copies() -> None:
         assert again == row
         assert type(row.roles) is tuple and all(type(r) is str for r in row.roles)
         assert all(type(k) is str and type(v) is str for k, v in row.field_digests.items())
+        assert row.model_fields_set == {"name", "digest", "field_digests", "roles"}
+
+
+def test_the_rows_defaults_are_the_models() -> None:
+    from toolwitness.pipeline import _TOOL_RESULT_DEFAULTS
+
+    fields = ToolResult.model_fields
+    assert {n for n, f in fields.items() if not f.is_required()} == {
+        *_TOOL_RESULT_DEFAULTS, "roles", "witnesses"
+    }
+    assert all(fields[n].get_default() is None for n in _TOOL_RESULT_DEFAULTS)
+    assert fields["witnesses"].get_default(call_default_factory=True) == {}
 
 
 LOWER_LAYERS = ("acquire", "checks", "code", "integrity", "lab", "report", "supply")

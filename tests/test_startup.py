@@ -16,10 +16,13 @@ from toolwitness.commands import COMMANDS
 
 CATALOG = ROOT / "examples" / "catalogs" / "weather.json"
 # Not jsonschema: since TW-CAP-016 checks every tool's inputSchema against its metaschema, a
-# catalog scan needs it; the rule registry does not (test_rules_listing_... below).
+# catalog scan needs it; the rule registry does not (test_rules_listing_... below). Not typer
+# either: a plain scan's command line is parsed by the fast path (cli_fast).
 HEAVY = (
     "toolwitness.code", "toolwitness.lab", "toolwitness.sweep", "toolwitness.acquire.live",
-    "multiprocessing", "tarfile", "mcp", "rich",
+    "multiprocessing", "tarfile", "mcp", "rich", "typer", "toolwitness.cli_app",
+    "toolwitness.commands.scan", "toolwitness.commands.integrity", "toolwitness.commands.lab",
+    "toolwitness.commands.discover", "toolwitness.baseline",
 )  # fmt: skip
 
 
@@ -140,3 +143,29 @@ def test_scan_choice_literals_match_their_sources() -> None:
 
     assert typing.get_args(scan.DeclaredFromName) == tuple(d.value for d in DeclaredFrom)
     assert typing.get_args(scan.Grade) == GRADES
+
+
+def test_code_forks_its_analysis_child_before_loading_the_analysis(tmp_path: Path) -> None:
+    """`toolwitness code`: the verifier, the metadata checks and the pipeline are imported in
+    the analysis child, not by the parent before the fork (which needs the CLI and the limits)."""
+    target = ROOT / "tests" / "fixtures" / "code" / "py-fastmcp"
+    code = (
+        "import json, sys\n"
+        "from toolwitness.commands import code_run\n"
+        "seen = []\n"
+        "real = code_run.run_limited\n"
+        "def spy(work, limits):\n"
+        "    seen.append(sorted(sys.modules))\n"
+        "    return real(work, limits)\n"
+        "code_run.run_limited = spy\n"
+        "from toolwitness.cli import main\n"
+        f"rc = main(['code', {str(target)!r}, '-f', 'json', '-o', {str(tmp_path / 'r.json')!r}])\n"
+        "sys.stdout.write('\\n' + json.dumps([rc, seen[0]]))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=ROOT
+    )
+    rc, before_fork = json.loads(proc.stdout.rsplit("\n", 1)[1])
+    assert rc in (0, 1), proc.stderr
+    child_only = ("toolwitness.code.analyse", "toolwitness.checks", "toolwitness.pipeline", "typer")
+    assert [m for m in before_fork if m.startswith(child_only)] == []

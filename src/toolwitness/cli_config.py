@@ -27,8 +27,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import typer
-
 from toolwitness.errors import InputError
 
 CONFIG_NAME = ".toolwitness.toml"
@@ -151,6 +149,8 @@ def _checked(param: Any, value: Any, command: Any, where: str, path: Path) -> An
         items = [value]
     if not all(isinstance(v, str | int | float) and not isinstance(v, bool) for v in items):
         raise InputError(f"{where!r} must be a string or a number", source=source)
+    import typer  # only here: finding the config file is on the typer-free fast path (cli_fast)
+
     ctx = typer.Context(command)
     try:
         cast = param.process_value(ctx, list(items) if param.multiple else value)

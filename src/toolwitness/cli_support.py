@@ -1,6 +1,9 @@
 """What every command shares, kept light so a command can load without the whole scanner:
 one-line escaped errors with their exit code (never a traceback), writing output, notes on
-stderr, reading standard input bounded, and whether a report is for a terminal."""
+stderr, reading standard input bounded, and whether a report is for a terminal.
+
+Nothing here imports typer: a catalog scan on the command line's fast path (`cli_fast`) runs
+without it. An error leaves as `SystemExit(code)`, which typer passes through unchanged."""
 
 from __future__ import annotations
 
@@ -9,12 +12,13 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import NoReturn
-
-import typer
+from typing import TYPE_CHECKING, NoReturn
 
 from toolwitness.errors import EXIT_INPUT, EXIT_INTERNAL, InputError, ToolwitnessError, UsageError
 from toolwitness.textnorm import escape_display
+
+if TYPE_CHECKING:
+    import typer
 
 PROG = "toolwitness"
 STDOUT = "-"
@@ -22,7 +26,7 @@ STDOUT = "-"
 
 def die(message: str, code: int) -> NoReturn:
     sys.stderr.write(f"{PROG}: {escape_display(message)}\n")
-    raise typer.Exit(code)
+    raise SystemExit(code)
 
 
 def note(message: str, *, quiet: bool = False) -> None:
@@ -40,12 +44,17 @@ def guard(debug: bool = False) -> Iterator[None]:
         die(exc.message, exc.exit_code)
     except KeyboardInterrupt:
         die("interrupted", EXIT_INTERNAL)
-    except (typer.Exit, typer.Abort):
-        raise
     except Exception as exc:
-        if debug:
+        if debug or _is_typer_exit(exc):
             raise
         die(f"internal error: {type(exc).__name__}: {exc} (rerun with --debug)", EXIT_INTERNAL)
+
+
+def _is_typer_exit(exc: Exception) -> bool:
+    """typer's Exit and Abort (a command's own `raise typer.Exit(code)`) pass through. Without
+    typer loaded, no exception can be one of them."""
+    typer = sys.modules.get("typer")
+    return typer is not None and isinstance(exc, (typer.Exit, typer.Abort))
 
 
 def emit(text: str, output: Path | None) -> None:

@@ -22,7 +22,7 @@ from toolwitness.errors import EXIT_INTERNAL, EXIT_OK, EXIT_THRESHOLD, InputErro
 from toolwitness.findings import Finding, Severity, sort_findings
 from toolwitness.gcpause import gc_paused
 from toolwitness.integrity.canonical import digest_surface
-from toolwitness.integrity.verify import LockSettings
+from toolwitness.integrity.policy import LockSettings
 from toolwitness.model import ServerSpec, ServerSurface
 from toolwitness.result import ScanResult, ServerResult, ToolResult
 from toolwitness.rules import RuleRegistry, load_registry
@@ -263,6 +263,11 @@ def _crash(rules: RuleRegistry, check: str, exc: Exception) -> Finding:
     )
 
 
+_TOOL_RESULT_DEFAULTS: dict[str, object] = dict.fromkeys(
+    ("declared", "actual", "undeclared", "verdict", "verdict_reason", "probe", "registration")
+)  # ToolResult's None defaults (tests/test_pipeline_results.py compares with the model)
+
+
 def _server_result(
     surface: ServerSurface,
     findings: list[Finding],
@@ -276,13 +281,16 @@ def _server_result(
     except Exception:  # the role checks already failed closed on this input (TW-META-005)
         roles = {}
     # Our own values, already of the declared types: built without re-validating every row
-    # (tests/test_pipeline_results.py checks each equals its validated copy).
+    # (tests/test_pipeline_results.py checks each equals its validated copy). Every field is
+    # given: for a missing one pydantic would inspect the default factory's signature, per row.
     tools = tuple(
         ToolResult.model_construct(
-            name=t.name, digest=t.digest, field_digests=t.fields, roles=roles.get(t.name, ())
+            {"name", "digest", "field_digests", "roles"},  # the fields set, as validation had it
+            name=t.name, digest=t.digest, field_digests=t.fields, roles=roles.get(t.name, ()),
+            **_TOOL_RESULT_DEFAULTS, witnesses={},
         )
         for t in digests.tools
-    )
+    )  # fmt: skip
     # An incomplete scan gets no grade: it cannot vouch for the server (and exits 3).
     scored = None if errors else score_surface(surface, kept)
     return ServerResult(

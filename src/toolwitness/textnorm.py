@@ -42,20 +42,26 @@ def _escape_char(ch: str) -> str:
 _PRINTABLE_ESCAPED = re.compile(
     "[\u115f\u1160\u180b-\u180f\u3164\ufe00-\ufe0f\U000e0100-\U000e01ef]"
 )
-# Everything outside printable ASCII: the only characters the slow path must look at.
-_CANDIDATE = re.compile("[^ -~]")
+# Runs of characters outside printable ASCII: the only ones the slow path must look at.
+_CANDIDATES = re.compile("[^ -~]+")
 
 
-def _escape_match(match: re.Match[str]) -> str:
-    ch = match.group()
+@lru_cache(maxsize=4096)
+def _shown(ch: str) -> str:
+    """One character as displayed. Cached: hidden text repeats a few characters many times
+    (tag characters, zero-width spaces); the bound keeps hostile text from growing the cache."""
     return _escape_char(ch) if _needs_escape(ch) else ch
+
+
+def _escape_run(match: re.Match[str]) -> str:
+    return "".join(map(_shown, match.group()))
 
 
 def escape_display(text: str) -> str:
     """Make every invisible or terminal-controlling character visible and inert."""
     if text.isprintable() and (text.isascii() or _PRINTABLE_ESCAPED.search(text) is None):
         return text  # nothing to escape: one C pass (two for non-ASCII text)
-    return _CANDIDATE.sub(_escape_match, text)
+    return _CANDIDATES.sub(_escape_run, text)
 
 
 def excerpt(text: str, limit: int = _MAX_EXCERPT) -> str:

@@ -1,24 +1,9 @@
-"""`scan --include-builtins CLIENT`: the option type and its check options (TW-FLOW-008)."""
+"""`scan --include-builtins CLIENT`: its check options (TW-FLOW-008). The option itself is
+declared in `commands.scan`; nothing here imports typer (the command line's fast path runs it)."""
 
 from __future__ import annotations
 
-from typing import Annotated
-
-import typer
-
-from toolwitness.checks.flow.builtins import OPTION, builtin_clients
 from toolwitness.errors import UsageError
-
-IncludeBuiltinsOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--include-builtins",
-        metavar="CLIENT",
-        help="Add this client's own built-in tools (file read/write, shell, web fetch) to the "
-        "toxic-flow analysis: claude-code, cursor, vscode, windsurf, gemini-cli, codex. "
-        "Repeatable.",
-    ),
-]
 
 
 def check_options(clients: list[str] | None) -> dict[str, object]:
@@ -26,6 +11,8 @@ def check_options(clients: list[str] | None) -> dict[str, object]:
     usage error (exit 2) naming the known ones."""
     if not clients:
         return {}
+    from toolwitness.checks.flow.builtins import OPTION, builtin_clients
+
     known = builtin_clients()
     for client in clients:
         if client not in known:

@@ -1,35 +1,20 @@
-"""`toolwitness code TARGET`: verify that each tool's code stays within what it declares."""
+"""`toolwitness code TARGET`: verify that each tool's code stays within what it declares.
+
+This module declares the options (typer); `commands.code_run` runs the analysis. A new option is
+a parameter here, a field of `CodeRequest`, and `python -m toolwitness.cli_table` for the fast
+path's option table (a test fails while it is stale)."""
 
 from __future__ import annotations
 
-import os
-import sys
-import tempfile
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from toolwitness.acquire.catalog import load_catalog_file
-from toolwitness.acquire.package_deps import DependencySources
-from toolwitness.code.against import against_surface
-from toolwitness.code.analyse import CodeOptions, analyse_target
 from toolwitness.code.declared import DeclaredFrom
-from toolwitness.code.isolate import ChildLimits, LimitExceeded, run_limited
-from toolwitness.code.tree import all_hits, render_tool_tree
-from toolwitness.errors import UsageError
+from toolwitness.commands.code_run import CodeRequest, run_code
 from toolwitness.findings import Severity
-from toolwitness.model import ServerSurface
-from toolwitness.pipeline import (
-    ScanOptions,
-    StageFailures,
-    code_scan_result,
-    exit_code,
-    scan_surfaces,
-)
-from toolwitness.report.interface import OutputFormat, ReportOptions, formatter_for
-from toolwitness.report.sarif_artifacts import find_source_root
-from toolwitness.result import ScanResult
+from toolwitness.report.interface import OutputFormat
 
 
 def code_command(
@@ -102,52 +87,8 @@ def code_command(
     debug: Annotated[bool, typer.Option(help="Show tracebacks for internal errors.")] = False,
 ) -> None:
     """Follow each tool's handler to capability sinks; compare with what the tool declares."""
-    from toolwitness.cli_support import emit as _emit
-    from toolwitness.cli_support import guard as _guard
-
-    color = output is None and sys.stdout.isatty() and "NO_COLOR" not in os.environ
-    root = source_root or find_source_root([Path(target)])
-    report = ReportOptions(color=color, source_root=root)
-
-    def work(folder: Path) -> tuple[str, int]:
-        sources = DependencySources(artifacts=dependency_artifacts)
-        options = CodeOptions(declared_from=declared_from, dependencies=sources)
-        analysis = analyse_target(target, folder, options)
-        if catalog is not None:
-            analysis = against_surface(analysis, catalog, declared_from)
-        if graph is not None:
-            names = frozenset(v.name for v in analysis.verdicts)
-            if graph not in names:
-                raise UsageError(f"no tool {graph!r} in {target}")
-            verdict = analysis.verdict(graph)
-            return render_tool_tree(verdict, all_hits(verdict, analysis.graph, names)), 0
-        result = code_scan_result(analysis, allow_partial=allow_partial)
-        text = formatter_for(fmt, report).format(result)
-        return text, exit_code(result, fail_on=fail_on)
-
-    with _guard(debug), tempfile.TemporaryDirectory(prefix="toolwitness-code-") as work_dir:
-        limits = child_limits(max_seconds, max_memory_mib, max_cpu_seconds)
-        catalog = load_catalog_file(surface) if surface is not None else None
-        try:
-            text, code = run_limited(lambda: work(Path(work_dir)), limits)
-        except LimitExceeded as exc:  # a report that says so, and exit 3 (incomplete)
-            result = stopped_result(target, str(exc))
-            text = formatter_for(fmt, report).format(result)
-            code = exit_code(result)
-        _emit(text, output)
-        raise typer.Exit(code)
-
-
-def child_limits(seconds: float, memory_mib: int, cpu_seconds: int) -> ChildLimits:
-    if seconds <= 0 or memory_mib < 64 or cpu_seconds <= 0:
-        raise UsageError("--max-seconds and --max-cpu-seconds must be > 0, --max-memory-mib >= 64")
-    return ChildLimits(seconds, memory_mib, cpu_seconds)
-
-
-def stopped_result(target: str, reason: str) -> ScanResult:
-    """The report of an analysis stopped by a limit: no tools, the reason as the server's error."""
-    surface = ServerSurface(id=target, source=target, tools=(), notes=(reason,))
-    return scan_surfaces([surface], ScanOptions(), [StageFailures({target: (reason,)})])
+    # The arguments, by name, are exactly the request (every parameter, nothing else yet).
+    raise typer.Exit(run_code(CodeRequest(**locals())))
 
 
 def register(app: typer.Typer) -> None:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from toolwitness.commands import live as live_commands
+from toolwitness.commands import live_opts
 from toolwitness.errors import UsageError
 from toolwitness.findings import Severity
 from toolwitness.model import ServerSpec, ServerSurface
@@ -121,11 +122,11 @@ def probe_command(
     all_tools: AllToolsFlag = False,
     call_timeout: CallTimeoutOpt = 15.0,
     remote_dir: RemoteDirOpt = "/tmp",  # noqa: S108
-    allow_command: live_commands.AllowCommandOpt = None,
-    allow_host: live_commands.AllowHostOpt = None,
-    header: live_commands.HeaderOpt = None,
-    bearer: live_commands.BearerOpt = None,
-    timeout: live_commands.TimeoutOpt = 60.0,
+    allow_command: live_opts.AllowCommandOpt = None,
+    allow_host: live_opts.AllowHostOpt = None,
+    header: live_opts.HeaderOpt = None,
+    bearer: live_opts.BearerOpt = None,
+    timeout: live_opts.TimeoutOpt = 60.0,
     seed: Annotated[
         str | None, typer.Option("--seed", help="Fixed nonce seed (reproducible names).")
     ] = None,

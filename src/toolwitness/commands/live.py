@@ -8,6 +8,9 @@ Target syntax (documented in docs/live.md):
   scan --live claude_desktop.json      connect every server of a client config
 A URL or --stdio target connects to a server, so mixing one with a client config needs --live
 (otherwise the config's servers would be started without being asked for).
+
+The options themselves are declared in `live_opts`; this module imports no typer, so a catalog
+scan on the command line's fast path (`cli_fast`) can split its targets without it.
 """
 
 from __future__ import annotations
@@ -20,67 +23,15 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
-from typing import Annotated
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-import typer
-
 from toolwitness.acquire.limits import InputLimits
-from toolwitness.acquire.live_options import LiveObserver, LiveOptions
-from toolwitness.acquire.package_spec import package_from_command
 from toolwitness.errors import UsageError
 from toolwitness.model import ServerSpec, Transport
 
-LiveFlag = Annotated[
-    bool, typer.Option("--live", help="Connect to servers (configs, commands) and list them.")
-]
-StdioOpt = Annotated[
-    list[str] | None,
-    typer.Option("--stdio", help="A stdio server command line to run and scan (repeatable)."),
-]
-SandboxFlag = Annotated[
-    bool,
-    typer.Option("--sandbox", help="Run stdio servers under bubblewrap: no network, read-only /."),
-]
-AllowCommandOpt = Annotated[
-    list[str] | None,
-    typer.Option("--allow-command", help="Also allow this executable name (repeatable)."),
-]
-AllowHostOpt = Annotated[
-    list[str] | None,
-    typer.Option("--allow-host", help="Connect only to these HTTP hosts (repeatable)."),
-]
-HeaderOpt = Annotated[
-    list[str] | None, typer.Option("--header", help="HTTP header 'Name: value' (repeatable).")
-]
-BearerOpt = Annotated[
-    str | None, typer.Option("--bearer", help="HTTP bearer token (Authorization header).")
-]
-TimeoutOpt = Annotated[
-    float,
-    typer.Option(
-        "--timeout",
-        help="Seconds to wait for one server answer (initialize, one page); the whole server"
-        " is bounded by --server-timeout as well.",
-        min=0.1,
-    ),
-]
-ServerTimeoutOpt = Annotated[
-    float,
-    typer.Option(
-        "--server-timeout",
-        help="Seconds for one whole server: start-up, initialize and every page. It bounds"
-        " the server whether it is above or below --timeout; each answer also waits at most"
-        " --timeout.",
-        min=1,
-    ),
-]
-ConcurrencyOpt = Annotated[
-    int, typer.Option("--concurrency", help="Servers connected at the same time.", min=1, max=64)
-]
-MaxPagesOpt = Annotated[
-    int, typer.Option("--max-pages", help="Pages read per list call before giving up.", min=1)
-]
+if TYPE_CHECKING:  # loaded when a server is connected: a catalog scan needs neither
+    from toolwitness.acquire.live_options import LiveObserver, LiveOptions
 
 _HEADER_NAME = frozenset(string.ascii_letters + string.digits + "!#$%&'*+-.^_`|~")  # RFC 9110
 _GENERIC_STEMS = ("index", "main", "server", "cli", "__main__", "app")
@@ -133,6 +84,8 @@ def command_spec(argv: Sequence[str]) -> ServerSpec:
     # The server runs in a temporary directory: a file named relative to here is made absolute.
     command = os.path.abspath(argv[0]) if "/" in argv[0] and os.path.isfile(argv[0]) else argv[0]
     args = tuple(_absolute_if_path(a) for a in argv[1:])
+    from toolwitness.acquire.package_spec import package_from_command
+
     package = package_from_command(command, args)
     return ServerSpec(
         name=package.name if package is not None else _command_label(argv),
@@ -236,6 +189,8 @@ def request_headers(flags: LiveFlags) -> dict[str, str]:
 def live_options(
     flags: LiveFlags, limits: InputLimits, url_headers: dict[str, dict[str, str]]
 ) -> LiveOptions:
+    from toolwitness.acquire.live_options import LiveOptions
+
     return LiveOptions(
         url_headers={url: h for url, h in url_headers.items() if h},
         request_timeout=flags.timeout,

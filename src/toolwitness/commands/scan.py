@@ -1,35 +1,25 @@
 """`toolwitness scan`: catalogs, client configs, live servers, the lab and code verification.
 
-Adding an option is one hunk here: a parameter in the signature (grouped by help panel), its name
-in HELP_PANELS, and where it is used in the body. A test fails when an option has no panel.
+This module declares the options (typer); `commands.scan_run` does the scan. Adding an option is
+a parameter in the signature here (grouped by help panel), its name in HELP_PANELS, a field of
+`ScanRequest` and its use in `run_scan`; then `python -m toolwitness.cli_fast` recompiles the
+fast path's option table. Tests fail when an option has no panel or the table is stale.
 """
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated, Literal
 
 import typer
 
-from toolwitness.acquire.limits import MIB, InputLimits
-from toolwitness.baseline import load_baseline, write_baseline_file
-from toolwitness.cli_support import emit, guard, note, wants_color
-from toolwitness.commands import builtins_option
 from toolwitness.commands import discover as discover_commands
 from toolwitness.commands import integrity as integrity_commands
 from toolwitness.commands import lab as lab_commands
-from toolwitness.commands import live as live_commands
-from toolwitness.commands.scan_inputs import code_options, stdin_targets
-from toolwitness.errors import UsageError
+from toolwitness.commands import live_opts
+from toolwitness.commands.scan_run import ScanRequest, run_scan
 from toolwitness.findings import Severity
-from toolwitness.model import ServerSpec, ServerSurface
-from toolwitness.pipeline import GRADES, ScanOptions, exit_code, scan
-from toolwitness.report.interface import OutputFormat, ReportOptions, formatter_for
-from toolwitness.report.sarif_artifacts import find_source_root
-from toolwitness.rules import load_registry
-from toolwitness.suppressions import load_suppressions
-from toolwitness.textnorm import escape_display
+from toolwitness.report.interface import OutputFormat
 
 # The values of `code.declared.DeclaredFrom` (a test keeps them equal): the code verifier loads
 # only when --code asks for it, not to print this option's help.
@@ -89,6 +79,16 @@ QuietOpt = Annotated[
 MaxTools = Annotated[int, typer.Option(help="Reject a catalog with more tools than this.", min=1)]
 MaxMib = Annotated[int, typer.Option(help="Reject input files larger than this many MiB.", min=1)]
 DebugOpt = Annotated[bool, typer.Option("--debug", help="Show tracebacks for internal errors.")]
+IncludeBuiltinsOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--include-builtins",
+        metavar="CLIENT",
+        help="Add this client's own built-in tools (file read/write, shell, web fetch) to the "
+        "toxic-flow analysis: claude-code, cursor, vscode, windsurf, gemini-cli, codex. "
+        "Repeatable.",
+    ),
+]
 
 
 def scan_command(
@@ -118,7 +118,7 @@ def scan_command(
     rules: Annotated[
         list[Path] | None, typer.Option("--rules", help="Extra rule pack (YAML, repeatable).")
     ] = None,
-    include_builtins: builtins_option.IncludeBuiltinsOpt = None,
+    include_builtins: IncludeBuiltinsOpt = None,
     suppressions: Annotated[
         Path | None,
         typer.Option("--suppressions", help="YAML of accepted findings, each justified."),
@@ -148,17 +148,17 @@ def scan_command(
     no_project: discover_commands.NoProjectFlag = False,
     online: discover_commands.OnlineFlag = False,
     # Live servers
-    live: live_commands.LiveFlag = False,
-    stdio: live_commands.StdioOpt = None,
-    sandbox: live_commands.SandboxFlag = False,
-    allow_command: live_commands.AllowCommandOpt = None,
-    allow_host: live_commands.AllowHostOpt = None,
-    header: live_commands.HeaderOpt = None,
-    bearer: live_commands.BearerOpt = None,
-    timeout: live_commands.TimeoutOpt = 60.0,
-    server_timeout: live_commands.ServerTimeoutOpt = 180.0,
-    concurrency: live_commands.ConcurrencyOpt = 8,
-    max_pages: live_commands.MaxPagesOpt = 100,
+    live: live_opts.LiveFlag = False,
+    stdio: live_opts.StdioOpt = None,
+    sandbox: live_opts.SandboxFlag = False,
+    allow_command: live_opts.AllowCommandOpt = None,
+    allow_host: live_opts.AllowHostOpt = None,
+    header: live_opts.HeaderOpt = None,
+    bearer: live_opts.BearerOpt = None,
+    timeout: live_opts.TimeoutOpt = 60.0,
+    server_timeout: live_opts.ServerTimeoutOpt = 180.0,
+    concurrency: live_opts.ConcurrencyOpt = 8,
+    max_pages: live_opts.MaxPagesOpt = 100,
     # Lab
     lab: lab_commands.LabFlag = False,
     all_tools: lab_commands.AllToolsFlag = False,
@@ -206,80 +206,8 @@ def scan_command(
     debug: DebugOpt = False,
 ) -> None:
     """Scan tool catalogs, client configs or live servers; report findings with witnesses."""
-    with guard(debug):
-        if min_grade is not None and min_grade.upper() not in GRADES:
-            raise UsageError(f"--min-grade must be one of {', '.join(GRADES)}")
-        words = list(targets or [])
-        if lab and not (live or stdio or any(live_commands.is_url(t) for t in words)):
-            raise UsageError("--lab runs servers: add --live, a URL or --stdio")
-        # A lab scan lists its servers sandboxed too: they are run to be distrusted.
-        flags = live_commands.LiveFlags(
-            live, tuple(stdio or ()), sandbox or lab, tuple(allow_command or ()),
-            tuple(allow_host or ()), tuple(header or ()), bearer, timeout, server_timeout,
-            concurrency, max_pages,
-        )  # fmt: skip
-        lock_settings = integrity_commands.check_lock_flags(
-            lock, server_id=server_id, record_baseline=record_baseline, policy=pin_policy
-        )
-        limits = InputLimits(max_tools=max_tools, max_file_bytes=max_file_mib * MIB)
-        words, from_stdin = stdin_targets(words, limits)
-        planned, live_options = live_commands.scan_inputs(words, flags, limits)
-        scan_targets: list[str | ServerSpec | ServerSurface] = [*planned, *from_stdin]
-        scan_targets += discover_commands.discover_targets(
-            discover, home, project, limits, alone=not scan_targets, no_project=no_project
-        )
-        lab_settings = (
-            lab_commands.lab_settings(
-                flags, all_tools=all_tools, call_timeout=call_timeout,
-                url_headers=live_options.url_headers if live_options else None,
-            )
-            if lab
-            else None
-        )
-        accepted = load_suppressions(suppressions) if suppressions else ()
-        if baseline is not None:  # a rule no longer in the registry can match nothing
-            known = load_registry(list(rules or ()))
-            accepted += tuple(b for b in load_baseline(baseline, limits) if b.rule in known)
-        with live_commands.progress_display(
-            live_options is not None and not quiet and live_commands.show_progress()
-        ) as observer:
-            options = ScanOptions(
-                limits=limits, rule_packs=tuple(rules or ()), lock=lock,
-                lock_settings=lock_settings, suppressions=accepted,
-                live=live_options, live_observer=observer,
-                check_options={"online": online, **builtins_option.check_options(include_builtins)},
-                lab=lab_settings,
-                code=(
-                    code_options(
-                        declared_from, allow_partial=allow_partial,
-                        child=(max_seconds, max_memory_mib, max_cpu_seconds),
-                    )
-                    if verify_code else None
-                ),
-            )  # fmt: skip
-            result = scan(scan_targets, options)
-        report_options = ReportOptions(
-            redact=redact, color=wants_color(output), limits=limits,
-            source_root=source_root or find_source_root([Path(t) for t in words]),
-        )  # fmt: skip
-        if not quiet or output is not None:
-            emit(formatter_for(fmt, report_options).format(result), output)
-        if write_baseline is not None:
-            count = write_baseline_file(write_baseline, result)
-            note(f"wrote {count} finding(s) to baseline {write_baseline}", quiet=quiet)
-        code = exit_code(
-            result, fail_on=fail_on, min_grade=min_grade.upper() if min_grade else None
-        )
-        code = integrity_commands.after_scan(
-            result, lock, strict, code, record_baseline=record_baseline
-        )
-        if min_grade is not None:  # an ungraded (incomplete) server never passes a grade gate
-            for server in (s for s in result.servers if s.grade is None):
-                sys.stderr.write(
-                    f"toolwitness: {escape_display(server.id)} has no grade (incomplete scan); "
-                    "--min-grade does not pass it\n"
-                )
-        raise typer.Exit(code)
+    # The arguments, by name, are exactly the request (every parameter, nothing else yet).
+    raise typer.Exit(run_scan(ScanRequest(**locals())))
 
 
 def register(app: typer.Typer) -> None:

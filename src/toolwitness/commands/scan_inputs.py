@@ -41,7 +41,7 @@ def code_options(
     checked as `toolwitness code` checks its own (exit 2 when out of range)."""
     from toolwitness.code.analyse import CodeOptions
     from toolwitness.code.declared import DeclaredFrom
-    from toolwitness.commands.code import child_limits
+    from toolwitness.commands.code_run import child_limits
 
     return CodeOptions(
         declared_from=DeclaredFrom(declared_from),

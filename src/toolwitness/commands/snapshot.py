@@ -17,6 +17,7 @@ import typer
 from toolwitness.acquire.catalog import surface_to_snapshot
 from toolwitness.acquire.limits import InputLimits
 from toolwitness.commands import live as flags_
+from toolwitness.commands import live_opts
 from toolwitness.errors import UsageError
 from toolwitness.textnorm import escape_display
 
@@ -32,15 +33,15 @@ def snapshot_command(
     server: Annotated[
         str | None, typer.Option("--server", help="Which server of a client config.")
     ] = None,
-    stdio: flags_.StdioOpt = None,
-    sandbox: flags_.SandboxFlag = False,
-    allow_command: flags_.AllowCommandOpt = None,
-    allow_host: flags_.AllowHostOpt = None,
-    header: flags_.HeaderOpt = None,
-    bearer: flags_.BearerOpt = None,
-    timeout: flags_.TimeoutOpt = 60.0,
-    server_timeout: flags_.ServerTimeoutOpt = 180.0,
-    max_pages: flags_.MaxPagesOpt = 100,
+    stdio: live_opts.StdioOpt = None,
+    sandbox: live_opts.SandboxFlag = False,
+    allow_command: live_opts.AllowCommandOpt = None,
+    allow_host: live_opts.AllowHostOpt = None,
+    header: live_opts.HeaderOpt = None,
+    bearer: live_opts.BearerOpt = None,
+    timeout: live_opts.TimeoutOpt = 60.0,
+    server_timeout: live_opts.ServerTimeoutOpt = 180.0,
+    max_pages: live_opts.MaxPagesOpt = 100,
 ) -> None:
     """Connect to one server and write its surface (toolwitness.surface/1) for offline scans."""
     from toolwitness.cli_support import emit as _emit

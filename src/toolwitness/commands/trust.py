@@ -18,12 +18,13 @@ import typer
 from toolwitness.acquire.limits import MIB, InputLimits
 from toolwitness.commands import discover as discover_commands
 from toolwitness.commands import live as live_commands
+from toolwitness.commands import live_opts
 from toolwitness.commands.integrity import DEFAULT_POLICY, PinPolicyOpt
 from toolwitness.errors import EXIT_INTERNAL, EXIT_OK, EXIT_THRESHOLD, UsageError
 from toolwitness.integrity.audit import read_audit
 from toolwitness.integrity.lock import DEFAULT_LOCK_NAME, read_lock
+from toolwitness.integrity.policy import LockSettings
 from toolwitness.integrity.trust import TRUST_SCHEMA, TrustRow, blocked_anywhere, trust_rows
-from toolwitness.integrity.verify import LockSettings
 from toolwitness.model import ServerSpec, ServerSurface
 from toolwitness.result import ScanResult
 from toolwitness.textnorm import escape_display
@@ -85,11 +86,11 @@ def trust_command(
     fmt: Annotated[TrustFormat, typer.Option("--format", "-f", help="Output format.")] = (
         TrustFormat.TABLE
     ),
-    live: live_commands.LiveFlag = False,
-    stdio: live_commands.StdioOpt = None,
-    sandbox: live_commands.SandboxFlag = False,
-    timeout: live_commands.TimeoutOpt = 60.0,
-    server_timeout: live_commands.ServerTimeoutOpt = 180.0,
+    live: live_opts.LiveFlag = False,
+    stdio: live_opts.StdioOpt = None,
+    sandbox: live_opts.SandboxFlag = False,
+    timeout: live_opts.TimeoutOpt = 60.0,
+    server_timeout: live_opts.ServerTimeoutOpt = 180.0,
     discover: discover_commands.DiscoverFlag = False,
     home: discover_commands.HomeOpt = None,
     project: discover_commands.ProjectOpt = None,

@@ -15,6 +15,7 @@ Stricter, named policies for those who want them:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
 
 WIDENING_BLOCK = "widening"
@@ -26,6 +27,15 @@ class PinPolicy(StrEnum):
     REVIEWED = "reviewed"
     BLOCK_NEW_READ_ONLY = "block-new-read-only"
     BLOCK_ANY_CHANGE = "block-any-change"
+
+
+@dataclass(frozen=True)
+class LockSettings:
+    """How `scan --lock` compares: the policy, and the lock key of the one server scanned.
+    Here, beside the policy, so a scan without a lockfile never loads the lockfile machinery."""
+
+    policy: PinPolicy = PinPolicy.REVIEWED
+    server_id: str | None = None  # --server-id: the lock key of the one server scanned
 
 
 POLICY_HELP = (

@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from toolwitness.acquire.limits import InputLimits
-from toolwitness.integrity.verify import LockSettings, verify_lock
+from toolwitness.integrity.policy import LockSettings
+from toolwitness.integrity.verify import verify_lock
 from toolwitness.model import ServerSurface
 from toolwitness.result import PinResult, ServerResult
 from toolwitness.rules import RuleRegistry

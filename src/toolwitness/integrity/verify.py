@@ -13,7 +13,6 @@ files: recording a baseline is the caller's choice (`--record-baseline`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from toolwitness.acquire.limits import InputLimits
@@ -22,17 +21,11 @@ from toolwitness.findings import Finding, Severity, Witness
 from toolwitness.integrity.drift import NARROWING, WIDENING, Drift, ToolDrift, compare
 from toolwitness.integrity.identity import Identity, Resemblance, identify, resemblances
 from toolwitness.integrity.lock import Lockfile, read_lock
-from toolwitness.integrity.policy import POLICY_BLOCK, PinPolicy
+from toolwitness.integrity.policy import POLICY_BLOCK, LockSettings, PinPolicy
 from toolwitness.integrity.recheck import Recheck, Rechecker
 from toolwitness.model import Coverage, ServerSurface
 from toolwitness.result import PinResemblance, PinResult
 from toolwitness.rules import RuleRegistry
-
-
-@dataclass(frozen=True)
-class LockSettings:
-    policy: PinPolicy = PinPolicy.REVIEWED
-    server_id: str | None = None  # --server-id: the lock key of the one server scanned
 
 
 def has_tools_list(surface: ServerSurface) -> bool:

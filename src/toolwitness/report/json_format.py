@@ -112,4 +112,4 @@ class JsonFormat:
 
     def format(self, result: ScanResult) -> str:
         doc = report_document(result, self.options.redact)
-        return dumps_indented(doc) + "\n"  # = json.dumps(doc, indent=2, ensure_ascii=True)
+        return dumps_indented(doc, end="\n")  # = json.dumps(doc, indent=2, ensure_ascii=True)

@@ -73,20 +73,23 @@ def _any(item: Any, newline: str) -> str:
 
 # The exact-type tests inline the two commonest cases (a str, a dict) and leave every other value,
 # subclasses included, to `_any`.
-def _array(items: list[Any] | tuple[Any, ...], newline: str) -> str:
+# A container's text is assembled by one f-string (one copy of its members' text); `a + b + c`
+# would copy the growing text once per `+`, at every nesting level (and hold two copies at once).
+def _array(items: list[Any] | tuple[Any, ...], newline: str, end: str = "") -> str:
     if not items:
-        return "[]"
+        return "[]" + end
     inner = newline + _INDENT
     parts = [
         _escape(v) if type(v) is str else _object(v, inner) if type(v) is dict else _any(v, inner)
         for v in items
     ]
-    return "[" + inner + ("," + inner).join(parts) + newline + "]"
+    body = ("," + inner).join(parts)
+    return f"[{inner}{body}{newline}]{end}"
 
 
-def _object(items: dict[Any, Any], newline: str) -> str:
+def _object(items: dict[Any, Any], newline: str, end: str = "") -> str:
     if not items:
-        return "{}"
+        return "{}" + end
     inner = newline + _INDENT
     parts = [
         (_escape(k) if type(k) is str else _key(k))
@@ -94,9 +97,15 @@ def _object(items: dict[Any, Any], newline: str) -> str:
         + (_escape(v) if type(v) is str else "null" if v is None else _any(v, inner))
         for k, v in items.items()
     ]
-    return "{" + inner + ("," + inner).join(parts) + newline + "}"
+    body = ("," + inner).join(parts)
+    return f"{{{inner}{body}{newline}}}{end}"
 
 
-def dumps_indented(value: Any) -> str:
-    """The text `json.dumps(value, indent=2, ensure_ascii=True)` returns."""
-    return _any(value, "\n")
+def dumps_indented(value: Any, end: str = "") -> str:
+    """The text `json.dumps(value, indent=2, ensure_ascii=True)` returns, then `end` (a report's
+    final newline, added without copying the whole text once more)."""
+    if type(value) is dict:
+        return _object(value, "\n", end)
+    if type(value) is list:
+        return _array(value, "\n", end)
+    return _any(value, "\n") + end

@@ -161,7 +161,6 @@ class SarifFormat:
         index = {r["id"]: i for i, r in enumerate(rules)}
         artifacts = ArtifactIndex(self._source_root(result))
         locator = Locator(artifacts, self.options.limits)
-        results: list[dict[str, Any]] = []
         pending: list[tuple[dict[str, Any], list[Location], list[dict[str, Any]]]] = []
         for server in result.servers:
             where = locator.server(server)
@@ -171,11 +170,16 @@ class SarifFormat:
                 entry = self._result(server.id, finding, justification, artifacts.scrub)
                 if finding.rule_id in index:
                     entry["ruleIndex"] = index[finding.rule_id]
-                results.append(entry)
                 pending.append((entry, where.locations(finding), _logical(server_id, finding)))
-        # Every document has now been told all the paths asked of it: measure each once.
-        for entry, built, logical in pending:
+        # Every document has now been told all the paths asked of it: measure each once. Each
+        # result is written as soon as it is complete and its dict dropped, so a large report
+        # never holds every result as dicts and as text at once.
+        lines: list[str] = []
+        pending.reverse()
+        while pending:
+            entry, built, logical = pending.pop()
             entry["locations"] = [loc() | {"logicalLocations": logical} for loc in built]
+            lines.append(_dumps(entry))
         doc = {
             "$schema": SARIF_SCHEMA,
             "version": "2.1.0",
@@ -198,7 +202,9 @@ class SarifFormat:
         }
         # One result per line: the C encoder (indent= would switch to the pure-Python one, 5x
         # slower on thousands of results) and still a file a person can read and diff.
-        lines = ",\n".join(_dumps(r) for r in results)
-        spliced = f'"results":[\n{lines}\n]' if results else '"results":[]'
-        envelope = _dumps(doc).replace('"results":[]', spliced, 1)
-        return envelope + "\n"
+        head, empty, tail = _dumps(doc).partition('"results":[]')
+        if not lines:
+            return f"{head}{empty}{tail}\n"
+        body = ",\n".join(lines)
+        del lines[:]  # the results' text is in `body` now
+        return f'{head}"results":[\n{body}\n]{tail}\n'  # one copy of the body

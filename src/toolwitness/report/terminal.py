@@ -1,7 +1,9 @@
 """The terminal report: per server a table of tools, then findings grouped by tool with evidence.
 
 Every scanned string goes through `escape_display` and into a `rich.text.Text` (never markup), so
-neither terminal escapes nor rich markup in a description can reach the screen.
+neither terminal escapes nor rich markup in a description can reach the screen. A report that is
+neither coloured nor wrapped (a pipe or a file) is printed by `terminal_plain` instead, without
+rich: the same bytes, without rich's per-cell layout (seconds for a few thousand tools).
 """
 
 from __future__ import annotations
@@ -9,17 +11,19 @@ from __future__ import annotations
 import io
 import shutil
 import sys
-
-from rich.console import Console, Group
-from rich.table import Table
-from rich.text import Text
+from typing import TYPE_CHECKING
 
 from toolwitness.findings import FLAG_THRESHOLD, Finding, Severity
 from toolwitness.report.evidence import shown_evidence
 from toolwitness.report.interface import ReportOptions
+from toolwitness.report.terminal_plain import UNWRAPPED, server_lines
 from toolwitness.result import ScanResult, ServerResult
 from toolwitness.score import explain
 from toolwitness.textnorm import escape_display
+
+if TYPE_CHECKING:  # rich loads only for a coloured or wrapped report (`_rich_report`)
+    from rich.console import Group
+    from rich.text import Text
 
 _STYLE = {
     Severity.CRITICAL: "bold white on red",
@@ -31,6 +35,8 @@ _STYLE = {
 
 
 def _t(text: str, style: str = "") -> Text:
+    from rich.text import Text
+
     return Text(escape_display(text), style=style)
 
 
@@ -46,6 +52,10 @@ def grade_reasons(server: ServerResult) -> str:
 
 
 def _server_block(server: ServerResult, redact: bool) -> Group:
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
     parts: list[Text | Table] = []
     head = Text()
     head.append("Server ", style="bold")
@@ -118,7 +128,7 @@ def _server_block(server: ServerResult, redact: bool) -> Group:
 
 
 # Piped output is not hard-wrapped: lines run as long as they are (a pager or editor wraps them).
-_UNWRAPPED = 100_000
+_UNWRAPPED = UNWRAPPED
 
 
 def terminal_width(asked: int | None) -> int | None:
@@ -135,8 +145,28 @@ class TerminalFormat:
         self.options = options
 
     def format(self, result: ScanResult) -> str:
-        buffer = io.StringIO()
         width = terminal_width(self.options.width)
+        if width is None and not self.options.color:
+            plain = self._plain(result)
+            if plain is not None:
+                return plain
+        return self._rich_report(result, width)
+
+    def _plain(self, result: ScanResult) -> str | None:
+        lines: list[str] = []
+        for server in result.servers:
+            block = server_lines(server, self.options.redact, grade_reasons(server), _worst)
+            if block is None:  # a table rich would have to shrink
+                return None
+            lines += [*block, ""]
+        lines.append(_summary(result))
+        return "\n".join(lines) + "\n"
+
+    def _rich_report(self, result: ScanResult, width: int | None) -> str:
+        from rich.console import Console
+        from rich.text import Text
+
+        buffer = io.StringIO()
         console = Console(
             file=buffer,
             width=width or _UNWRAPPED,
@@ -150,15 +180,17 @@ class TerminalFormat:
         for server in result.servers:
             console.print(_server_block(server, self.options.redact))
             console.print()
-        counts = result.severity_counts()
-        flagged = sum(len(s.flagged_tools()) for s in result.servers)
-        suppressed = sum(len(s.suppressed) for s in result.servers)
-        summary = ", ".join(f"{counts[s.value]} {s.value}" for s in Severity if counts[s.value])
-        console.print(
-            Text(
-                f"{len(result.servers)} servers, {result.tool_count()} tools, {flagged} flagged"
-                f" (severity ≥ {FLAG_THRESHOLD.value}); findings: {summary or 'none'}"
-                + (f"; {suppressed} suppressed" if suppressed else "")
-            )
-        )
+        console.print(Text(_summary(result)))
         return buffer.getvalue()
+
+
+def _summary(result: ScanResult) -> str:
+    counts = result.severity_counts()
+    flagged = sum(len(s.flagged_tools()) for s in result.servers)
+    suppressed = sum(len(s.suppressed) for s in result.servers)
+    summary = ", ".join(f"{counts[s.value]} {s.value}" for s in Severity if counts[s.value])
+    return (
+        f"{len(result.servers)} servers, {result.tool_count()} tools, {flagged} flagged"
+        f" (severity ≥ {FLAG_THRESHOLD.value}); findings: {summary or 'none'}"
+        + (f"; {suppressed} suppressed" if suppressed else "")
+    )
