@@ -80,10 +80,9 @@ def _work(
     r: CodeRequest, folder: Path, catalog: ServerSurface | None, report: ReportOptions
 ) -> tuple[str, int]:
     """In the analysis child: analyse, then the report's text and the exit code."""
+    from toolwitness.acquire.package_deps import DependencySources
     from toolwitness.code.analyse import CodeOptions, analyse_target
     from toolwitness.pipeline import code_scan_result, exit_code
-
-    from toolwitness.acquire.package_deps import DependencySources
 
     sources = DependencySources(artifacts=r.dependency_artifacts)
     options = CodeOptions(declared_from=r.declared_from, dependencies=sources)
