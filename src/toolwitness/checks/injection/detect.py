@@ -16,6 +16,7 @@ from typing import TypeVar
 from toolwitness.checks.injection import directives as inj_directives
 from toolwitness.checks.injection import frames as inj_frames
 from toolwitness.checks.injection import frames_actions as inj_actions
+from toolwitness.checks.injection import frames_precedence as inj_precedence
 from toolwitness.checks.injection import frames_shadow as inj_shadow
 from toolwitness.checks.injection import payloads as inj_payloads
 from toolwitness.checks.injection import targets as inj_targets
@@ -43,7 +44,7 @@ DETECTORS: tuple[Detector, ...] = (
     inj_payloads.shell_commands,
     inj_payloads.suspicious_urls,
     inj_payloads.credentials,
-    inj_frames.precedence,
+    inj_precedence.precedence,
     inj_frames.concealment,
     inj_actions.actions,
     inj_shadow.rewire,
@@ -87,7 +88,7 @@ def _text_gates(text: str, scan: trig.TextScan, lex: Lexicon) -> frozenset[Detec
         opened.append(inj_payloads.credentials)
     precedence, conceal, acts = trig.frame_gates(mask, text)
     if precedence:
-        opened.append(inj_frames.precedence)
+        opened.append(inj_precedence.precedence)
     if conceal:
         opened.append(inj_frames.concealment)
     if acts:
@@ -154,7 +155,7 @@ CONTEXT_FREE = frozenset(
         inj_directives.ranking,
         inj_targets.harmful_intent,
         inj_payloads.credentials,
-        inj_frames.precedence,
+        inj_precedence.precedence,
         inj_frames.concealment,
     }
 )
