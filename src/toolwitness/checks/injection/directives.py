@@ -103,11 +103,16 @@ _RANKED = frozenset({"precedence", "priority", "overrides", "supersedes"})
 
 def _ranks_instructions(words: list[str], i: int, length: int) -> bool:
     """A precedence claim counts when instructions, people or chat roles are what is ranked
-    (around the phrase), not data sources or settings."""
+    (around the phrase), not data sources or settings. This text ("this note", "the tool")
+    counts only as the subject, before the phrase: after it, "the server" is where a setting
+    lives ("takes precedence over defaults configured on the server")."""
     sl = slots()
-    near = words[max(0, i - 6) : i] + words[i + length : i + length + 6]
-    wanted = {"instruction", "person", "role", "self"}
-    return any(sl.tags(w) & wanted for w in near)
+    wanted = {"instruction", "person", "role"}
+    before = words[max(0, i - 6) : i]
+    after = words[i + length : i + length + 6]
+    return any(sl.tags(w) & (wanted | {"self"}) for w in before) or any(
+        sl.tags(w) & wanted for w in after
+    )
 
 
 def _nullified(analysis: Analysis, sentence: Sentence, lex: Lexicon) -> Iterator[Signal]:
@@ -199,10 +204,13 @@ def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
                     informs_user = verb in lex.verbs["informational"] and any(
                         x in lex.user_words for x in words[i + 1 : i + 12]
                     )
-                    if (
-                        informs_user
-                        or _about_concealment(words, i, lex)
-                        or _passive_concealment(words, i)
+                    # "This tool never hides errors and logs every call": a statement of
+                    # what the tool does not do (the negation runs over the coordinated verb)
+                    # is a guarantee, unless it keeps something from the user
+                    stated = sentence.descriptive and not (sentence.directive or sentence.to_model)
+                    if informs_user or (
+                        not stated
+                        and (_about_concealment(words, i, lex) or _passive_concealment(words, i))
                     ):
                         yield _signal(
                             SECRECY,

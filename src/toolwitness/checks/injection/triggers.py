@@ -89,7 +89,10 @@ def _build(lex: Lexicon) -> Triggers:
     action_verbs = frozenset().union(*(v for v, _ in lex.intent["actions"]))
     sl = slots()
     words = {
-        RANK: sl.of("prioritize", "obey", "deem", "prevail", "submit", "precedence", "subordinate"),
+        RANK: sl.of("prioritize", "obey", "deem", "prevail", "submit", "precedence", "subordinate",
+                    "governing")
+        | {"ahead", "replace", "replaces", "replacing", "replaced", "supplant", "supplants",
+           "supplanting"},
         RANK_ARG: sl.of("self", "instruction", "person"),
         ROLE: sl.of("role"),
         HIDE: sl.of("conceal", "covert", "hidden"),
