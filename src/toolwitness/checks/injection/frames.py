@@ -178,21 +178,32 @@ def _privacy(words: Sequence[str], tags: Tags, k: int, sl: Slots) -> bool:
 
 def _audience(words: Sequence[str], tags: Tags, lo: int, sl: Slots) -> str | None:
     """ "from the user", "out of the audit trail", "in the user-facing response": who or what
-    would have seen it. A response or output counts only when a person word qualifies it."""
+    would have seen it. A response, answer or output is "person" when a person word or "your"
+    qualifies it (the model's reply is what the user reads), else "shown": the caller counts
+    it only when what is kept out is the tool's own activity ("keep this step out of the
+    answer"), not content ("leave trailing zeros out of the output")."""
     for k in range(lo, min(len(words), lo + 12)):
         if words[k] not in _AUDIENCE_PREPS and words[k] not in sl.members["away"]:
             continue
         for j in range(k + 1, min(len(words), k + 5)):
             if "person" in tags[j]:
                 return "person"
+            if "shown" in tags[j]:
+                if any("person" in tags[x] or words[x] == "your"
+                       or ("-" in words[x] and words[x].split("-")[0] == "user")
+                       for x in range(k + 1, j)):  # fmt: skip
+                    return "person"
+                return "shown"
             if "oversight" in tags[j]:
                 return "oversight"
-            if "shown" in tags[j] and any(
-                "person" in tags[x] or ("-" in words[x] and words[x].split("-")[0] == "user")
-                for x in range(k + 1, j)
-            ):
-                return "person"
     return None
+
+
+def _own(words: Sequence[str], tags: Tags, k: int | None, sl: Slots) -> bool:
+    """The tool's activity, this instruction, or "it/this": what concealment hides."""
+    if k is None:
+        return False
+    return bool(tags[k] & {"activity", "pronoun"}) or self_reference(words, tags, k, sl)
 
 
 def _hides(words: Sequence[str], tags: Tags, i: int, sl: Slots, asked: bool) -> str | None:
@@ -241,6 +252,8 @@ def _keeps_out(
     hidden = any("hidden" in tags[k] for k in window)
     out = any(words[k] in sl.members["away"] for k in window)
     audience = _audience(words, tags, i + 1, sl) or ("person" if to_user else None)
+    if audience == "shown" and not _own(words, tags, obj, sl):
+        audience = None  # "keep debug lines out of the summary": formatting, not concealment
     if (hidden or out) and audience is not None:
         return "tells the model to keep something out of what the user or oversight sees"
     if hidden and obj is not None and tags[obj] & {"pronoun", "activity", "self"}:
