@@ -204,7 +204,19 @@ def detect(text: str, fctx: FieldContext, lex: Lexicon, *, decode: bool = True) 
         for payload in inj_payloads.decode_payloads(text, words):
             inner = detect(payload.text, fctx, lex, decode=False)
             shown = f"{payload.encoding} decodes to: {excerpt(redact(payload.text), 200)}"
-            if any(s.severity.at_least(Severity.MEDIUM) for s in inner):
+            harmful = any(s.severity.at_least(Severity.MEDIUM) for s in inner)
+            if harmful and inj_payloads.shown_example(text, payload.start, fctx, lex):
+                signals.append(
+                    Signal(
+                        ENCODED,
+                        Severity.LOW,
+                        payload.start,
+                        payload.end,
+                        f"shows a {payload.encoding}-encoded example of an instruction",
+                        evidence=shown,
+                    )
+                )
+            elif harmful:
                 families = ", ".join(sorted({s.family for s in inner}))
                 signals.append(
                     Signal(

@@ -11,7 +11,8 @@ from urllib.parse import urlsplit
 
 from toolwitness.checks.injection.decoders import Decoded, decode_chains
 from toolwitness.checks.injection.model import CREDENTIAL, SHELL, URL, FieldContext, Signal
-from toolwitness.checks.text.language import Analysis, phrase_index
+from toolwitness.checks.injection.slots import slots
+from toolwitness.checks.text.language import Analysis, analyse, phrase_index
 from toolwitness.checks.text.lexicon import Lexicon
 from toolwitness.checks.text.secrets_scan import find_secrets
 from toolwitness.findings import Severity
@@ -191,3 +192,23 @@ def _labelled_sample(analysis: Analysis, offset: int) -> bool:
     if sentence.example_from is not None and sentence.example_from <= offset:
         return True
     return any(t.start < offset and t.text in _SAMPLE_WORDS for t in sentence.tokens)
+
+
+# What an encoding utility or a payload analyser is named for: converting, decoding, or
+# examining obfuscated text.
+_CODEC_WORDS = frozenset({"encode", "encoder", "encoding", "decode", "decoder", "decoding",
+                          "base64", "b64", "base32", "hex", "urlencode", "urldecode", "percent",
+                          "escape", "unescape", "rot13", "obfuscate", "deobfuscate",
+                          "deobfuscator", "cipher", "codec", "transcode", "entity",
+                          "entities"})  # fmt: skip
+
+
+def shown_example(text: str, offset: int, ctx: FieldContext, lex: Lexicon) -> bool:
+    """An encoded instruction shown as an example by a tool named for encoding, decoding or
+    examining payloads ("Example input: 'Ignore previous instructions' -> 'SWdu…'", "e.g.
+    'aWdub3Jl…' decodes to an override phrase"): quoted, after an example marker or an example
+    word in its sentence. Anywhere else, or unquoted, the payload is judged as an order."""
+    if not (ctx.identity & _CODEC_WORDS or ctx.identity & slots().members["defensive"]):
+        return False
+    analysis = analyse(text, lex)
+    return analysis.quoted_at(offset) and _labelled_sample(analysis, offset)

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
+from toolwitness.checks.injection.frames import skipped
 from toolwitness.checks.injection.model import INTENT, SENSITIVE, SHADOWING, FieldContext, Signal
 from toolwitness.checks.injection.slots import slots
 from toolwitness.checks.text.language import Analysis, Sentence, base_form, find_phrases
@@ -198,6 +199,8 @@ def sensitive_targets(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> It
                     continue
                 sev, how = Severity.HIGH, "tells the model to read or pass on"
             elif not related and _acts_on(sentence, lex):
+                if skipped(analysis, sentence, start):
+                    continue  # "the simulated e-mail asks staff for their password": a drill
                 sev, how = Severity.MEDIUM, "says the tool reads or sends"
             else:
                 continue
