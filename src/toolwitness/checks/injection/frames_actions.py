@@ -86,6 +86,18 @@ def _secret_at(words: Sequence[str], tags: Tags, k: int, sl: Slots) -> bool:
     return "information" in tags[k] and _signs_in(words, tags, k + 1, k + 7)
 
 
+# A secret as the instrument of a cryptographic operation ("signed with the shared secret",
+# "encrypted using the key"): it is used where it is, not collected or passed on.
+_CRYPTO_DONE = frozenset({"signed", "encrypted", "hashed", "salted", "verified", "authenticated",
+                          "hmac", "keyed", "sealed", "decrypted"})  # fmt: skip
+_INSTRUMENT = frozenset({"with", "using", "by", "via", "under"})
+
+
+def _instrument(words: Sequence[str], k: int) -> bool:
+    prep = next((j for j in range(k - 1, max(-1, k - 4), -1) if words[j] in _INSTRUMENT), None)
+    return prep is not None and not _CRYPTO_DONE.isdisjoint(words[max(0, prep - 2) : prep])
+
+
 _CONCESSIVE = frozenset({"unrelated", "irrelevant", "unneeded", "unnecessary", "despite"})
 _SIGN_VERBS = frozenset({"sign", "signs", "log", "logs"})
 _SIGN_PARTICLES = frozenset({"in", "on", "into"})
@@ -116,6 +128,8 @@ def _harvest(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags:
                     if _secret_at(words, tags, k, sl)), None)  # fmt: skip
         if obj is None or _clause_of(sentence, obj)[1] or not _asked(sentence, words, i):
             continue
+        if _instrument(words, obj):
+            continue  # "POSTed to your URL, signed with the shared secret": used, not moved
         if skipped(analysis, sentence, sentence.tokens[i].start):
             continue
         return _signal(

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 from toolwitness.checks.injection.decoders import Decoded, decode_chains
 from toolwitness.checks.injection.model import CREDENTIAL, SHELL, URL, FieldContext, Signal
 from toolwitness.checks.injection.slots import slots
-from toolwitness.checks.text.language import Analysis, analyse, phrase_index
+from toolwitness.checks.text.language import Analysis, Sentence, analyse, phrase_index
 from toolwitness.checks.text.lexicon import Lexicon
 from toolwitness.checks.text.secrets_scan import find_secrets
 from toolwitness.findings import Severity
@@ -162,7 +162,26 @@ def suspicious_urls(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iter
             continue
         if kind == "a chat incoming-webhook" and ctx.purpose & lex.sets["chat_domain"]:
             continue
+        if _tried_by_a_webhook_tool(kind, sentence, ctx):
+            yield Signal(URL, Severity.LOW, start, end, f"suggests {kind} for testing")
+            continue
         yield Signal(URL, Severity.MEDIUM, start, end, f"points at {kind}")
+
+
+_HOOK_WORDS = frozenset({"webhook", "webhooks", "callback", "callbacks", "hook", "hooks"})
+_TRYING = frozenset({"test", "tests", "testing", "debug", "debugging", "try", "trying", "sandbox",
+                     "development", "locally"})  # fmt: skip
+
+
+def _tried_by_a_webhook_tool(kind: str, sentence: Sentence | None, ctx: FieldContext) -> bool:
+    """A request collector suggested for testing by a tool named for registering webhooks
+    ("use https://webhook.site during testing"): the tool's own business, said as advice."""
+    return (
+        kind.startswith("a request")
+        and sentence is not None
+        and not ctx.identity.isdisjoint(_HOOK_WORDS)
+        and not _TRYING.isdisjoint(sentence.words())
+    )
 
 
 _SAMPLE_WORDS = frozenset({"example", "examples", "sample", "samples", "demo", "dummy"})
