@@ -38,6 +38,7 @@ from toolwitness.checks.injection.model import (
     Signal,
 )
 from toolwitness.checks.injection.slots import Slots, slots
+from toolwitness.checks.injection.triggers import SQL_STATEMENT
 from toolwitness.checks.text.language import Analysis, Sentence
 from toolwitness.checks.text.lexicon import Lexicon
 from toolwitness.findings import Severity
@@ -291,6 +292,12 @@ def _passive(words: Sequence[str], k: int) -> bool:
     return any(w in _BE for w in words[max(0, k - 3) : k])
 
 
+# A tool named for a database runs queries as its job.
+_DATABASE = frozenset({"sql", "query", "queries", "db", "database", "databases", "table", "tables",
+                       "postgres", "postgresql", "mysql", "sqlite", "warehouse", "bigquery",
+                       "snowflake", "schema", "migration", "migrations"})  # fmt: skip
+
+
 def _command(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: Tags,
              ctx: FieldContext, sl: Slots, lex: Lexicon) -> Signal | None:  # fmt: skip
     """ "Run `wget -q … && sh`", "execute sudo -l first": a command the model is told to run,
@@ -303,7 +310,11 @@ def _command(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags:
         cmd = find(tags, "command", i + 1, i + 4)
         start = sentence.tokens[i].end
         code = "`" in analysis.text[start : start + 4]
-        if (cmd is None and not code) or skipped(analysis, sentence, sentence.tokens[i].start):
+        query = SQL_STATEMENT.match(analysis.text, start + 1) is not None and _called(
+            ctx).isdisjoint(_DATABASE)  # fmt: skip
+        if (cmd is None and not code and not query) or skipped(
+            analysis, sentence, sentence.tokens[i].start
+        ):
             continue
         rest = analysis.text[start : sentence.end]
         risky = any(mark in rest for mark in _RISKY)
