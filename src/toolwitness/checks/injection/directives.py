@@ -184,6 +184,11 @@ def _passive_concealment(words: list[str], i: int) -> bool:
     )
 
 
+# "bring up" is a telling verb (WordNet bring_up.v.06: put forward for discussion); the slots
+# hold single words, so the particle is read here.
+_BRING = frozenset({"bring", "brings", "brought", "bringing"})
+
+
 def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
     comm = lex.verbs["communication"] | slots().members["communicate"]
     conceal = lex.verbs["concealment"]
@@ -198,6 +203,8 @@ def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
                 if _skip(analysis, sentence, tok):
                     continue
                 verb = base_form(w, comm)
+                if verb is None and w in _BRING and "up" in words[i + 1 : i + 4]:
+                    verb = "mention"  # "it shouldn't be brought up with the customer"
                 if verb is not None and clause.negated(i) and not holds_secret and not (
                     _to_third_party(words, i)  # "does not share it with third parties"
                 ):
