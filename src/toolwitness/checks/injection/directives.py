@@ -214,7 +214,13 @@ def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
                     # "This tool never hides errors and logs every call": a statement of
                     # what the tool does not do (the negation runs over the coordinated verb)
                     # is a guarantee, unless it keeps something from the user
-                    stated = sentence.descriptive and not (sentence.directive or sentence.to_model)
+                    # (said of "this tool", not of "it": "it is never shown to the user" in a
+                    # parameter's text is the data hidden)
+                    stated = (
+                        sentence.descriptive
+                        and not (sentence.directive or sentence.to_model)
+                        and sentence.words()[:1] in (["this"], ["the"])
+                    )
                     if informs_user or (
                         not stated
                         and (_about_concealment(words, i, lex) or _passive_concealment(words, i))
