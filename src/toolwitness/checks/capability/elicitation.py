@@ -12,6 +12,7 @@ import itertools
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from toolwitness.checks.injection.slots import slots
 from toolwitness.checks.interface import CheckContext, server_check
 from toolwitness.checks.roles.prose import is_negated
 from toolwitness.checks.roles.text import _SECRET_PATH_MARKERS as SECRET_PATH_MARKERS
@@ -157,10 +158,13 @@ def client_features(surface: ServerSurface, ctx: CheckContext) -> Iterator[Findi
         (t.name, f"tools[{i}].description", t.description or "")
         for i, t in enumerate(surface.tools)
     ]
+    keepers = slots().members["secret_keeper"]
     for tool, location, text in prose:
         hit = _asks_for_secret(text, secrets, vocab) if text else None
         if hit is None:
             continue
+        if not elicits and tool is not None and not keepers.isdisjoint(name_tokens(tool)):
+            continue  # a vault or sign-in step asking for the master password: its own job
         yield ctx.rules.finding(
             "TW-CAP-022",
             tool=tool,

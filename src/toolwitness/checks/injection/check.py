@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 
 from toolwitness.checks.injection.detect import IDENTIFIER_KINDS, INERT, detect, hidden_signals
-from toolwitness.checks.injection.model import COMPOUND_RULE, RULE_OF, FieldContext, Signal
+from toolwitness.checks.injection.model import COMPOUND_RULE, INTENT, RULE_OF, FieldContext, Signal
 from toolwitness.checks.injection.params import exfil_params
 from toolwitness.checks.injection.purpose import identity_words, purpose_words, server_purpose
 from toolwitness.checks.injection.quiet import QuietTools, quiet_words
@@ -58,6 +58,12 @@ def field_findings(
     raw = nfc(field.text)
     text = _field_text(field)
     signals = detect(text, fctx, lex) + hidden_signals(raw, fctx, lex) + (extra or [])
+    if fctx.kind in ("name", "title") and not fctx.purpose.isdisjoint(
+        slots().members["defensive"]
+    ):
+        # a name naming an attack ("phishing_sim_launch") of a tool whose stated purpose is a
+        # drill, a course or a detector: the attack is what it handles (as in a sentence)
+        signals = [s for s in signals if s.family != INTENT]
     best: dict[str, Signal] = {}
     for sig in signals:
         held = best.get(sig.rule_id)

@@ -16,6 +16,7 @@ from typing import TypeVar
 from toolwitness.checks.injection import directives as inj_directives
 from toolwitness.checks.injection import frames as inj_frames
 from toolwitness.checks.injection import frames_actions as inj_actions
+from toolwitness.checks.injection import frames_precedence as inj_precedence
 from toolwitness.checks.injection import frames_shadow as inj_shadow
 from toolwitness.checks.injection import payloads as inj_payloads
 from toolwitness.checks.injection import targets as inj_targets
@@ -43,7 +44,7 @@ DETECTORS: tuple[Detector, ...] = (
     inj_payloads.shell_commands,
     inj_payloads.suspicious_urls,
     inj_payloads.credentials,
-    inj_frames.precedence,
+    inj_precedence.precedence,
     inj_frames.concealment,
     inj_actions.actions,
     inj_shadow.rewire,
@@ -87,7 +88,7 @@ def _text_gates(text: str, scan: trig.TextScan, lex: Lexicon) -> frozenset[Detec
         opened.append(inj_payloads.credentials)
     precedence, conceal, acts = trig.frame_gates(mask, text)
     if precedence:
-        opened.append(inj_frames.precedence)
+        opened.append(inj_precedence.precedence)
     if conceal:
         opened.append(inj_frames.concealment)
     if acts:
@@ -154,7 +155,7 @@ CONTEXT_FREE = frozenset(
         inj_directives.ranking,
         inj_targets.harmful_intent,
         inj_payloads.credentials,
-        inj_frames.precedence,
+        inj_precedence.precedence,
         inj_frames.concealment,
     }
 )
@@ -203,7 +204,19 @@ def detect(text: str, fctx: FieldContext, lex: Lexicon, *, decode: bool = True) 
         for payload in inj_payloads.decode_payloads(text, words):
             inner = detect(payload.text, fctx, lex, decode=False)
             shown = f"{payload.encoding} decodes to: {excerpt(redact(payload.text), 200)}"
-            if any(s.severity.at_least(Severity.MEDIUM) for s in inner):
+            harmful = any(s.severity.at_least(Severity.MEDIUM) for s in inner)
+            if harmful and inj_payloads.shown_example(text, payload.start, fctx, lex):
+                signals.append(
+                    Signal(
+                        ENCODED,
+                        Severity.LOW,
+                        payload.start,
+                        payload.end,
+                        f"shows a {payload.encoding}-encoded example of an instruction",
+                        evidence=shown,
+                    )
+                )
+            elif harmful:
                 families = ", ".join(sorted({s.family for s in inner}))
                 signals.append(
                     Signal(

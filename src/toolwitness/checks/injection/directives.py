@@ -103,11 +103,16 @@ _RANKED = frozenset({"precedence", "priority", "overrides", "supersedes"})
 
 def _ranks_instructions(words: list[str], i: int, length: int) -> bool:
     """A precedence claim counts when instructions, people or chat roles are what is ranked
-    (around the phrase), not data sources or settings."""
+    (around the phrase), not data sources or settings. This text ("this note", "the tool")
+    counts only as the subject, before the phrase: after it, "the server" is where a setting
+    lives ("takes precedence over defaults configured on the server")."""
     sl = slots()
-    near = words[max(0, i - 6) : i] + words[i + length : i + length + 6]
-    wanted = {"instruction", "person", "role", "self"}
-    return any(sl.tags(w) & wanted for w in near)
+    wanted = {"instruction", "person", "role"}
+    before = words[max(0, i - 6) : i]
+    after = words[i + length : i + length + 6]
+    return any(sl.tags(w) & (wanted | {"self"}) for w in before) or any(
+        sl.tags(w) & wanted for w in after
+    )
 
 
 def _nullified(analysis: Analysis, sentence: Sentence, lex: Lexicon) -> Iterator[Signal]:
@@ -179,6 +184,11 @@ def _passive_concealment(words: list[str], i: int) -> bool:
     )
 
 
+# "bring up" is a telling verb (WordNet bring_up.v.06: put forward for discussion); the slots
+# hold single words, so the particle is read here.
+_BRING = frozenset({"bring", "brings", "brought", "bringing"})
+
+
 def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
     comm = lex.verbs["communication"] | slots().members["communicate"]
     conceal = lex.verbs["concealment"]
@@ -193,16 +203,27 @@ def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
                 if _skip(analysis, sentence, tok):
                     continue
                 verb = base_form(w, comm)
+                if verb is None and w in _BRING and "up" in words[i + 1 : i + 4]:
+                    verb = "mention"  # "it shouldn't be brought up with the customer"
                 if verb is not None and clause.negated(i) and not holds_secret and not (
                     _to_third_party(words, i)  # "does not share it with third parties"
                 ):
                     informs_user = verb in lex.verbs["informational"] and any(
                         x in lex.user_words for x in words[i + 1 : i + 12]
                     )
-                    if (
-                        informs_user
-                        or _about_concealment(words, i, lex)
-                        or _passive_concealment(words, i)
+                    # "This tool never hides errors and logs every call": a statement of
+                    # what the tool does not do (the negation runs over the coordinated verb)
+                    # is a guarantee, unless it keeps something from the user
+                    # (said of "this tool", not of "it": "it is never shown to the user" in a
+                    # parameter's text is the data hidden)
+                    stated = (
+                        sentence.descriptive
+                        and not (sentence.directive or sentence.to_model)
+                        and sentence.words()[:1] in (["this"], ["the"])
+                    )
+                    if informs_user or (
+                        not stated
+                        and (_about_concealment(words, i, lex) or _passive_concealment(words, i))
                     ):
                         yield _signal(
                             SECRECY,

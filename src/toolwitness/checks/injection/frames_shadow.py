@@ -28,6 +28,8 @@ from toolwitness.findings import Severity
 def may_rewire(text: str, words: Sequence[str] | frozenset[str]) -> bool:
     """A necessary condition of the frame: an underscore (a tool-shaped name) and a word that
     marks another tool's use ("any", "every", "calls to", "whenever", "when") or a swap."""
+    if "other" in words and not _TOOL_NOUNS.isdisjoint(words):
+        return True  # "payments made by other tools must be routed to …"
     return "_" in text and not _MARKERS.isdisjoint(words)
 
 
@@ -44,7 +46,11 @@ def rewire(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sign
 # Words after a tool's name that make it that tool's use ("post_message calls", "read_file
 # is used"), and words before it ("any send_email", "calls to read_file", "whenever X …").
 _USE_AFTER = frozenset({"call", "calls", "invocation", "invocations", "request", "requests", "is",
-                        "are", "runs", "returns", "gets", "should", "must", "will"})  # fmt: skip
+                        "are", "runs", "returns", "gets", "should", "must", "will", "tool",
+                        "tool's"})  # fmt: skip
+# "other tools", "any other integration": the model's other tools, unnamed
+_TOOL_NOUNS = frozenset({"tool", "tools", "integration", "integrations", "plugin", "plugins",
+                         "connector", "connectors", "function", "functions"})  # fmt: skip
 _USE_BEFORE = frozenset({"any", "every", "each", "all", "to", "when", "whenever", "subsequent",
                          "later", "future", "next", "if", "once"})  # fmt: skip
 _STORES = frozenset({"write", "save", "store", "archive"})  # "write the file to s3://… as well"
@@ -55,7 +61,8 @@ _MARKERS = _USE_BEFORE | _SWAP  # the gate's words (see may_rewire)
 # (a URL, an e-mail address, a path, a #channel, an account or wallet number).
 _DESTINATIONS = frozenset({"recipient", "recipients", "destination", "account", "accounts",
                            "address", "addresses", "path", "paths", "channel", "channels",
-                           "iban", "wallet", "bcc", "cc", "inbox", "folder", "bucket"})  # fmt: skip
+                           "iban", "wallet", "bcc", "cc", "inbox", "folder", "bucket", "payee",
+                           "payees", "beneficiary", "beneficiaries"})  # fmt: skip
 _DEST_LITERAL = re.compile(r"://|@|(?:^|\s)[/#~]|\d{4}|0x[0-9a-fA-F]{8}")
 
 
@@ -74,6 +81,9 @@ def _rewire(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: 
                     analysis.text[tok.start : tok.end].strip("`'\""))
                 and ((words[k + 1 : k + 2] and words[k + 1] in _USE_AFTER)
                      or (k > 0 and words[k - 1] in _USE_BEFORE))), None)  # fmt: skip
+    if ref is None:  # "other tools", "any other integration"
+        ref = next((k for k in range(1, len(words))
+                    if words[k] in _TOOL_NOUNS and words[k - 1] == "other"), None)  # fmt: skip
     if ref is None:
         return None
     pairs = set(itertools.pairwise(words))
@@ -81,7 +91,9 @@ def _rewire(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: 
     # "… is to be submitted with destination_iban set to GB33 …": an argument pinned
     assigned = ("set", "to") in pairs and _DEST_LITERAL.search(
         analysis.text[sentence.start : sentence.end]) is not None  # fmt: skip
-    redirected = assigned or any("redirect" in t for t in tags)
+    redirected = (
+        assigned or _pinned(analysis, sentence, words) or any("redirect" in t for t in tags)
+    )
     duplicated = (any(t & {"transfer"} for t in tags) or not _STORES.isdisjoint(words)) and (
         not _ALSO.isdisjoint(words) or ("as", "well") in pairs
     )
@@ -100,3 +112,19 @@ def _rewire(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: 
         SHADOWING, Severity.HIGH, sentence.start, sentence.end,
         "tells the model to change or copy what another tool sends (shadowing)",
     )  # fmt: skip
+
+
+_PIN = frozenset({"to", "be", "is", "becomes", "as", "with"})
+
+
+def _pinned(analysis: Analysis, sentence: Sentence, words: Sequence[str]) -> bool:
+    """A destination given a fixed address: "change the recipient to archive@…", "the
+    destination account must be 4410-…", "set the payee to ACME, account 5566…" (the
+    destination noun, then to/be, then an address-shaped literal after it)."""
+    toks = sentence.tokens
+    for k, w in enumerate(words):
+        if w not in _DESTINATIONS or _PIN.isdisjoint(words[k + 1 : k + 4]):
+            continue
+        if _DEST_LITERAL.search(analysis.text[toks[k].end : sentence.end]):
+            return True
+    return False

@@ -11,7 +11,8 @@ from urllib.parse import urlsplit
 
 from toolwitness.checks.injection.decoders import Decoded, decode_chains
 from toolwitness.checks.injection.model import CREDENTIAL, SHELL, URL, FieldContext, Signal
-from toolwitness.checks.text.language import Analysis, phrase_index
+from toolwitness.checks.injection.slots import slots
+from toolwitness.checks.text.language import Analysis, Sentence, analyse, phrase_index
 from toolwitness.checks.text.lexicon import Lexicon
 from toolwitness.checks.text.secrets_scan import find_secrets
 from toolwitness.findings import Severity
@@ -161,7 +162,26 @@ def suspicious_urls(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iter
             continue
         if kind == "a chat incoming-webhook" and ctx.purpose & lex.sets["chat_domain"]:
             continue
+        if _tried_by_a_webhook_tool(kind, sentence, ctx):
+            yield Signal(URL, Severity.LOW, start, end, f"suggests {kind} for testing")
+            continue
         yield Signal(URL, Severity.MEDIUM, start, end, f"points at {kind}")
+
+
+_HOOK_WORDS = frozenset({"webhook", "webhooks", "callback", "callbacks", "hook", "hooks"})
+_TRYING = frozenset({"test", "tests", "testing", "debug", "debugging", "try", "trying", "sandbox",
+                     "development", "locally"})  # fmt: skip
+
+
+def _tried_by_a_webhook_tool(kind: str, sentence: Sentence | None, ctx: FieldContext) -> bool:
+    """A request collector suggested for testing by a tool named for registering webhooks
+    ("use https://webhook.site during testing"): the tool's own business, said as advice."""
+    return (
+        kind.startswith("a request")
+        and sentence is not None
+        and not ctx.identity.isdisjoint(_HOOK_WORDS)
+        and not _TRYING.isdisjoint(sentence.words())
+    )
 
 
 _SAMPLE_WORDS = frozenset({"example", "examples", "sample", "samples", "demo", "dummy"})
@@ -191,3 +211,23 @@ def _labelled_sample(analysis: Analysis, offset: int) -> bool:
     if sentence.example_from is not None and sentence.example_from <= offset:
         return True
     return any(t.start < offset and t.text in _SAMPLE_WORDS for t in sentence.tokens)
+
+
+# What an encoding utility or a payload analyser is named for: converting, decoding, or
+# examining obfuscated text.
+_CODEC_WORDS = frozenset({"encode", "encoder", "encoding", "decode", "decoder", "decoding",
+                          "base64", "b64", "base32", "hex", "urlencode", "urldecode", "percent",
+                          "escape", "unescape", "rot13", "obfuscate", "deobfuscate",
+                          "deobfuscator", "cipher", "codec", "transcode", "entity",
+                          "entities"})  # fmt: skip
+
+
+def shown_example(text: str, offset: int, ctx: FieldContext, lex: Lexicon) -> bool:
+    """An encoded instruction shown as an example by a tool named for encoding, decoding or
+    examining payloads ("Example input: 'Ignore previous instructions' -> 'SWdu…'", "e.g.
+    'aWdub3Jl…' decodes to an override phrase"): quoted, after an example marker or an example
+    word in its sentence. Anywhere else, or unquoted, the payload is judged as an order."""
+    if not (ctx.identity & _CODEC_WORDS or ctx.identity & slots().members["defensive"]):
+        return False
+    analysis = analyse(text, lex)
+    return analysis.quoted_at(offset) and _labelled_sample(analysis, offset)

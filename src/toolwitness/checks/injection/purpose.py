@@ -15,6 +15,7 @@ from toolwitness.model import ServerSurface, Tool
 from toolwitness.textnorm import nfc
 
 _FIRST_CLAUSE = re.compile(r"[^.;:\n!?]{0,300}")
+_PLAIN = re.compile(r"[a-z][a-z' -]{0,60}")
 
 
 def _stem_variants(words: set[str]) -> set[str]:
@@ -35,11 +36,16 @@ def purpose_words(tool: Tool, lex: Lexicon) -> frozenset[str]:
         first = _FIRST_CLAUSE.match(nfc(tool.description))
         clause = first.group() if first else ""
         lower = clause.lower()
+        # a path, a file name or a secret (`~/.ssh/id_rsa`, `.env`, "access tokens") in the
+        # first clause is never the purpose; a plain noun phrase of a category that can name a
+        # purpose (conversation, the user's files) is what the tool is about ("Exports all
+        # messages in a channel", "Lists pages from the browser history")
         hidden = (
-            [span for cat in lex.targets for span in target_hits(lower, cat)]
+            [span for cat in lex.targets for span in target_hits(lower, cat)
+             if not (cat.names_purpose and _PLAIN.fullmatch(lower[span[0] : span[1]]))]
             if mentions_any_target(lower, lex)
             else []
-        )
+        )  # fmt: skip
         if hidden:
             for tok in tokens(clause):
                 if not any(a <= tok.start < b for a, b in hidden):

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
+from toolwitness.checks.injection.frames import skipped
 from toolwitness.checks.injection.model import INTENT, SENSITIVE, SHADOWING, FieldContext, Signal
 from toolwitness.checks.injection.slots import slots
 from toolwitness.checks.text.language import Analysis, Sentence, base_form, find_phrases
@@ -162,6 +163,33 @@ def _egress(sentence: Sentence, analysis: Analysis, lex: Lexicon) -> bool:
     return moves and (to_address or bool(lex.sets["argument_words"] & set(words)))
 
 
+# A secret the tool makes: generated, issued or minted by it is its product, not something it
+# reads or sends of the user's ("a temporary password is generated", "issues an API token").
+_ISSUE = frozenset({"generate", "generates", "generated", "generating", "issue", "issues",
+                    "issued", "issuing", "mint", "mints", "minted", "minting", "create",
+                    "creates", "created", "creating", "rotate", "rotates", "rotated"})  # fmt: skip
+
+
+def _issued(analysis: Analysis, start: int, end: int, lex: Lexicon) -> bool:
+    """A creation verb within three words of the target, in its clause, not negated, with no
+    verb of reading or sending between them ("creates and sends the user's API key" moves it)."""
+    found = analysis.clause_at(start)
+    if found is None:
+        return False
+    clause, index = found
+    words = [t.text for t in clause.tokens]
+    last = next((k for k in range(index, len(clause.tokens)) if clause.tokens[k].end >= end),
+                index)  # fmt: skip
+    moves = lex.verbs["acquire"] | lex.verbs["transfer"]
+    for k in range(max(0, index - 4), min(len(words), last + 4)):
+        if words[k] not in _ISSUE or clause.negated(k):
+            continue
+        between = words[k + 1 : index] if k < index else words[last + 1 : k]
+        if not any(base_form(w, moves) is not None for w in between):
+            return True
+    return False
+
+
 def _subject_negated(analysis: Analysis, start: int, lex: Lexicon) -> bool:
     """ "secrets in them are not exposed": the target is the subject of a negated predicate."""
     found = analysis.clause_at(start)
@@ -198,6 +226,10 @@ def sensitive_targets(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> It
                     continue
                 sev, how = Severity.HIGH, "tells the model to read or pass on"
             elif not related and _acts_on(sentence, lex):
+                if skipped(analysis, sentence, start):
+                    continue  # "the simulated e-mail asks staff for their password": a drill
+                if _issued(analysis, start, end, lex):
+                    continue  # "a temporary password is generated and returned once"
                 sev, how = Severity.MEDIUM, "says the tool reads or sends"
             else:
                 continue

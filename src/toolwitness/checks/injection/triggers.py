@@ -89,7 +89,10 @@ def _build(lex: Lexicon) -> Triggers:
     action_verbs = frozenset().union(*(v for v, _ in lex.intent["actions"]))
     sl = slots()
     words = {
-        RANK: sl.of("prioritize", "obey", "deem", "prevail", "submit", "precedence", "subordinate"),
+        RANK: sl.of("prioritize", "obey", "deem", "prevail", "submit", "precedence", "subordinate",
+                    "governing")
+        | {"ahead", "replace", "replaces", "replacing", "replaced", "supplant", "supplants",
+           "supplanting"},
         RANK_ARG: sl.of("self", "instruction", "person"),
         ROLE: sl.of("role"),
         HIDE: sl.of("conceal", "covert", "hidden"),
@@ -160,6 +163,14 @@ def _build(lex: Lexicon) -> Triggers:
     )
 
 
+# A SQL statement in upper-case keywords ("SELECT * FROM users", "DROP TABLE", "DELETE FROM",
+# "UPDATE accounts SET"): what the command frame reads as a query the model is told to run.
+SQL_STATEMENT = re.compile(
+    r"\b(?:SELECT\s+(?:\*|[\w.,\s]{1,80}?\s+FROM\b)|DELETE\s+FROM\b|DROP\s+(?:TABLE|DATABASE)\b"
+    r"|TRUNCATE\s+TABLE\b|INSERT\s+INTO\b|UPDATE\s+\w{1,64}\s+SET\b|GRANT\s+ALL\b)"
+)
+
+
 def frame_gates(mask: int, text: str) -> tuple[bool, bool, bool]:
     """Whether the precedence, concealment and action frames may fire: a necessary condition
     of each (every frame needs a word of both halves of one pair, or the marks it reads)."""
@@ -169,7 +180,7 @@ def frame_gates(mask: int, text: str) -> tuple[bool, bool, bool]:
         bool(mask & LURE)
         or bool(mask & AIM and mask & AIM_ARG)
         or bool(mask & ACT and mask & EXPOSED)
-        or bool(mask & RUN and (mask & COMMAND or "`" in text))
+        or bool(mask & RUN and (mask & COMMAND or "`" in text or SQL_STATEMENT.search(text)))
         or bool(mask & (TAKE | CALL) and mask & (SECRET | CONVO))
         or bool(mask & CALL and mask & ORDER)
         or bool(mask & SEND and (mask & ENDPOINT or "://" in text or "@" in text))

@@ -43,6 +43,7 @@ _TAG = re.compile(r"</?[A-Za-z|][A-Za-z0-9_|\- ]{0,30}>")
 _CLAUSE_WORDS = frozenset({"but", "however", "then", "otherwise", "although", "though", "whereas"})
 _QUOTES = {'"': '"', "“": "”", "‘": "’", "`": "`", "«": "»", "„": "“"}
 _QUOTE_MARK = re.compile("[\"“‘`«„']")  # where a quoted span can open
+_WH = frozenset({"which", "whether"})  # not "what": "document what the user typed …"
 _ABBREV = frozenset({"e", "g", "i", "etc", "vs", "eg", "ie", "cf", "mr", "dr", "no", "v"})
 
 
@@ -424,6 +425,11 @@ def _documentary_from(
         ):
             return toks[i].end
         if any(toks[i].end <= lo < toks[i].end + 80 for lo, _ in quotes):
+            return toks[i].end
+        # "explains which sentences try to …", "reports whether a text tells the model to …":
+        # the verb's object is a question about the text, not an order
+        # (said of the tool: "explains which", not the imperative "explain which files …")
+        if w not in doc and not _WH.isdisjoint(words[i + 1 : i + 3]):
             return toks[i].end
     # "phrases such as …", "requests like …": an example marker after a noun of mention
     # introduces the examples a tool handles, whatever verb the sentence has

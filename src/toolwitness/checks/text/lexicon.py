@@ -60,6 +60,9 @@ class TargetCategory:
     literals: tuple[str, ...]
     exclude_suffixes: tuple[str, ...]
     domain: frozenset[str]
+    # a plain noun phrase of this category heading a description can be the tool's purpose
+    # ("Exports all messages in a channel"); for keys and secrets it never is
+    names_purpose: bool = False
 
 
 @dataclass(frozen=True)
@@ -119,6 +122,7 @@ def _targets(doc: dict[str, Any]) -> tuple[TargetCategory, ...]:
                 literals=tuple(sorted(words(body, "literals", name), key=lambda s: (-len(s), s))),
                 exclude_suffixes=excl,
                 domain=words(body, "domain", name),
+                names_purpose=body.get("names_purpose") is True,
             )
         )
     return tuple(out)
