@@ -18,6 +18,8 @@ from functools import lru_cache
 
 import lemminflect  # type: ignore[import-untyped]
 
+from toolwitness.code.lemmas import prepare
+
 
 @dataclass(frozen=True)
 class Grammar:
@@ -30,6 +32,7 @@ class Grammar:
 @lru_cache(maxsize=8192)
 def senses(word: str) -> frozenset[str]:
     """Universal POS tags the lemmatiser knows for the word (empty for unknown words)."""
+    prepare()  # lemminflect's table read in place (code/lemmas.py), not built whole
     return frozenset(lemminflect.getAllLemmas(word))
 
 
@@ -37,6 +40,7 @@ def senses(word: str) -> frozenset[str]:
 def verb_lemma(word: str) -> str | None:
     if "VERB" not in senses(word):
         return None
+    prepare()
     lemmas = lemminflect.getLemma(word, upos="VERB")
     return lemmas[0] if lemmas else None
 
