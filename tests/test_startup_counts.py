@@ -114,3 +114,37 @@ def test_the_lazy_modules_load_when_their_input_asks(tmp_path: Path) -> None:
     loaded = set(names)
     for name in ("toolwitness.acquire.configs", "toolwitness.supply.advisories", "rapidfuzz"):
         assert name in loaded, name
+
+
+# `code`'s analysis child: what it must not load for a local JS or Python server.
+NOT_IN_A_CODE_ANALYSIS = (
+    "lemminflect",  # code/lemmas.py reads its data files in place
+    "numpy",  # lemminflect's inflection models
+    "yaml",  # code/sinks.py: the shipped sink catalogs come precompiled (datacache)
+    "urllib.request",  # acquire/pypi_sdist: a PyPI sdist download only
+)
+
+_CODE = """
+import json, sys, tempfile
+from pathlib import Path
+from toolwitness.code.analyse import CodeOptions, analyse_target
+from toolwitness.pipeline import code_scan_result
+from toolwitness.report.interface import ReportOptions, formatter_for
+analysis = analyse_target(sys.argv[1], Path(tempfile.mkdtemp()), CodeOptions())
+text = formatter_for("json", ReportOptions()).format(code_scan_result(analysis))
+sys.stdout.write("\\n" + json.dumps([len(analysis.tools), sorted(sys.modules)]))
+"""
+
+
+def test_code_analysis_leaves_the_lazy_modules_unloaded() -> None:
+    for fixture in ("js-fastmcp", "py-fastmcp"):
+        target = ROOT / "tests" / "fixtures" / "code" / fixture
+        proc = subprocess.run(
+            [sys.executable, "-c", _CODE, str(target)], capture_output=True, text=True,
+            timeout=300, cwd=ROOT,
+        )  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        tools, names = json.loads(proc.stdout.rsplit("\n", 1)[1])
+        assert tools > 0, fixture
+        loaded = set(names)
+        assert [m for m in NOT_IN_A_CODE_ANALYSIS if m in loaded] == [], fixture
