@@ -77,6 +77,19 @@ def test_memory_limit_is_named_in_the_report(tmp_path: Path) -> None:
     assert _left_behind(tmp_path) == []
 
 
+def test_an_abort_under_the_memory_limit_names_it() -> None:
+    """Under RLIMIT_AS, CPython may abort (SIGABRT) and a C parser crash (SIGSEGV) instead of a
+    MemoryError, depending on the allocation that fails; the report still names the limit."""
+    import signal
+
+    from toolwitness.code.isolate import ChildLimits, _death
+
+    limits = ChildLimits(10.0, 64, 10)
+    assert "crashed (SIGABRT) under the memory limit of 64 MiB" in _death(-signal.SIGABRT, limits)
+    assert "crashed (SIGSEGV) under the memory limit of 64 MiB" in _death(-signal.SIGSEGV, limits)
+    assert "ended with status -15" in _death(-signal.SIGTERM, limits)
+
+
 def test_scan_code_limit_is_that_servers_error(tmp_path: Path) -> None:
     from toolwitness.code.analyse import CodeOptions
     from toolwitness.code.isolate import ChildLimits

@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 
 from toolwitness.acquire.catalog import surface_from_document
-from toolwitness.checks.flow import collisions
 from toolwitness.checks.flow.collisions import NamedTool, near_pairs
 from toolwitness.findings import Confidence, Finding, Severity
 from toolwitness.model import ServerSurface
@@ -216,14 +215,16 @@ def test_near_pairs_scale(monkeypatch: pytest.MonkeyPatch) -> None:
         for i in range(4000)
     ]
     calls = 0
-    real = collisions.DamerauLevenshtein.distance
+    from rapidfuzz.distance import DamerauLevenshtein  # collisions imports it on first use
+
+    real = DamerauLevenshtein.distance
 
     def counting(a: str, b: str, **kwargs: Any) -> int:
         nonlocal calls
         calls += 1
         return int(real(a, b, **kwargs))
 
-    monkeypatch.setattr(collisions.DamerauLevenshtein, "distance", counting)
+    monkeypatch.setattr(DamerauLevenshtein, "distance", counting)
     list(near_pairs(tools))
     # Only names sharing a deletion variant are compared: a few per tool, never all n^2/2 pairs.
     assert calls < 5 * len(tools), calls

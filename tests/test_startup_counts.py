@@ -1,7 +1,8 @@
-"""Start-up work counted, never timed: how many modules a one-tool catalog scan imports (490 at
-this writing: 628 before issue 17, 548 before the scan's command line stopped loading typer),
-and that no shipped data file is parsed as YAML on the way (the precompiled table serves all of
-them)."""
+"""Start-up work counted, never timed: how many modules a one-tool catalog scan imports (440 at
+this writing with the probe's own PyYAML: 628 before issue 17, 548 before the scan's command line
+stopped loading typer, 490 before the client-config, advisory, name-table, confusable and YAML
+modules loaded on first use), that no shipped data file is parsed as YAML on the way (the
+precompiled table serves all of them), and which modules stay unloaded until an input needs them."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pathlib import Path
 from conftest import ROOT
 
 CATALOG = ROOT / "examples" / "catalogs" / "weather.json"
-MAX_SCAN_MODULES = 515  # 490 now, with a little room; a new heavy dependency breaks it
+MAX_SCAN_MODULES = 460  # 440 now, with a little room; a new heavy dependency breaks it
 
 _PROBE = """
 import json, sys
@@ -26,17 +27,33 @@ def counting_load(stream, Loader):
 yaml.load = counting_load
 from toolwitness.cli import main
 rc = main(sys.argv[1:])
-sys.stdout.write("\\n" + json.dumps([rc, len(sys.modules), parsed]))
+sys.stdout.write("\\n" + json.dumps([rc, len(sys.modules), parsed, sorted(sys.modules)]))
 """
 
 
-def _probe(argv: list[str]) -> tuple[int, int, list[str]]:
+# The modules a command leaves loaded (no yaml import of its own, unlike _PROBE).
+_NAMES = """
+import json, sys
+from toolwitness.cli import main
+rc = main(sys.argv[1:])
+sys.stdout.write("\\n" + json.dumps([rc, len(sys.modules), [], sorted(sys.modules)]))
+"""
+
+
+def _run(
+    argv: list[str], cwd: Path = ROOT, probe: str = _PROBE
+) -> tuple[int, int, list[str], list[str]]:
     proc = subprocess.run(
-        [sys.executable, "-c", _PROBE, *argv], capture_output=True, text=True, timeout=300,
-        cwd=ROOT,
+        [sys.executable, "-c", probe, *argv], capture_output=True, text=True, timeout=300,
+        cwd=cwd,
     )  # fmt: skip
-    rc, modules, parsed = json.loads(proc.stdout.rsplit("\n", 1)[1])
+    rc, modules, parsed, names = json.loads(proc.stdout.rsplit("\n", 1)[1])
     assert rc in (0, 1), proc.stderr
+    return rc, modules, parsed, names
+
+
+def _probe(argv: list[str]) -> tuple[int, int, list[str]]:
+    rc, modules, parsed, _ = _run(argv)
     return rc, modules, parsed
 
 
@@ -51,3 +68,84 @@ def test_no_shipped_data_file_is_parsed_as_yaml(tmp_path: Path) -> None:
     _, _, parsed = _probe(["rules"])
     assert parsed == []
 
+
+# Loaded on first use only: none of them is needed to scan a catalog of plain ASCII tools with
+# no package (a client config, a versioned package, a YAML file, `--include-builtins`, a
+# non-ASCII character each load theirs). A guard against an eager import creeping back.
+NOT_ON_A_CATALOG_SCAN = (
+    "yaml",  # yamlload: every shipped data file is served precompiled (datacache)
+    "toolwitness.yamlstrict",
+    "toolwitness.acquire.configs",  # client tables and discovery: a client config only
+    "toolwitness.acquire.clients",
+    "toolwitness.acquire.discovery",
+    "toolwitness.supply.advisories",  # posture: a versioned package only
+    "toolwitness.supply.names",  # supply chain: a package only
+    "toolwitness.supply.registry",
+    "rapidfuzz",
+    "confusable_homoglyphs",  # unicode.script: the first non-ASCII character
+    "urllib.request",
+    "ssl",
+)
+
+
+def test_a_plain_catalog_scan_leaves_the_lazy_modules_unloaded(tmp_path: Path) -> None:
+    catalog = tmp_path / "plain.json"
+    catalog.write_text(json.dumps({"tools": [{
+        "name": "get_forecast", "description": "Get the weather forecast for a city.",
+        "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}},
+    }]}))  # fmt: skip
+    rc, _, _, names = _run(
+        ["scan", str(catalog), "-f", "json", "-o", str(tmp_path / "r.json")], tmp_path, _NAMES
+    )
+    assert rc in (0, 1)
+    loaded = set(names)
+    assert [m for m in NOT_ON_A_CATALOG_SCAN if m in loaded] == []
+    assert "toolwitness.checks.catalog" in loaded  # the probe did scan
+
+
+def test_the_lazy_modules_load_when_their_input_asks(tmp_path: Path) -> None:
+    """The other side: a client config with a versioned npm package loads them (the scan is
+    the same code, so the deferred imports are reached, not skipped)."""
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {"fs": {
+        "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem@2025.1.1"],
+    }}}))  # fmt: skip
+    rc, _, _, names = _run(["scan", str(config), "-f", "json"], tmp_path, _NAMES)
+    assert rc in (0, 1)
+    loaded = set(names)
+    for name in ("toolwitness.acquire.configs", "toolwitness.supply.advisories", "rapidfuzz"):
+        assert name in loaded, name
+
+
+# `code`'s analysis child: what it must not load for a local JS or Python server.
+NOT_IN_A_CODE_ANALYSIS = (
+    "lemminflect",  # code/lemmas.py reads its data files in place
+    "numpy",  # lemminflect's inflection models
+    "yaml",  # code/sinks.py: the shipped sink catalogs come precompiled (datacache)
+    "urllib.request",  # acquire/pypi_sdist: a PyPI sdist download only
+)
+
+_CODE = """
+import json, sys, tempfile
+from pathlib import Path
+from toolwitness.code.analyse import CodeOptions, analyse_target
+from toolwitness.pipeline import code_scan_result
+from toolwitness.report.interface import ReportOptions, formatter_for
+analysis = analyse_target(sys.argv[1], Path(tempfile.mkdtemp()), CodeOptions())
+text = formatter_for("json", ReportOptions()).format(code_scan_result(analysis))
+sys.stdout.write("\\n" + json.dumps([len(analysis.tools), sorted(sys.modules)]))
+"""
+
+
+def test_code_analysis_leaves_the_lazy_modules_unloaded() -> None:
+    for fixture in ("js-fastmcp", "py-fastmcp"):
+        target = ROOT / "tests" / "fixtures" / "code" / fixture
+        proc = subprocess.run(
+            [sys.executable, "-c", _CODE, str(target)], capture_output=True, text=True,
+            timeout=300, cwd=ROOT,
+        )  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        tools, names = json.loads(proc.stdout.rsplit("\n", 1)[1])
+        assert tools > 0, fixture
+        loaded = set(names)
+        assert [m for m in NOT_IN_A_CODE_ANALYSIS if m in loaded] == [], fixture

@@ -24,7 +24,6 @@ from pathlib import Path
 from toolwitness.acquire.archive import ArchiveLimits, unpack_archive
 from toolwitness.acquire.hostile_json import parse_json_text
 from toolwitness.acquire.limits import InputLimits
-from toolwitness.acquire.pypi_sdist import download_sdist
 from toolwitness.acquire.registry_io import RegistryFailure, run_tool
 from toolwitness.errors import IncompleteScanError, InputError
 
@@ -156,6 +155,8 @@ def _fetch_pypi(spec: PackageSpec, dest: Path, timeout: float) -> PackageArtifac
         if not failure.no_match:
             raise failure.as_error() from None
         # No wheel for this platform (or none at all): the sdist, never built.
+        from toolwitness.acquire.pypi_sdist import download_sdist  # urllib: only here
+
         path, published = download_sdist(spec.name, spec.version, dest, timeout)
         return PackageArtifact(spec, path, _sha256(path), "sdist", f"sha256-{published}")
     files = [p for p in dest.iterdir() if p.is_file()]

@@ -3,6 +3,8 @@
 `resolve_targets` returns catalogs as surfaces and client-config entries as `ServerSpec`s, kept
 apart so a live stage can connect the specs; `static_surfaces` turns specs into config-only
 surfaces (coverage `config`, transport and package set, nothing listed) for the static checks.
+The client-config machinery (`acquire.configs`: client tables, discovery) loads only when a
+file is a client config.
 """
 
 from __future__ import annotations
@@ -12,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from toolwitness.acquire.catalog import load_catalog_targets, surface_from_document
+from toolwitness.acquire.config_formats import detect_format
 from toolwitness.acquire.config_syntax import parse_config_bytes, read_bounded, syntax_for
-from toolwitness.acquire.configs import specs_from_config_document
 from toolwitness.acquire.hostile_json import parse_json_bytes
 from toolwitness.acquire.limits import InputLimits
 from toolwitness.errors import InputError
@@ -60,6 +62,18 @@ def resolve_targets(targets: Sequence[Path], limits: InputLimits | None = None) 
         else:  # missing, or a FIFO, device or socket: the reader names which
             check_regular(target)
     return ResolvedTargets(tuple(catalogs), tuple(specs))
+
+
+def specs_from_config_document(
+    doc: object, syntax: str, path: Path, limits: InputLimits
+) -> list[ServerSpec] | None:
+    """`configs.specs_from_config_document`, whose client tables and discovery load only for a
+    document that is a client config: a tools catalog never needs them."""
+    if detect_format(doc, syntax) is None:
+        return None
+    from toolwitness.acquire.configs import specs_from_config_document as specs_of
+
+    return specs_of(doc, syntax, path, limits)
 
 
 def _load_file(path: Path, limits: InputLimits) -> ServerSurface | list[ServerSpec]:

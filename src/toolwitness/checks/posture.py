@@ -13,14 +13,12 @@ import ipaddress
 from collections.abc import Iterator, Sequence
 from urllib.parse import SplitResult, urlsplit
 
-from toolwitness.acquire.config_problems import problem_from_note
 from toolwitness.acquire.config_refs import PLACEHOLDER, defaults, has_references, with_defaults
 from toolwitness.acquire.package_spec import executable_name
 from toolwitness.checks.interface import CheckContext, server_check
 from toolwitness.checks.text.secrets import arg_secret, find_token, literal_secret
 from toolwitness.findings import Finding, Severity, Witness
 from toolwitness.model import ServerSurface, Transport
-from toolwitness.supply.advisories import matching_advisories
 from toolwitness.textnorm import excerpt
 
 _BIND_ALL = {"0.0.0.0", "::", "[::]", "0:0:0:0:0:0:0:0"}  # noqa: S104 (we look for it)
@@ -304,6 +302,8 @@ def unreadable_config(surface: ServerSurface, ctx: CheckContext) -> Iterator[Fin
     """A client config discovery could not read: its servers were not seen (fail closed)."""
     if surface.transport is not None or surface.tools:
         return
+    from toolwitness.acquire.config_problems import problem_from_note  # config surfaces only
+
     for note in surface.notes:
         problem = problem_from_note(note)
         if problem is None:
@@ -329,6 +329,8 @@ def known_vulnerable(surface: ServerSurface, ctx: CheckContext) -> Iterator[Find
     package = surface.package
     if package is None or not package.version:
         return
+    from toolwitness.supply.advisories import matching_advisories  # a versioned package only
+
     for advisory in matching_advisories(package.ecosystem, package.name, package.version):
         fixed = ", ".join(advisory.fixed_versions()) or "no fixed version yet"
         ids = ", ".join((advisory.id, *advisory.aliases))

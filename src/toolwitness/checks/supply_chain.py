@@ -9,14 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
 
 from toolwitness.checks.interface import CheckContext, server_check
 from toolwitness.findings import Finding, Severity, Witness
 from toolwitness.model import PackageRef, ServerSurface
-from toolwitness.supply.names import judge_name
-from toolwitness.supply.registry import PackageMetadata, npm_metadata, pypi_metadata
 from toolwitness.supply.versions import is_exact_version
 from toolwitness.textnorm import excerpt
+
+if TYPE_CHECKING:  # the name tables (rapidfuzz) and registry clients load for a package only
+    from toolwitness.supply.registry import PackageMetadata
 
 RECENT = timedelta(days=7)
 _NAME_RULES = {
@@ -76,6 +78,8 @@ def package_spec(surface: ServerSurface, ctx: CheckContext) -> Iterator[Finding]
             witnesses=(_witness(surface, package),),
             severity=severity,
         )
+    from toolwitness.supply.names import judge_name
+
     verdict = judge_name(package.ecosystem, package.name)
     if verdict is not None:
         rule_id, template = _NAME_RULES[verdict.kind]
@@ -109,6 +113,8 @@ def registry_metadata(surface: ServerSurface, ctx: CheckContext) -> Iterator[Fin
     package = surface.package
     if not ctx.options.get("online") or package is None:
         return
+    from toolwitness.supply.registry import npm_metadata, pypi_metadata
+
     exact = package.version if is_exact_version(package.ecosystem, package.version) else None
     if package.ecosystem == "npm":
         meta = npm_metadata(package.name, exact)

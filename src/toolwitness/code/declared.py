@@ -21,10 +21,9 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-import lemminflect  # type: ignore[import-untyped]
-
 from toolwitness.code import lattice
 from toolwitness.code.grammar import Grammar, senses, verb_positions
+from toolwitness.code.lemmas import lemma
 from toolwitness.errors import InternalError
 from toolwitness.textnorm import nfc
 from toolwitness.yamlload import load_yaml
@@ -136,8 +135,8 @@ def services_named(words: list[str], vocab: _Vocabulary) -> list[tuple[int, int,
 def _object_domain(word: str, vocab: _Vocabulary) -> str | None:
     domain = vocab.objects.get(word)
     if domain is None and "NOUN" in senses(word):
-        for lemma in lemminflect.getLemma(word, upos="NOUN"):
-            domain = domain or vocab.objects.get(lemma)
+        for noun in lemma(word, "NOUN"):
+            domain = domain or vocab.objects.get(noun)
     return domain
 
 

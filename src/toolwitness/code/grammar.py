@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-import lemminflect  # type: ignore[import-untyped]
+from toolwitness.code import lemmas
 
 
 @dataclass(frozen=True)
@@ -30,15 +30,15 @@ class Grammar:
 @lru_cache(maxsize=8192)
 def senses(word: str) -> frozenset[str]:
     """Universal POS tags the lemmatiser knows for the word (empty for unknown words)."""
-    return frozenset(lemminflect.getAllLemmas(word))
+    return frozenset(lemmas.all_lemmas(word))  # lemminflect's table, read in place (code/lemmas.py)
 
 
 @lru_cache(maxsize=8192)
 def verb_lemma(word: str) -> str | None:
     if "VERB" not in senses(word):
         return None
-    lemmas = lemminflect.getLemma(word, upos="VERB")
-    return lemmas[0] if lemmas else None
+    spellings = lemmas.lemma(word, "VERB")
+    return spellings[0] if spellings else None
 
 
 def verb_positions(words: list[str], grammar: Grammar) -> dict[int, str]:

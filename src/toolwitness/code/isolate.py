@@ -115,9 +115,24 @@ def run_limited(work: Callable[[], T], limits: ChildLimits) -> T:
     raise IncompleteScanError(f"code analysis failed: {value}")
 
 
+# Exit codes of a child that crashed: under an address-space limit, CPython aborts on an
+# allocation it cannot recover from and a C extension (a parser) may crash on a failed malloc.
+CRASHES = frozenset({-signal.SIGABRT, -signal.SIGSEGV, -signal.SIGBUS})
+
+
 def _death(exitcode: int | None, limits: ChildLimits) -> str:
     if exitcode == -signal.SIGXCPU:
         return f"code analysis stopped: over the CPU limit of {limits.cpu_seconds} s"
     if exitcode == -signal.SIGKILL:
         return "code analysis stopped: the analysis process was killed (memory or CPU limit)"
+    if exitcode in CRASHES and limits.memory_mib > 0:
+        # Under the address-space limit, CPython aborts on an allocation it cannot recover from
+        # ("Cannot recover from MemoryErrors while normalizing exceptions") and a C extension
+        # may crash on a failed malloc: where the limit strikes decides whether the child sees
+        # a MemoryError or this.
+        name = signal.Signals(-exitcode).name
+        return (
+            f"code analysis stopped: the analysis process crashed ({name}) under the memory"
+            f" limit of {limits.memory_mib} MiB"
+        )
     return f"code analysis stopped: the analysis process ended with status {exitcode}"

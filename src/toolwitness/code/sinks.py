@@ -22,9 +22,6 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-import jsonschema
-import yaml
-
 from toolwitness.code.argrules import (
     RULE_DOMAIN,
     classify_open_mode,
@@ -33,6 +30,7 @@ from toolwitness.code.argrules import (
 )
 from toolwitness.code.sqltext import classify_sql
 from toolwitness.errors import InputError
+from toolwitness.yamlload import is_yaml_error, load_yaml, parse_yaml
 
 __all__ = [
     "Sink",
@@ -47,7 +45,6 @@ __all__ = [
 ]
 
 _MAX_FILE_CHARS = 2 * 1024 * 1024
-_SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 LEAVES = frozenset(
     {
         "READ_FS", "READ_DB", "WRITE_FS", "WRITE_DB", "EXEC_PROCESS", "EXEC_SHELL", "EXEC_EVAL",
@@ -244,14 +241,19 @@ def parse_catalog_file(text: str, source: str, *, validate: bool = True) -> dict
     if len(text) > _MAX_FILE_CHARS:
         raise InputError("sink catalog file over 2 MiB", source=source)
     try:
-        doc = yaml.load(text, Loader=_SafeLoader)  # noqa: S506 - a safe loader (C if available)
-    except yaml.YAMLError as exc:
-        raise InputError(f"not valid YAML: {exc}", source=source) from None
+        # a shipped file from its precompiled form (datacache: the same value, no PyYAML)
+        doc = parse_yaml(text) if validate else load_yaml(text)
+    except Exception as exc:
+        if is_yaml_error(exc):
+            raise InputError(f"not valid YAML: {exc}", source=source) from None
+        raise
     if not validate:
         if not isinstance(doc, dict):
             raise InputError("a sink catalog file is a mapping", source=source)
         result: dict[str, Any] = doc
         return result
+    import jsonschema  # a user's catalog file only
+
     validator = jsonschema.Draft202012Validator(_schema())
     errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path))
     if errors:

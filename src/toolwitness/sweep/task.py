@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from toolwitness.acquire.package import PackageSpec, fetch_package_artifact, parse_package_spec
+from toolwitness.code.isolate import CRASHES
 from toolwitness.errors import ToolwitnessError
 from toolwitness.sweep.child import CPU_KEY
 from toolwitness.sweep.isolation import run_isolated
@@ -134,6 +135,12 @@ def _analyse(job: dict[str, Any], work: Path, deadline: float) -> dict[str, Any]
         if any(mark in tail for mark in _OUT_OF_MEMORY):  # died of the limit, not of a bug
             raise _Failed(
                 UNANALYZABLE, f"analysis exceeded the memory limit of {job['memory_mib']} MiB"
+            )
+        if ended.returncode in CRASHES and job["memory_mib"]:  # a crash on a failed allocation
+            name = signal.Signals(-ended.returncode).name
+            raise _Failed(
+                UNANALYZABLE,
+                f"analysis crashed ({name}) under the memory limit of {job['memory_mib']} MiB",
             )
         detail = f"analysis exited with {ended.returncode}: {tail or 'no output'}"
         raise _Failed(ERROR, excerpt(detail, 400))

@@ -15,8 +15,6 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-import jsonschema
-
 from toolwitness.checks.roles.derive import RoleSignal, ToolRoles
 from toolwitness.errors import InternalError
 from toolwitness.yamlload import load_yaml
@@ -60,6 +58,8 @@ def _client(cid: str, raw: dict[str, Any]) -> BuiltinClient:
 
 @lru_cache(maxsize=1)
 def builtin_clients() -> dict[str, BuiltinClient]:
+    import jsonschema  # only when built-in clients are asked for
+
     doc = load_yaml(_read("builtins.yaml"))
     try:
         jsonschema.validate(doc, json.loads(_read("builtins.schema.json")))

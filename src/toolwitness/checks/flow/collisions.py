@@ -14,8 +14,6 @@ from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from rapidfuzz.distance import DamerauLevenshtein
-
 from toolwitness.checks.interface import CheckContext, register_fleet_check
 from toolwitness.checks.unicode.script import skeleton
 from toolwitness.findings import Finding, Witness
@@ -51,6 +49,8 @@ def _deletions(name: str) -> set[str]:
 
 def near_pairs(tools: Sequence[NamedTool]) -> Iterator[tuple[NamedTool, NamedTool, int]]:
     """Pairs from different servers within the distance budget (exact names excluded)."""
+    from rapidfuzz.distance import DamerauLevenshtein  # two servers or more only (run_all)
+
     index: dict[str, list[int]] = defaultdict(list)
     keys = [t.name.lower() for t in tools]
     for i, key in enumerate(keys):

@@ -12,11 +12,10 @@ from functools import cached_property, lru_cache
 from importlib import resources
 from typing import Annotated, Any
 
-import yaml
 from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError, model_validator
 
 from toolwitness.errors import InternalError
-from toolwitness.yamlload import load_yaml
+from toolwitness.yamlload import is_yaml_error, load_yaml
 
 _CODE_POINT = re.compile(r"U\+([0-9A-F]{4,6})")
 
@@ -199,8 +198,12 @@ def _claim(seen: dict[int, str], code: int, table: str) -> None:
 def parse_tables(text: str, source: str) -> UnicodeTables:
     try:
         return UnicodeTables.model_validate(load_yaml(text))
-    except (yaml.YAMLError, ValidationError) as exc:
+    except ValidationError as exc:
         raise InternalError(f"{source}: invalid unicode tables: {exc}") from None
+    except Exception as exc:  # PyYAML's error, when the text was parsed (not precompiled)
+        if is_yaml_error(exc):
+            raise InternalError(f"{source}: invalid unicode tables: {exc}") from None
+        raise
 
 
 @lru_cache(maxsize=1)

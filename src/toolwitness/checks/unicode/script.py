@@ -4,6 +4,9 @@
 that ASCII character (`"reаd_file"` with a Cyrillic `а` becomes `"read_file"`); ASCII stays as it
 is, so two names collide exactly when one is a homoglyph disguise of the other. It is a pure
 function other checks (cross-server name collisions) may call.
+
+The confusable-homoglyphs tables (and the `urllib`/`http`/`ssl` that package imports) load at
+the first non-ASCII character looked up: an all-ASCII catalog never needs them.
 """
 
 from __future__ import annotations
@@ -13,7 +16,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import regex
-from confusable_homoglyphs import categories, confusables  # type: ignore[import-untyped]
 
 from toolwitness.checks.unicode.data import tables
 
@@ -28,6 +30,8 @@ def script_of(ch: str) -> str:
     """The Unicode script of one character, upper-case (`LATIN`, `CYRILLIC`, `COMMON` ...)."""
     if ch.isascii():
         return "LATIN" if ch.isalpha() else "COMMON"
+    from confusable_homoglyphs import categories  # type: ignore[import-untyped]
+
     try:
         return str(categories.alias(ch))
     except (IndexError, KeyError, TypeError):  # outside the table: unassigned
@@ -37,6 +41,8 @@ def script_of(ch: str) -> str:
 @lru_cache(maxsize=1)
 def _ascii_prototypes() -> dict[str, str]:
     """Non-ASCII character -> the ASCII letter or digit it is confusable with."""
+    from confusable_homoglyphs import confusables
+
     table: dict[str, str] = {}
     for char, glyphs in confusables.confusables_data.items():
         if len(char) != 1 or char.isascii():
