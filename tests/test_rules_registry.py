@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from toolwitness.acquire.catalog import surface_from_document
-from toolwitness.checks import interface
+from toolwitness.checks import catalog, interface
 from toolwitness.checks.interface import CheckContext, FunctionCheck
 from toolwitness.errors import InputError
 from toolwitness.findings import Finding
@@ -15,6 +15,11 @@ from toolwitness.model import ServerSurface
 from toolwitness.pipeline import ScanOptions, exit_code, scan_surfaces
 from toolwitness.rules import builtin_packs, builtin_registry, pack_errors, parse_pack
 from toolwitness.yamlload import load_untrusted_yaml
+
+# The checks register themselves when `checks.catalog` is first imported. Import it here, before
+# any test swaps `_SERVER_CHECKS` for a patched copy: otherwise the registration lands in the copy,
+# is thrown away with it, and every later test in the process scans without those checks.
+assert catalog
 
 
 def test_every_builtin_rule_is_complete() -> None:
