@@ -206,39 +206,20 @@ def detect(text: str, fctx: FieldContext, lex: Lexicon, *, decode: bool = True) 
             shown = f"{payload.encoding} decodes to: {excerpt(redact(payload.text), 200)}"
             harmful = any(s.severity.at_least(Severity.MEDIUM) for s in inner)
             if harmful and inj_payloads.shown_example(text, payload.start, fctx, lex):
-                signals.append(
-                    Signal(
-                        ENCODED,
-                        Severity.LOW,
-                        payload.start,
-                        payload.end,
-                        f"shows a {payload.encoding}-encoded example of an instruction",
-                        evidence=shown,
-                    )
-                )
+                severity = Severity.LOW
+                message = f"shows a {payload.encoding}-encoded example of an instruction"
             elif harmful:
                 families = ", ".join(sorted({s.family for s in inner}))
-                signals.append(
-                    Signal(
-                        ENCODED,
-                        Severity.HIGH,
-                        payload.start,
-                        payload.end,
-                        f"hides instructions in {payload.encoding} encoding ({families})",
-                        evidence=shown,
-                    )
-                )
+                severity = Severity.HIGH
+                message = f"hides instructions in {payload.encoding} encoding ({families})"
             elif len(payload.text.split()) >= 4:
-                signals.append(
-                    Signal(
-                        ENCODED,
-                        Severity.LOW,
-                        payload.start,
-                        payload.end,
-                        f"carries {payload.encoding}-encoded text",
-                        evidence=shown,
-                    )
-                )
+                severity = Severity.LOW
+                message = f"carries {payload.encoding}-encoded text"
+            else:
+                continue
+            signals.append(
+                Signal(ENCODED, severity, payload.start, payload.end, message, evidence=shown)
+            )
     return signals
 
 
