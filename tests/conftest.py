@@ -63,7 +63,8 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 def npm_server_entry(package: str) -> Path:
     """The compiled entry point of an installed npm server (its `bin`)."""
-    manifest = json.loads((NPM_MODULES / package / "package.json").read_text())
+    found = require_path(NPM_MODULES / package / "package.json", f"the npm server {package}")
+    manifest = json.loads(found.read_text())
     binary = manifest["bin"]
     rel = binary if isinstance(binary, str) else next(iter(binary.values()))
     return (NPM_MODULES / package / rel).resolve()
