@@ -7,26 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from toolwitness.findings import Finding
-from toolwitness.model import ServerSurface, Tool
-from toolwitness.pipeline import ScanOptions, scan_surfaces
+from frame_support import flags_on
 
 
 def _flags(description: str, name: str = "convert_units", **schema: str) -> set[str]:
-    props = {k: {"type": "string", "description": v} for k, v in schema.items()}
-    tools = (
-        Tool(name=name, description=description,
-             inputSchema={"type": "object", "properties": props}),
-        Tool(name="list_units", description="List the units this server converts.",
-             inputSchema={"type": "object"}),
-    )  # fmt: skip
-    result = scan_surfaces([ServerSurface(id="s", tools=tools)], ScanOptions())
-    found: list[Finding] = result.servers[0].findings
-    return {
-        f.rule_id
-        for f in found
-        if f.tool == name and f.severity.rank >= 2 and f.rule_id.startswith("TW-INJ")
-    }
+    return flags_on(description, name, prefix="TW-INJ", **schema)
 
 
 ATTACKS = {

@@ -1,0 +1,31 @@
+"""What the frame tests share: scan one tool written for a test beside a plain sibling tool and
+return the rule ids reported on it at medium or above."""
+
+from __future__ import annotations
+
+from toolwitness.findings import Finding
+from toolwitness.model import ServerSurface, Tool
+from toolwitness.pipeline import ScanOptions, scan_surfaces
+
+
+def flags_on(
+    description: str,
+    name: str = "convert_units",
+    title: str | None = None,
+    prefix: str = "",
+    **schema: str,
+) -> set[str]:
+    """Rule ids (starting with `prefix`) at medium or above on the tool `name`; each keyword
+    argument becomes a string parameter with that description."""
+    props = {k: {"type": "string", "description": v} for k, v in schema.items()}
+    tool = Tool(name=name, title=title, description=description,
+                inputSchema={"type": "object", "properties": props})  # fmt: skip
+    other = Tool(name="list_units", description="List the units this server converts.",
+                 inputSchema={"type": "object"})  # fmt: skip
+    result = scan_surfaces([ServerSurface(id="s", tools=(tool, other))], ScanOptions())
+    found: list[Finding] = result.servers[0].findings
+    return {
+        f.rule_id
+        for f in found
+        if f.tool == name and f.severity.rank >= 2 and f.rule_id.startswith(prefix)
+    }
