@@ -70,10 +70,10 @@ def test_wall_limit_stops_the_child_says_why_and_removes_the_temp_folder(tmp_pat
 
 def test_memory_limit_is_named_in_the_report(tmp_path: Path) -> None:
     tree = tmp_path / "tree"
-    _big_tree(tree, 5)
+    _big_tree(tree, 40)  # 16,000 functions: far more than 64 MiB holds (5 was at the edge)
     done = _cli(["code", str(tree), "--max-memory-mib", "64"], tmp_path)
-    assert done.returncode == 3
-    assert "memory limit of 64 MiB" in done.stdout or "killed" in done.stdout
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert "memory limit of 64 MiB" in done.stdout or "killed" in done.stdout, done.stdout
     assert _left_behind(tmp_path) == []
 
 
@@ -82,12 +82,53 @@ def test_an_abort_under_the_memory_limit_names_it() -> None:
     MemoryError, depending on the allocation that fails; the report still names the limit."""
     import signal
 
-    from toolwitness.code.isolate import ChildLimits, _death
+    from toolwitness.code.isolate import MEMORY_STATUS, ChildLimits, _death
 
     limits = ChildLimits(10.0, 64, 10)
     assert "crashed (SIGABRT) under the memory limit of 64 MiB" in _death(-signal.SIGABRT, limits)
     assert "crashed (SIGSEGV) under the memory limit of 64 MiB" in _death(-signal.SIGSEGV, limits)
     assert "ended with status -15" in _death(-signal.SIGTERM, limits)
+    assert "exceeded the memory limit of 64 MiB" in _death(MEMORY_STATUS, limits)
+
+
+class _UnpicklableUnderTheLimit:
+    """A result whose pickling runs out of memory, as a large one does under RLIMIT_AS."""
+
+    def __reduce__(self) -> tuple[object, ...]:
+        raise MemoryError
+
+
+class _PipeThatFailsOnce:
+    def __init__(self) -> None:
+        self.tries = 0
+        self.sent: list[bytes] = []
+
+    def send_bytes(self, data: bytes) -> None:
+        self.tries += 1
+        if self.tries == 1:
+            raise MemoryError
+        self.sent.append(data)
+
+    def close(self) -> None:
+        pass
+
+
+def test_running_out_of_memory_while_returning_the_result_names_the_limit() -> None:
+    """Wherever the limit strikes (the work, pickling its result, sending it), the reason comes
+    back as the memory limit: never "result could not be returned" nor a bare status 1 (which
+    multiprocessing gives a child whose error handling itself ran out of memory, as in CI)."""
+    import pickle
+
+    from toolwitness.code.isolate import ChildLimits, LimitExceeded, _child, run_limited
+
+    with pytest.raises(LimitExceeded, match="exceeded the memory limit of 64 MiB"):
+        run_limited(_UnpicklableUnderTheLimit, ChildLimits(60.0, 64, 60))
+    with pytest.raises(LimitExceeded, match="exceeded the memory limit of 64 MiB"):
+        run_limited(lambda: [str(i) * 8 for i in range(2_000_000)], ChildLimits(60.0, 64, 60))
+    pipe = _PipeThatFailsOnce()  # no limits: this runs in the test process itself
+    _child(lambda: "result", ChildLimits(60.0, 0, 0), pipe)  # type: ignore[arg-type]
+    assert pipe.tries == 2
+    assert pickle.loads(pipe.sent[0]) == ("limit", "the analysis exceeded the memory limit of 0 MiB")
 
 
 def test_scan_code_limit_is_that_servers_error(tmp_path: Path) -> None:

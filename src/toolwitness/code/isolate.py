@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import errno
 import multiprocessing
+import os
 import pickle
 import resource
 import signal
@@ -42,6 +43,26 @@ class LimitExceeded(IncompleteScanError):
 
 
 def _child(work: Callable[[], T], limits: ChildLimits, conn: Connection) -> None:
+    # Encoded before the limit is set: once memory is exhausted, even formatting the reason or
+    # pickling it can raise MemoryError, and an exception escaping this function would end the
+    # child with multiprocessing's bare status 1 and no reason at all.
+    over_memory = pickle.dumps(("limit", _memory(limits)), protocol=pickle.HIGHEST_PROTOCOL)
+    try:
+        data = _outcome(work, limits)
+    except MemoryError:
+        data = over_memory
+    try:
+        conn.send_bytes(data)
+    except MemoryError:
+        try:
+            conn.send_bytes(over_memory)
+        except BaseException:
+            os._exit(MEMORY_STATUS)
+    conn.close()
+
+
+def _outcome(work: Callable[[], T], limits: ChildLimits) -> bytes:
+    """The pickled result of `work()` under the limits, or of the reason it has none."""
     if limits.memory_mib > 0:
         cap = limits.memory_mib * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
@@ -50,7 +71,7 @@ def _child(work: Callable[[], T], limits: ChildLimits, conn: Connection) -> None
     try:
         payload: object = ("ok", work())
     except MemoryError:
-        payload = ("limit", _memory(limits))
+        raise
     except ToolwitnessError as exc:
         payload = ("raised", exc)
     except RecursionError:
@@ -59,17 +80,16 @@ def _child(work: Callable[[], T], limits: ChildLimits, conn: Connection) -> None
         # Under RLIMIT_AS, loading a parser's shared object fails with "failed to map segment"
         # (an ImportError) and an allocation in C with ENOMEM: both are the memory limit.
         if out_of_memory(exc):
-            payload = ("limit", _memory(limits))
-        else:
-            payload = ("error", f"{type(exc).__name__}: {exc}"[:400])
+            raise MemoryError from exc
+        payload = ("error", f"{type(exc).__name__}: {exc}"[:400])
     except Exception as exc:  # fail closed: an internal error, never a clean result
         payload = ("error", f"{type(exc).__name__}: {exc}"[:400])
     try:
-        data = pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL)
-    except (MemoryError, RecursionError, pickle.PicklingError) as exc:
-        data = pickle.dumps(("error", f"result could not be returned: {type(exc).__name__}"))
-    conn.send_bytes(data)
-    conn.close()
+        return pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL)
+    except MemoryError:
+        raise
+    except (RecursionError, pickle.PicklingError) as exc:
+        return pickle.dumps(("error", f"result could not be returned: {type(exc).__name__}"))
 
 
 def _memory(limits: ChildLimits) -> str:
@@ -115,6 +135,9 @@ def run_limited(work: Callable[[], T], limits: ChildLimits) -> T:
     raise IncompleteScanError(f"code analysis failed: {value}")
 
 
+# The child's own exit status when the memory limit left it unable even to send its reason.
+MEMORY_STATUS = 86
+
 # Exit codes of a child that crashed: under an address-space limit, CPython aborts on an
 # allocation it cannot recover from and a C extension (a parser) may crash on a failed malloc.
 CRASHES = frozenset({-signal.SIGABRT, -signal.SIGSEGV, -signal.SIGBUS})
@@ -125,6 +148,8 @@ def _death(exitcode: int | None, limits: ChildLimits) -> str:
         return f"code analysis stopped: over the CPU limit of {limits.cpu_seconds} s"
     if exitcode == -signal.SIGKILL:
         return "code analysis stopped: the analysis process was killed (memory or CPU limit)"
+    if exitcode == MEMORY_STATUS and limits.memory_mib > 0:
+        return f"code analysis stopped: {_memory(limits)}"
     if exitcode in CRASHES and limits.memory_mib > 0:
         # Under the address-space limit, CPython aborts on an allocation it cannot recover from
         # ("Cannot recover from MemoryErrors while normalizing exceptions") and a C extension
