@@ -14,6 +14,7 @@ identifier-shaped tool beside it and no secret-shaped parameter costs one pass o
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 
@@ -29,6 +30,7 @@ from toolwitness.checks.crosstool.tokens import (
 )
 from toolwitness.checks.interface import CheckContext, server_check
 from toolwitness.findings import Finding, Witness
+from toolwitness.literals import contains_any
 from toolwitness.model import ServerSurface, TextField, Tool, tool_text_fields
 from toolwitness.textnorm import excerpt
 
@@ -38,6 +40,7 @@ _VENDOR_KINDS = frozenset({"meta", "extra", "annotation", "key-text"})
 # Keyword values that are URIs by definition (a JSON Schema dialect, an id, a reference, a
 # pattern or format) and icons (whose `src` is a URL by nature) never hold a destination.
 _URI_KEYWORD = re.compile(r'(?:\.|\[")(?:\$schema|\$id|\$ref|\$anchor|pattern|format)"?\]?$')
+_WORD_RUN = re.compile(r"[A-Za-z0-9_]+")
 _READ_ONLY = re.compile(r"\b(?:read[- ]?only|view[- ]only)\b", re.IGNORECASE)
 
 
@@ -45,15 +48,35 @@ _READ_ONLY = re.compile(r"\b(?:read[- ]?only|view[- ]only)\b", re.IGNORECASE)
 def crosstool_findings(surface: ServerSurface, ctx: CheckContext) -> Iterator[Finding]:
     index = {t.name: i for i, t in enumerate(surface.tools)}
     named = frozenset(n for n in index if identifier_shaped(n))
+    # A superset gate of `mentions`: a name of word characters only occurs as a maximal run of
+    # them; the rare name with "-" or "." is looked for as a substring.
+    plain = frozenset(n for n in named if _WORD_RUN.fullmatch(n))
+    dotted_in = contains_any(named - plain)
     own_hosts = _own_hosts(surface)
     for i, tool in enumerate(surface.tools):
         yield from _read_only_secrets(tool, i, ctx)
+        if len(named) - (tool.name in named) == 0:
+            continue  # no other identifier-shaped tool to name
+        gate = _gate_text(tool)
+        if plain.isdisjoint(_WORD_RUN.findall(gate)) and not dotted_in(gate):
+            continue  # no other tool's name anywhere in the tool: neither 015 nor 017 can fire
         others = named - {tool.name}
-        if not others:
-            continue
         fields = [f for f in tool_text_fields(tool, i) if f.kind not in _SKIP_KINDS]
         yield from _redirection(tool, fields, others, index, own_hosts, ctx)
         yield from _data_slots(tool, fields, others, index, ctx)
+
+
+def _gate_text(tool: Tool) -> str:
+    """Every string of the tool but its name, in one text: a superset of the texts
+    `crosstool_findings` reads from `tool_text_fields` (the schemas and vendor fields as JSON,
+    serialised in C; identifiers survive JSON escaping unchanged, and extra keys only add
+    matches to a superset gate)."""
+    fault = tool.input_schema_fault.value if tool.input_schema_fault is not None else None
+    rest = [tool.annotations, tool.meta, tool.icons, tool.extra, tool.input_schema,
+            tool.output_schema, fault]  # fmt: skip
+    return "\n".join(
+        (tool.title or "", tool.description or "", json.dumps(rest, ensure_ascii=False))
+    )
 
 
 def _own_hosts(surface: ServerSurface) -> frozenset[str]:

@@ -50,6 +50,7 @@ def secret_words() -> SecretWords:
     )
 
 
+@lru_cache(maxsize=4096)  # parameter names repeat across the tools of a server
 def personal_secret(name: str) -> bool:
     """Whether a parameter named `name` asks for a person's secret (see the module docstring)."""
     parts = identifier_words(name)
