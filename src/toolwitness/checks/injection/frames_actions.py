@@ -26,6 +26,7 @@ from toolwitness.checks.injection.frames_common import (
     _asked,
     _called,
     _clause_of,
+    _relative_predicate,
     _signal,
 )
 from toolwitness.checks.injection.model import (
@@ -423,6 +424,10 @@ def _aimed(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: T
     verb = acts[0]
     intrusive = next((i for i in acts if "intrusive" in tags[i]), None)
     aim = find(tags, "aimed", 0, len(words))
+    if aim is not None and intrusive is not None and any(
+        _relative_predicate(words, v) for v in range(intrusive + 1, aim)
+    ):
+        aim = None  # "before running anything that contacts a remote host": not run's object
     named = aim is not None and (
         words[aim] in ("target", "targets", "victim", "victims")
         or find(tags, "victim", aim + 1, aim + 3) is not None
