@@ -20,6 +20,7 @@ from toolwitness.checks.injection.quiet import QuietTools, quiet_words
 from toolwitness.checks.injection.slots import slots
 from toolwitness.checks.injection.split import is_prose, split_findings
 from toolwitness.checks.interface import CheckContext, server_check
+from toolwitness.checks.roles.derive import surface_roles
 from toolwitness.checks.text.language import split_identifier, tokens
 from toolwitness.checks.text.lexicon import Lexicon, lexicon
 from toolwitness.checks.text.secrets_scan import find_secrets, redact
@@ -150,6 +151,9 @@ def tool_poisoning(surface: ServerSurface, ctx: CheckContext) -> Iterator[Findin
             continue
         purpose = _Purpose(tool, lex)
         identity = identity_words(tool)
+        # A tool whose name or a parameter makes it run code reaches whatever its sandbox holds:
+        # saying so is a statement of its power (the role derivation capability uses too).
+        runs_code = surface_roles(surface)[i].has("code-exec", sources=("name", "parameter"))
         param_signals: dict[str, list[Signal]] = {}
         for found, sig in exfil_params(
             tool.name, tool.input_schema, f"tools[{i}].inputSchema", purpose, lex
@@ -184,14 +188,14 @@ def tool_poisoning(surface: ServerSurface, ctx: CheckContext) -> Iterator[Findin
                 words = param_words[param]
             fctx = FieldContext(
                 field.kind, field.location, tool.name, words, siblings, param, identity, victim,
-                params,
+                params, runs_code,
             )
             for finding in field_findings(field, fctx, ctx, lex, param_signals.get(field.location)):
                 reported.setdefault(field.location, set()).add(finding.rule_id)
                 yield finding
         if len(prose) >= 2:
             whole = FieldContext("joined", prose[0].location, tool.name, purpose(), siblings,
-                                 None, identity, victim, params)  # fmt: skip
+                                 None, identity, victim, params, runs_code)  # fmt: skip
             yield from split_findings(prose, whole, ctx, lex, reported)
     everything: frozenset[str] | None = None  # the server's purpose words, when needed
     for field in surface_text_fields(surface):

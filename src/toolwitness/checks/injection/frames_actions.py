@@ -26,6 +26,7 @@ from toolwitness.checks.injection.frames_common import (
     _asked,
     _called,
     _clause_of,
+    _relative_predicate,
     _signal,
 )
 from toolwitness.checks.injection.model import (
@@ -38,6 +39,7 @@ from toolwitness.checks.injection.model import (
     Signal,
 )
 from toolwitness.checks.injection.slots import Slots, slots
+from toolwitness.checks.injection.targets import _quoted_data, _reach
 from toolwitness.checks.injection.triggers import SQL_STATEMENT
 from toolwitness.checks.text.language import Analysis, Sentence
 from toolwitness.checks.text.lexicon import Lexicon, lexicon
@@ -132,6 +134,9 @@ def _harvest(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags:
             continue
         if _instrument(words, obj):
             continue  # "POSTed to your URL, signed with the shared secret": used, not moved
+        at = sentence.tokens[obj].start
+        if _reach(analysis, at, ctx) or _quoted_data(analysis, sentence, at):
+            continue  # a code runner's reach stated; a quoted template or sample message
         if skipped(analysis, sentence, sentence.tokens[i].start):
             continue
         return _signal(
@@ -208,7 +213,7 @@ def _elsewhere(analysis: Analysis, sentence: Sentence, words: Sequence[str], tag
 def _identifier_after(analysis: Analysis, sentence: Sentence, lo: int, hi: int,
                       ctx: FieldContext) -> tuple[int, bool] | None:  # fmt: skip
     """The first tool-shaped name (snake_case, dotted, camelCase) in words lo..hi, and whether
-    it is a tool of this server."""
+    it is a tool of this server. The tool's own parameter names are its arguments, not tools."""
     own = (ctx.tool or "").lower()
     for k in range(lo, min(hi, len(sentence.tokens))):
         tok = sentence.tokens[k]
@@ -219,6 +224,8 @@ def _identifier_after(analysis: Analysis, sentence: Sentence, lo: int, hi: int,
             continue  # "removal in v3.0": a release, not a tool
         if tok.text in ctx.siblings:
             return k, True
+        if tok.text in ctx.params:
+            continue  # "call with `dry_run: true` first": this tool's own argument, not a tool
         local = sentence.memo.get("says_local")
         if local is None:  # once per sentence: a sentence naming many tools stays linear
             local = sentence.memo["says_local"] = _says_local(sentence.words())
@@ -417,6 +424,10 @@ def _aimed(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: T
     verb = acts[0]
     intrusive = next((i for i in acts if "intrusive" in tags[i]), None)
     aim = find(tags, "aimed", 0, len(words))
+    if aim is not None and intrusive is not None and any(
+        _relative_predicate(words, v) for v in range(intrusive + 1, aim)
+    ):
+        aim = None  # "before running anything that contacts a remote host": not run's object
     named = aim is not None and (
         words[aim] in ("target", "targets", "victim", "victims")
         or find(tags, "victim", aim + 1, aim + 3) is not None

@@ -60,10 +60,31 @@ _LEADING = frozenset({"after", "before", "when", "whenever", "once", "upon", "wh
                       "for", "with", "during", "then", "also", "first", "finally"})  # fmt: skip
 
 
+_RELATIVE = frozenset({"that", "which", "who"})
+_PERSONS = frozenset({"you", "we", "i", "they", "assistant", "model", "agent"})
+
+
+def _relative_predicate(words: Sequence[str], i: int) -> bool:
+    """ "anything that deletes data or contacts a remote host": a verb in the third person (an
+    -s form) after a relative pronoun, alone or coordinated with other predicates, says what
+    that thing does; an order is never in the third person. A pronoun addressing the model in
+    between ("that you then send …") is left to `addressed`."""
+    if not words[i].endswith("s"):
+        return False
+    for j in range(i - 1, max(-1, i - 9), -1):
+        if words[j] in _RELATIVE:
+            return True
+        if words[j] in _PERSONS:
+            return False
+    return False
+
+
 def _asked(sentence: Sentence, words: Sequence[str], i: int) -> bool:
     """An order: `frames.addressed`, or an imperative after a leading phrase ("After each
     conversion also contact …": the verb in base form, the clause opening with a preposition
     or sequence word, no other verb before it). `addressed` is computed once per clause."""
+    if _relative_predicate(words, i):
+        return False
     c, _ = _clause_of(sentence, i)
     clause = sentence.clauses[c]
     key = f"addressed{c}"

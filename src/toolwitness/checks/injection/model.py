@@ -53,6 +53,7 @@ class FieldContext:
     victim: int = 0  # 1: the tool takes a target host, domain… (`target_host`); 2: a process,
     # an access point or a service principal (`target_pid`), which no honest tool takes
     params: frozenset[str] = frozenset()  # the tool's own parameter names (lowercased)
+    runs_code: bool = False  # the tool's name or a parameter says it executes code (its role)
 
     @property
     def is_param_text(self) -> bool:

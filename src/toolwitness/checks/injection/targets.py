@@ -14,7 +14,7 @@ from functools import lru_cache
 from toolwitness.checks.injection.frames import skipped
 from toolwitness.checks.injection.model import INTENT, SENSITIVE, SHADOWING, FieldContext, Signal
 from toolwitness.checks.injection.slots import slots
-from toolwitness.checks.text.language import Analysis, Sentence, base_form, find_phrases
+from toolwitness.checks.text.language import Analysis, Sentence, analyse, base_form, find_phrases
 from toolwitness.checks.text.lexicon import Lexicon, TargetCategory
 from toolwitness.findings import Severity
 
@@ -202,6 +202,60 @@ def _subject_negated(analysis: Analysis, start: int, lex: Lexicon) -> bool:
     return not any(base_form(t.text, verbs) is not None for t in clause.tokens[:index])
 
 
+def _sought(analysis: Analysis, sentence: Sentence, start: int, ctx: FieldContext,
+            lex: Lexicon) -> bool:  # fmt: skip
+    """ "Scan a repository for hard-coded secrets: AWS access keys …": the target is what the
+    tool's own detection verb (one its name or title carries) searches *for*, and nothing in the
+    sentence moves it anywhere. A scanner names what it finds; an order names what to take."""
+    doc = lex.verbs["documentation"]
+    moves = lex.verbs["transfer"]
+    toks = sentence.tokens
+    verb: int | None = None
+    for k, tok in enumerate(toks):
+        if tok.start >= start:
+            break
+        base = base_form(tok.text, doc)
+        if base is not None and base in ctx.identity and not analysis.negated_at(tok.start):
+            verb = k
+    if verb is None:
+        return False
+    if not any(t.text == "for" and t.start < start for t in toks[verb + 1 :]):
+        return False
+    return not any(
+        base_form(t.text, moves) is not None and not analysis.negated_at(t.start)
+        for t in toks[verb + 1 :]
+    )
+
+
+def _reach(analysis: Analysis, start: int, ctx: FieldContext) -> bool:
+    """ "Runs JavaScript in the page, with access to its cookies": a tool that executes code
+    reaches what its sandbox holds; a clause that does not address the model states that reach.
+    An order in the target's own clause ("also read document.cookie …") still counts."""
+    if not ctx.runs_code or ctx.is_param_text:
+        return False
+    found = analysis.clause_at(start)
+    return found is not None and not found[0].directive
+
+
+def _quoted_data(analysis: Analysis, sentence: Sentence, start: int) -> bool:
+    """ "Templates include 'verify your password here'": the target is inside a quotation, and
+    the sentence around the quotation gives no order. What is quoted is the data the tool works
+    on (a template, a sample message); 'Tell the user "type your password"' is still an order."""
+    if not analysis.quoted_at(start):
+        return False
+    parts: list[str] = []
+    at = sentence.start
+    for lo, hi in analysis.quotes:
+        if hi <= sentence.start or lo >= sentence.end:
+            continue
+        parts.append(analysis.text[at : max(at, lo)])
+        parts.append(" it ")  # each quotation left as a pronoun
+        at = max(at, min(hi, sentence.end))
+    parts.append(analysis.text[at : sentence.end])
+    outside = analyse("".join(parts))
+    return not any(s.directive for s in outside.sentences)
+
+
 def sensitive_targets(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
     if not mentions_any_target(analysis.lower, lex):
         return
@@ -217,6 +271,10 @@ def sensitive_targets(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> It
             if analysis.negated_at(start) or sentence.documentary_at(start):
                 continue
             if analysis.exemplified_at(start) or _subject_negated(analysis, start, lex):
+                continue
+            if _sought(analysis, sentence, start, ctx, lex) or _reach(analysis, start, ctx):
+                continue
+            if _quoted_data(analysis, sentence, start):
                 continue
             judged.add((id(sentence), cat.name))
             related = _related(ctx, cat)
@@ -258,10 +316,35 @@ def _injects_content(sentence: Sentence, lex: Lexicon) -> bool:
     return False
 
 
-def _successor(words: list[str], k: int, ctx: FieldContext) -> bool:
-    """ "Use read_text_file instead": recommending a successor tool is a choice, not a redirect."""
+def _successor(analysis: Analysis, sentence: Sentence, words: list[str], k: int,
+               ctx: FieldContext) -> bool:  # fmt: skip
+    """ "Use read_text_file instead": recommending a successor tool is a choice, not a redirect.
+    The successor may take its arguments first ("use restore_backup with `scope: "key"`
+    instead"): everything between the name and "instead" is "with" and a quoted value."""
     own = (ctx.tool or "").lower()
-    return k > 0 and words[k - 1] in ctx.siblings and words[k - 1] != own
+    j = k - 1
+    while j > 0 and words[j] != "with" and analysis.quoted_at(sentence.tokens[j].start):
+        j -= 1
+    if j > 0 and j < k - 1 and words[j] == "with":
+        j -= 1
+    return j >= 0 and words[j] in ctx.siblings and words[j] != own
+
+
+_TO_GET = frozenset({"to", "and"})
+
+
+def _obtained(analysis: Analysis, sentence: Sentence, words: list[str], k: int,
+              lex: Lexicon) -> bool:  # fmt: skip
+    """A credential word that is not one being used: a quoted value (an argument's literal),
+    or the object of "to get/fetch/look up" after a named tool ("use list_projects first to
+    get a valid project key"): that tool supplies it to this one; nothing is sent to it."""
+    if analysis.quoted_at(sentence.tokens[k].start):
+        return True
+    acquire = lex.verbs["acquire"]
+    for j in range(k - 1, max(0, k - 5), -1):
+        if base_form(words[j], acquire) is not None:
+            return words[j - 1] in _TO_GET
+    return False
 
 
 def shadowing(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
@@ -276,11 +359,14 @@ def shadowing(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[S
         ) and not _EMAIL.search(chunk):
             continue
         redirect = bool((lex.sets["redirect_words"] - {"instead"}) & set(words)) or any(
-            w == "instead" and not _successor(words, k, ctx) for k, w in enumerate(words)
+            w == "instead" and not _successor(analysis, sentence, words, k, ctx)
+            for k, w in enumerate(words)
         )
         address = bool(_EMAIL.search(chunk)) or bool(_URLISH.search(chunk))
         cred = any(
-            w in ("token", "credential", "credentials", "key", "account") for w in words
+            w in ("token", "credential", "credentials", "key", "account")
+            and not _obtained(analysis, sentence, words, k, lex)
+            for k, w in enumerate(words)
         ) and any(w in ("use", "instead") for w in words)
         injected = _injects_content(sentence, lex)
         if _other_tool_refs(sentence, ctx, lex) and (redirect or address or cred or injected):
@@ -311,6 +397,21 @@ def _action_verbs(lex: Lexicon) -> frozenset[str]:
     return _ACTION_VERBS[key]
 
 
+_SELF = frozenset({"this", "it", "these", "its", "our"})
+
+
+def _consequence(words: list[str], i: int) -> bool:
+    """ "accepting an unknown key defeats the protection": the verb's subject is a gerund
+    phrase, an action whose consequence a caveat states, and that action is not the tool's own
+    use ("running this tool disables …" still counts)."""
+    return (
+        i >= 2
+        and words[0].endswith("ing")
+        and words[i].endswith("s")  # an inflected verb agrees with that subject
+        and _SELF.isdisjoint(words[1:i])
+    )
+
+
 def _offensive_action(sentence: Sentence, lex: Lexicon) -> int | None:
     """Index of a verb x protected-object pair (bypass AMSI, escape container) or an attack head."""
     offset = 0
@@ -326,11 +427,27 @@ def _offensive_action(sentence: Sentence, lex: Lexicon) -> int | None:
                 if base_form(w, verbs) is not None and any(
                     x in objects for x in words[i + 1 : i + 7]
                 ):
+                    if _consequence(words, i):
+                        break
                     return offset + i
             if w in lex.intent["attack_heads"] and not clause.negated(i):
                 return offset + i
         offset += len(words)
     return None
+
+
+_NOUN_PHRASE = frozenset({"a", "an", "the", "any", "all", "such", "further", "possible"})
+
+
+def _defended(words: list[str], i: int) -> bool:
+    """The word is the object of "against" (at most one determiner or modifier between): what a
+    protection, a check or a warning guards against, not what the tool does. An attack aimed
+    at something puts "against" after the attack ("an exploit against Struts")."""
+    j = i - 1
+    if j >= 1 and words[j] in _NOUN_PHRASE:
+        j -= 1
+    return j >= 0 and (words[j] == "against" or (j >= 1 and words[j - 1] == "against"
+                                                 and words[j] in _NOUN_PHRASE | {"every"}))
 
 
 def harmful_intent(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
@@ -347,6 +464,10 @@ def harmful_intent(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Itera
         hit: int | None = None
         for i, w in enumerate(words):
             parts = w.replace("-", " ").split() if "-" in w and w not in markers else [w]
+            if len(parts) > 1 and parts[-1] in defensive:
+                continue  # "a phishing-awareness campaign": the compound's head is defensive
+            if _defended(words, i):
+                continue  # "protection against impersonation": what is guarded against
             if any(base_form(p, verbs) is not None or p in markers for p in parts):
                 hit = i
                 break

@@ -1,0 +1,17 @@
+"""Structure across a catalog's tools, read without reading the prose (TW-INJ-015..017).
+
+The frames of `checks.injection` read English sentences. These checks read the tokens that do
+not translate, so they work whatever language the prose is in: the identifiers of the *other*
+tools of the same server, parameter names, destination-typed literals (e-mail addresses, IBANs
+with a valid checksum, crypto wallet addresses, URLs, phone numbers), the `readOnlyHint`
+annotation and the data slots of a schema (`default`, `examples`, `enum`, `const`) and of vendor
+fields (`_meta`, custom annotations, unknown top-level keys).
+
+- `tokens`: identifier mentions of other tools, destination literals, identifier words;
+- `secrets`: whose secret a parameter name asks for (a person's sign-in material, or a service
+  credential the server may need), from the WordNet `secret` slot and `data/lexicon/crosstool.yaml`;
+- `check`: the registered check `crosstool.structure` and its three findings.
+
+Interface: `crosstool_findings(surface, ctx)` (the registered check) and the pure helpers
+`mentions`, `destinations`, `personal_secret` that the tests drive directly.
+"""

@@ -1,0 +1,93 @@
+"""Tokens that do not translate: other tools' identifiers and destination-typed literals.
+
+Every pattern is a bounded character class (no nested repetition), so a scan is linear in the
+text. An IBAN counts only when its ISO 13616 check digits hold (mod 97), so a reference number of
+the same shape is not a bank account.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass
+
+_IDENT = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]{0,127}")
+_CAMEL = re.compile(r"[a-z0-9][A-Z]")
+
+_EMAIL = re.compile(r"[A-Za-z0-9._%+\-]{1,64}@[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63}){1,8}")
+_IBAN = re.compile(r"\b[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b")
+_EVM = re.compile(r"\b0x[0-9a-fA-F]{40}\b")
+_BECH32 = re.compile(r"\bbc1[02-9ac-hj-np-z]{25,62}\b")
+_URL = re.compile(r"\b(?:https?|wss?|ftp)://([A-Za-z0-9.\-]{1,253})(?::[0-9]{1,5})?")
+_PHONE = re.compile(r"(?<![\w+])\+[0-9][0-9 ().\-]{6,18}[0-9](?![\w])")
+
+
+@dataclass(frozen=True)
+class Destination:
+    kind: str  # email | iban | wallet | url | phone
+    value: str
+    host: str | None = None  # the host of a URL or an e-mail address
+
+
+def identifier_shaped(name: str) -> bool:
+    """A tool name that cannot be an ordinary word of prose: it has a separator or an inner
+    capital ("send_email", "http-get", "sendEmail"); "search" or "fetch" alone can be."""
+    return len(name) >= 4 and (
+        "_" in name or "-" in name or "." in name or _CAMEL.search(name) is not None
+    )
+
+
+def mentions(text: str, names: Collection[str]) -> list[str]:
+    """The names of `names` that occur in `text` as whole identifier tokens, in text order
+    ("http_post-tool" names http_post: a token is also read by its parts at - and .)."""
+    found: list[str] = []
+    for match in _IDENT.finditer(text):
+        token = match.group().rstrip(".-")
+        candidates = [token]
+        if "-" in token or "." in token:
+            candidates += re.split(r"[.\-]", token)
+        for candidate in candidates:
+            if candidate in names and candidate not in found:
+                found.append(candidate)
+    return found
+
+
+def _iban_valid(value: str) -> bool:
+    compact = value.replace(" ", "")
+    if not 15 <= len(compact) <= 34:
+        return False
+    moved = compact[4:] + compact[:4]
+    digits = "".join(str(int(ch, 36)) for ch in moved)
+    return int(digits) % 97 == 1
+
+
+def may_hold_destination(text: str) -> bool:
+    """A cheap necessary condition for `destinations` (every kind needs one of these)."""
+    if "@" in text or "://" in text or "0x" in text or "bc1" in text or "+" in text:
+        return True
+    return _IBAN.search(text) is not None
+
+
+def destinations(text: str) -> Iterator[Destination]:
+    """Every destination-typed literal of `text`, in kind order."""
+    for m in _EMAIL.finditer(text):
+        yield Destination("email", m.group(), m.group().rpartition("@")[2].lower())
+    for m in _IBAN.finditer(text):
+        if _iban_valid(m.group()):
+            yield Destination("iban", m.group())
+    for m in _EVM.finditer(text):
+        yield Destination("wallet", m.group())
+    for m in _BECH32.finditer(text):
+        yield Destination("wallet", m.group())
+    for m in _URL.finditer(text):
+        yield Destination("url", m.group(), m.group(1).lower().rstrip("."))
+    for m in _PHONE.finditer(text):
+        if sum(ch.isdigit() for ch in m.group()) >= 8:
+            yield Destination("phone", m.group())
+
+
+def identifier_words(name: str) -> list[str]:
+    """The words of an identifier, lower-cased: "onlineBankingPassword" and
+    "online_banking_password" both give online, banking, password."""
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name[:128])
+    return [w.lower() for w in re.split(r"[^A-Za-z0-9]+", spaced) if w]
