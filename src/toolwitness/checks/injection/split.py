@@ -20,10 +20,10 @@ Markdown/HTML image beacons, whose patterns may cross one).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 from toolwitness.checks.injection import triggers as trig
-from toolwitness.checks.injection.decoders import may_encode
+from toolwitness.checks.injection.decoders import Decoded, may_encode
 from toolwitness.checks.injection.detect import detect
 from toolwitness.checks.injection.model import FieldContext, Signal
 from toolwitness.checks.injection.payloads import decode_payloads
@@ -74,7 +74,9 @@ def _line_literals(lex: Lexicon) -> bool:
 _LINE_LITERALS: dict[int, tuple[Lexicon, bool]] = {}
 
 
-def _line_parts_only(joined: str, seps: list[int], lex: Lexicon) -> bool:
+def _line_parts_only(
+    joined: str, seps: list[int], lex: Lexicon, payloads: Sequence[Decoded]
+) -> bool:
     """True when `detect(joined)` provably yields no signal overlapping two parts.
     `seps`: the offsets of the separators, each a line break.
 
@@ -86,7 +88,8 @@ def _line_parts_only(joined: str, seps: list[int], lex: Lexicon) -> bool:
     runs of non-space characters (URLs, bare IP URLs, backquoted code, JWTs and secret tokens,
     an assigned secret's value), or the three tested here: a private key block (its header and
     the 64 characters after it), an image beacon (`![…](` and `<img … src=`, whose patterns
-    allow spaces and line breaks) and an encoded payload (its decoded span, checked)."""
+    allow spaces and line breaks) and an encoded payload (its decoded span, checked).
+    `payloads`: `decode_payloads(joined, …)` as `detect` lists them."""
     held = _LINE_LITERALS.get(id(lex))
     if held is None or held[0] is not lex:
         held = _LINE_LITERALS[id(lex)] = (lex, _line_literals(lex))
@@ -94,13 +97,13 @@ def _line_parts_only(joined: str, seps: list[int], lex: Lexicon) -> bool:
         return False
     if "-----" in joined or "![" in joined or "<img" in joined.lower():
         return False
+    return not any(p.start <= at < p.end for p in payloads for at in seps)
+
+
+def _payloads(joined: str, lex: Lexicon) -> list[Decoded]:
+    """The encoded payloads `detect` finds in the joined text (listed once, for both)."""
     words = trig.scan(joined).words if lex is lexicon() else None  # as `detect` decodes
-    if not may_encode(joined, words):
-        return True
-    for payload in decode_payloads(joined, words):
-        if any(payload.start <= at < payload.end for at in seps):
-            return False
-    return True
+    return list(decode_payloads(joined, words)) if may_encode(joined, words) else []
 
 
 def split_findings(
@@ -119,12 +122,14 @@ def split_findings(
     joined = parts[0][2] + "".join(
         sep + text for sep, (_, _, text) in zip(seps, parts[1:], strict=True)
     )
+    payloads: list[Decoded] | None = None
     if all(sep == "\n" for sep in seps):
         breaks = [at - 1 for _, at, _ in parts[1:]]
-        if _line_parts_only(joined, breaks, lex):
+        payloads = _payloads(joined, lex)
+        if _line_parts_only(joined, breaks, lex, payloads):
             return
     best: dict[str, tuple[Signal, list[str]]] = {}
-    for sig in detect(joined, fctx, lex):
+    for sig in detect(joined, fctx, lex, payloads=payloads):
         if not sig.severity.at_least(Severity.MEDIUM):
             continue
         spans = [f.location for f, at, text in parts if at < sig.end and sig.start < at + len(text)]
