@@ -102,7 +102,9 @@ def _line_parts_only(
 
 def _payloads(joined: str, lex: Lexicon) -> list[Decoded]:
     """The encoded payloads `detect` finds in the joined text (listed once, for both)."""
-    words = trig.scan(joined).words if lex is lexicon() else None  # as `detect` decodes
+    # as `detect` decodes: `trig.scan(joined).words` (the same set), without pinning a joined
+    # text in the per-text caches for the joins that are never read
+    words = trig.scan_words(joined)[1] if lex is lexicon() else None
     return list(decode_payloads(joined, words)) if may_encode(joined, words) else []
 
 
