@@ -9,7 +9,7 @@ changes no result, it only skips work.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from typing import TypeVar
 
@@ -21,7 +21,7 @@ from toolwitness.checks.injection import frames_shadow as inj_shadow
 from toolwitness.checks.injection import payloads as inj_payloads
 from toolwitness.checks.injection import targets as inj_targets
 from toolwitness.checks.injection import triggers as trig
-from toolwitness.checks.injection.decoders import may_encode
+from toolwitness.checks.injection.decoders import Decoded, may_encode
 from toolwitness.checks.injection.model import ENCODED, HIDDEN, FieldContext, Signal
 from toolwitness.checks.text.language import Analysis, analyse
 from toolwitness.checks.text.lexicon import Lexicon, lexicon
@@ -190,8 +190,16 @@ def context_free(text: str, names_only: bool) -> tuple[Signal, ...]:
     return tuple(_run(free, text, _BLANK, lexicon()))
 
 
-def detect(text: str, fctx: FieldContext, lex: Lexicon, *, decode: bool = True) -> list[Signal]:
-    """Every signal in one piece of text (and, one level deep, in what it encodes)."""
+def detect(
+    text: str,
+    fctx: FieldContext,
+    lex: Lexicon,
+    *,
+    decode: bool = True,
+    payloads: Sequence[Decoded] | None = None,
+) -> list[Signal]:
+    """Every signal in one piece of text (and, one level deep, in what it encodes).
+    `payloads`: `decode_payloads(text, words)` when the caller has already listed them."""
     chosen = detectors_for(text, fctx)
     if not chosen:
         return []
@@ -200,8 +208,10 @@ def detect(text: str, fctx: FieldContext, lex: Lexicon, *, decode: bool = True) 
     rest = [d for d in chosen if not (shared and d in CONTEXT_FREE)]
     signals += _run(rest, text, fctx, lex)
     words = trig.scan(text).words if shared else None
-    if decode and may_encode(text, words):
-        for payload in inj_payloads.decode_payloads(text, words):
+    if decode and (payloads is not None or may_encode(text, words)):
+        if payloads is None:
+            payloads = list(inj_payloads.decode_payloads(text, words))
+        for payload in payloads:
             inner = detect(payload.text, fctx, lex, decode=False)
             shown = f"{payload.encoding} decodes to: {excerpt(redact(payload.text), 200)}"
             harmful = any(s.severity.at_least(Severity.MEDIUM) for s in inner)

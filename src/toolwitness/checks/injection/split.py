@@ -10,16 +10,26 @@ A part continues the sentence before it only when that one does not end a senten
 starts in lower case (how a split sentence reads); otherwise a line break separates them, so a
 schema title ("Api Token") is never read as the object of the description's last verb. A rule
 the per-field pass already reported for one of those fields is not repeated.
+
+When every part is set off by a line break, the joined text is not read at all if no signal
+could span two parts (`_line_parts_only`): a line break always ends a sentence, and every
+signal a detector emits is a token, clause or sentence span, or a literal or pattern that holds
+no line break, except the three cases tested there (encoded payloads, private key blocks and
+Markdown/HTML image beacons, whose patterns may cross one).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
+from toolwitness.checks.injection import triggers as trig
+from toolwitness.checks.injection.decoders import Decoded, may_encode
 from toolwitness.checks.injection.detect import detect
 from toolwitness.checks.injection.model import FieldContext, Signal
+from toolwitness.checks.injection.payloads import decode_payloads
 from toolwitness.checks.interface import CheckContext
-from toolwitness.checks.text.lexicon import Lexicon
+from toolwitness.checks.text.lexicon import Lexicon, lexicon
+from toolwitness.checks.text.secrets import secret_table
 from toolwitness.checks.text.secrets_scan import redact
 from toolwitness.findings import Finding, Severity
 from toolwitness.model import TextField
@@ -52,6 +62,52 @@ def _separator(before: str, after: str) -> str:
     return " " if continues and head else "\n"
 
 
+def _line_literals(lex: Lexicon) -> bool:
+    """Whether a literal some detector matches anywhere in a text (markup tags, target
+    literals, token prefixes) holds a line break: none does in the shipped lexicon; a lexicon
+    with one is always read joined."""
+    literals = [*lex.framing["authority_tags"], *(t.prefix for t in secret_table().tokens)]
+    literals += [lit for cat in lex.targets for lit in cat.literals]
+    return any("\n" in lit or "\r" in lit for lit in literals)
+
+
+_LINE_LITERALS: dict[int, tuple[Lexicon, bool]] = {}
+
+
+def _line_parts_only(
+    joined: str, seps: list[int], lex: Lexicon, payloads: Sequence[Decoded]
+) -> bool:
+    """True when `detect(joined)` provably yields no signal overlapping two parts.
+    `seps`: the offsets of the separators, each a line break.
+
+    A span overlapping parts k and k + 1 contains the line break between them. The analysis
+    cuts a sentence after every line break (code spans and URLs, the only places no cut is
+    made, never hold one), and tokens never hold one, so a token, clause or sentence span
+    (ending at most just after its line break) stays in one part. The spans found on the whole
+    text are literals (markup tags, sensitive targets, secret prefixes: `_line_literals`),
+    runs of non-space characters (URLs, bare IP URLs, backquoted code, JWTs and secret tokens,
+    an assigned secret's value), or the three tested here: a private key block (its header and
+    the 64 characters after it), an image beacon (`![…](` and `<img … src=`, whose patterns
+    allow spaces and line breaks) and an encoded payload (its decoded span, checked).
+    `payloads`: `decode_payloads(joined, …)` as `detect` lists them."""
+    held = _LINE_LITERALS.get(id(lex))
+    if held is None or held[0] is not lex:
+        held = _LINE_LITERALS[id(lex)] = (lex, _line_literals(lex))
+    if held[1]:
+        return False
+    if "-----" in joined or "![" in joined or "<img" in joined.lower():
+        return False
+    return not any(p.start <= at < p.end for p in payloads for at in seps)
+
+
+def _payloads(joined: str, lex: Lexicon) -> list[Decoded]:
+    """The encoded payloads `detect` finds in the joined text (listed once, for both)."""
+    # as `detect` decodes: `trig.scan(joined).words` (the same set), without pinning a joined
+    # text in the per-text caches for the joins that are never read
+    words = trig.scan_words(joined)[1] if lex is lexicon() else None
+    return list(decode_payloads(joined, words)) if may_encode(joined, words) else []
+
+
 def split_findings(
     fields: list[TextField],
     fctx: FieldContext,
@@ -64,11 +120,18 @@ def split_findings(
     parts = _parts(fields)
     if len(parts) < 2:
         return
+    seps = [_separator(parts[k - 1][2], text) for k, (_, _, text) in enumerate(parts) if k]
     joined = parts[0][2] + "".join(
-        _separator(parts[k - 1][2], text) + text for k, (_, _, text) in enumerate(parts) if k
+        sep + text for sep, (_, _, text) in zip(seps, parts[1:], strict=True)
     )
+    payloads: list[Decoded] | None = None
+    if all(sep == "\n" for sep in seps):
+        breaks = [at - 1 for _, at, _ in parts[1:]]
+        payloads = _payloads(joined, lex)
+        if _line_parts_only(joined, breaks, lex, payloads):
+            return
     best: dict[str, tuple[Signal, list[str]]] = {}
-    for sig in detect(joined, fctx, lex):
+    for sig in detect(joined, fctx, lex, payloads=payloads):
         if not sig.severity.at_least(Severity.MEDIUM):
             continue
         spans = [f.location for f, at, text in parts if at < sig.end and sig.start < at + len(text)]

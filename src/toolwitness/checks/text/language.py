@@ -58,7 +58,7 @@ class Token(NamedTuple):
 _make_token = tuple.__new__  # Token from (text, start, end) without NamedTuple's Python __new__
 
 
-@dataclass
+@dataclass(slots=True)
 class Clause:
     tokens: list[Token]
     negation_from: int | None = None  # index of the first token inside a negation scope
@@ -77,7 +77,7 @@ class Clause:
         return self.negation_from is not None and index >= self.negation_from
 
 
-@dataclass
+@dataclass(slots=True)
 class Sentence:
     start: int
     end: int
@@ -99,6 +99,19 @@ class Sentence:
         self.tokens = [t for c in self.clauses for t in c.tokens]
         self._words = [t.text for t in self.tokens]
         self.clause_starts = [c.start for c in self.clauses]
+
+    def _finish(self, clause_words: list[list[str]]) -> None:
+        """`finish` given each clause's words (which `_analyse` needs anyway)."""
+        tokens: list[Token] = []
+        words: list[str] = []
+        for clause, cwords in zip(self.clauses, clause_words, strict=True):
+            ctoks = clause.tokens
+            clause.ends = [t.end for t in ctoks]
+            tokens += ctoks
+            words += cwords
+        self.tokens = tokens
+        self._words = words
+        self.clause_starts = [c.tokens[0].start for c in self.clauses]  # clauses are never empty
 
     def words(self) -> list[str]:
         return self._words
@@ -171,7 +184,12 @@ def tokens(text: str) -> list[Token]:
     if text.isascii():  # ASCII lower-casing is per character: the same spans, already folded
         found = _LOWER_ASCII_TOKEN.finditer(text.lower())
         return [_make_token(Token, (m.group(), *m.span())) for m in found]
-    return [_make_token(Token, (fold(m.group()), *m.span())) for m in TOKEN.finditer(text)]
+    # fold() of an ASCII word is its lower case: only the other words take fold's slow path
+    return [
+        _make_token(Token, (w.lower() if w.isascii() else fold(w), *m.span()))
+        for m in TOKEN.finditer(text)
+        for w in (m.group(),)
+    ]
 
 
 def token_texts(text: str) -> list[str]:
@@ -273,7 +291,11 @@ def _sentence_bounds(
     """Split on terminal punctuation followed by space, newlines, semicolons and markup tags;
     never inside a code span (`curl 'https://x/?a=1;cat /etc/passwd'` is one example) or a URL
     (`https://px.example/i.gif?sid=1` is one token of its sentence)."""
-    cuts = {m.start() for m in _TAG.finditer(text)} | {m.end() for m in _TAG.finditer(text)}
+    cuts: set[int] = set()
+    if "<" in text and ">" in text:  # every tag holds both
+        for m in _TAG.finditer(text):
+            cuts.add(m.start())
+            cuts.add(m.end())
     code = unsplit_spans(text, quotes)
     ends: list[int] | None = None
     for mark in _SENTENCE_MARK.finditer(text):
@@ -325,11 +347,18 @@ def _inside(spans: list[tuple[int, int]], starts: list[int], offset: int) -> boo
 
 
 def _clauses(text: str, toks: list[Token]) -> list[Clause]:
+    if not toks:
+        return []
+    # Every gap searched below lies in [first token's start, last token's start): when that
+    # span holds no clause mark, no gap does (the one search replaces one per token).
+    marked = _CLAUSE_GAP.search(text, toks[0].start, toks[-1].start) is not None
+    if not marked and _CLAUSE_WORDS.isdisjoint([t.text for t in toks]):
+        return [Clause(tokens=list(toks))]
     clauses: list[Clause] = [Clause(tokens=[])]
-    prev_end = toks[0].start if toks else 0
+    prev_end = toks[0].start
     gap_mark = _CLAUSE_GAP.search
     for tok in toks:
-        if clauses[-1].tokens and gap_mark(text, prev_end, tok.start) is not None:
+        if marked and clauses[-1].tokens and gap_mark(text, prev_end, tok.start) is not None:
             clauses.append(Clause(tokens=[]))
         if tok.text in _CLAUSE_WORDS and clauses[-1].tokens:
             clauses.append(Clause(tokens=[]))
@@ -360,15 +389,26 @@ def _strip_openers(words: list[str], lex: Lexicon) -> int:
 _MODALS = frozenset({"must", "should", "shall", "need", "have", "are"})
 
 
-def _is_directive(lex: Lexicon, words: list[str]) -> bool:
+def _is_directive(
+    lex: Lexicon,
+    words: list[str],
+    modal: dict[str, list[Phrase]] | None = None,
+    verbs: frozenset[str] | None = None,
+) -> bool:
+    """`modal`: `phrase_index(lex.framing["modal_openers"])`; `verbs`: `base_verbs()` (both
+    looked up here when not given; `_analyse` passes them once per text)."""
     i = _strip_openers(words, lex)
     if i >= len(words):
         return False
-    if starts_phrase(words, 0, lex.framing["modal_openers"]) or starts_phrase(
-        words, i, lex.framing["modal_openers"]
-    ):
+    if modal is None:
+        modal = phrase_index(lex.framing["modal_openers"])
+    first = modal.get(words[0])
+    if first is not None and any(match_at(words, 0, p) for p in first):
         return True
-    if words[i] in lex.verbs["imperative"] or words[i] in base_verbs():
+    at_i = modal.get(words[i]) if i else None  # i == 0 was just tested
+    if at_i is not None and any(match_at(words, i, p) for p in at_i):
+        return True
+    if words[i] in lex.verbs["imperative"] or words[i] in (verbs or base_verbs()):
         return True
     # "you must", "the assistant should" anywhere in the clause
     if lex.model_words.isdisjoint(words):
@@ -412,7 +452,7 @@ def _documentary_from(
     sentence: Sentence, lex: Lexicon, quotes: list[tuple[int, int]]
 ) -> int | None:
     toks = sentence.tokens
-    words = [t.text for t in toks]
+    words = sentence.words()
     doc = lex.verbs["documentation"]
     nouns = lex.framing["attack_nouns"]
     examples = lex.framing["example_markers"]
@@ -457,6 +497,9 @@ def _analyse_cached(text: str) -> Analysis:
 
 def _analyse(text: str, lex: Lexicon) -> Analysis:
     toks = tokens(text)
+    modal = phrase_index(lex.framing["modal_openers"])
+    verbs = base_verbs()
+    imperative = lex.verbs["imperative"]
     quotes = _quote_spans(text)
     sentences: list[Sentence] = []
     starts = [t.start for t in toks]
@@ -470,19 +513,19 @@ def _analyse(text: str, lex: Lexicon) -> Analysis:
         if not own:
             continue
         sentence = Sentence(start=lo, end=hi, clauses=_clauses(text, own))
-        sentence.finish()
         clause_words = [[t.text for t in c.tokens] for c in sentence.clauses]
+        sentence._finish(clause_words)
         for clause, cwords in zip(sentence.clauses, clause_words, strict=True):
             _mark_negation(clause, lex, cwords)
         carried = carries_negation(
             clause_words,
             [c.negation_from is not None for c in sentence.clauses],
-            lex.verbs["imperative"],
+            imperative,
         )
         for clause, carry, cwords in zip(sentence.clauses, carried, clause_words, strict=True):
             if carry:
                 clause.negation_from = 0  # "must not hide A, conceal B, or suppress C"
-            clause.directive = _is_directive(lex, cwords)
+            clause.directive = _is_directive(lex, cwords, modal, verbs)
         sentence.directive = any(c.directive for c in sentence.clauses)
         sentence.descriptive = _is_descriptive(lex, clause_words[0])
         words = sentence.words()
@@ -496,4 +539,5 @@ def _analyse(text: str, lex: Lexicon) -> Analysis:
         if mentioned(words, text[sentence.tokens[0].end : sentence.tokens[0].end + 3]):
             sentence.documentary_from = sentence.start  # "… is an unsafe phrase", "Lesson: …"
         sentences.append(sentence)
-    return Analysis(text=text, lower=fold(text), sentences=sentences, quotes=quotes)
+    lower = text.lower() if text.isascii() else fold(text)  # fold() of ASCII text is its lower
+    return Analysis(text=text, lower=lower, sentences=sentences, quotes=quotes)
