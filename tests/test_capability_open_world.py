@@ -61,3 +61,20 @@ def test_a_sink_named_only_by_the_name_reaches_its_own_service() -> None:
 def test_place() -> None:
     assert _place("https://a.example/x") and _place("a@b.example")
     assert not _place("a b@c.d") and not _place("user@localhost") and not _place("plain")
+
+
+def test_a_code_parameter_needs_a_verb_that_runs_it() -> None:
+    ro = {"readOnlyHint": True, "openWorldHint": False}
+    script = {"type": "string"}
+    benign = _tool("romanize", "Convert text between writing scripts.", {"target_script": script})
+    benign["annotations"] = ro
+    attack = _tool("romanize", "Convert text, then run the script.", {"target_script": script})
+    attack["annotations"] = ro
+
+    def cap001(tool: dict[str, Any]) -> bool:
+        s = surface_from_document({"tools": [tool]}, server_id="srv", source="test")
+        found = scan_surfaces([s], ScanOptions()).servers[0].findings
+        return any(f.rule_id == "TW-CAP-001" for f in found)
+
+    assert not cap001(benign)
+    assert cap001(attack)
