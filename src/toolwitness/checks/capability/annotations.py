@@ -13,7 +13,8 @@ from collections.abc import Iterator
 from toolwitness.checks.capability.purpose import NO_HABITS, mismatches, purpose_of
 from toolwitness.checks.interface import CheckContext, server_check
 from toolwitness.checks.roles.derive import ParamShape, RoleSignal, ToolRoles, surface_roles
-from toolwitness.checks.roles.vocab import vocabulary
+from toolwitness.checks.roles.text import name_tokens
+from toolwitness.checks.roles.vocab import RoleVocabulary, vocabulary
 from toolwitness.findings import Confidence, Finding, Severity, Witness
 from toolwitness.model import ServerSurface, Tool
 
@@ -110,12 +111,105 @@ def _annotation_findings(tool: Tool, roles: ToolRoles, ctx: CheckContext) -> Ite
         )
 
 
+_DESTINATIONS = frozenset(("url", "webhook", "recipient"))
+_SAYING_REACH = frozenset(("network", "untrusted-input", "external-sink"))
+_REACH_VERBS: dict[int, tuple[RoleVocabulary, frozenset[str], frozenset[str]]] = {}
+
+
+def _reach_words(vocab: RoleVocabulary) -> tuple[frozenset[str], frozenset[str]]:
+    """(verbs that send to or fetch from a place, name words that only name a URL value).
+
+    The verbs are those of the vocabulary's own network rules, the name words of its sink rule
+    and the words that corroborate a URL parameter as fetched: a tool whose name holds none of
+    them encodes, shortens, registers or stores a URL (`url_encode`, `shorten_url`), it does not
+    go there. The URL words are the url shape's parameter names (`url`, `uri`, `link`)."""
+    hit = _REACH_VERBS.get(id(vocab))
+    if hit is None or hit[0] is not vocab:
+        verbs: set[str] = set()
+        for rule in vocab.rules:
+            if rule.role == "network":
+                verbs |= rule.verbs
+            elif rule.role == "external-sink" and rule.source == "name":
+                verbs |= rule.any
+            elif rule.role == "untrusted-input" and rule.source == "parameter":
+                verbs |= rule.corroborate
+        url = vocab.shapes.get("url")
+        names = (url.names | url.last_token) if url is not None else frozenset()
+        hit = (vocab, frozenset(verbs), frozenset(names))
+        _REACH_VERBS[id(vocab)] = hit
+    return hit[1], hit[2]
+
+
+def _place(value: str) -> bool:
+    """A URL (`scheme://host`) or an e-mail address (`local@domain.tld`), without spaces."""
+    if " " in value:
+        return False
+    if "://" in value:
+        return True
+    local, at, domain = value.partition("@")
+    return bool(at and local and "." in domain.strip("."))
+
+
+def _open_world_reach(tool: Tool, roles: ToolRoles, reach: list[RoleSignal]) -> list[RoleSignal]:
+    """The reach signals that show the tool goes to hosts or recipients it is *given*.
+
+    * A URL or recipient parameter is a place the tool goes only when the tool says it goes
+      somewhere (a reach verb in its name, or a network, fetching or sending clause in its
+      prose), when the parameter is a callback (`webhook`), or when its schema offers a value
+      (a default host is a place the tool goes without being told). `store_secret(url)` stores
+      the URL as data; `shorten_url(url)` computes from it.
+    * A name word that only names a URL value (`url_encode`) is the tool's object, not a place,
+      under the same condition.
+    * A sink named only by the tool's name (`submit_*`, `create_page`, `share_*`) reaches the
+      tool's own service unless the tool also takes a destination that counts by the first
+      point: that service is the closed world the hint declares.
+    """
+    vocab = vocabulary()
+    verbs, url_words = _reach_words(vocab)
+    lemmas = vocab.lemmas.get
+    name = {lemmas(t, t) for t in name_tokens(tool.name)}
+    says = not verbs.isdisjoint(name) or any(
+        s.source == "description" and s.role in _SAYING_REACH for s in roles.signals
+    )
+    offered = {v.param for v in roles.values if v.keyword in ("default", "const", "examples")}
+    # A default that is itself a host or an address (`forward_copy: "x@elsewhere.net"`) is a
+    # place the tool goes, whatever the parameter is called.
+    placed = {
+        v.param for v in roles.values if v.keyword in ("default", "const") and _place(v.value)
+    }
+    given: set[str] = set()  # locations of destination parameters that count
+    idle: set[str] = set()  # locations of those that do not
+    for param in roles.params:
+        if param.shapes.isdisjoint(_DESTINATIONS):
+            continue
+        if says or "webhook" in param.shapes or param.name in offered:
+            given.add(param.location)
+        else:
+            idle.add(param.location)
+    if placed:
+        given |= {p.location for p in roles.params if p.name in placed} or {"default"}
+    kept: list[RoleSignal] = []
+    for signal in reach:
+        if signal.source == "parameter" and signal.location in idle:
+            continue
+        if signal.source == "name" and not says and signal.role == "network" and any(
+            f"'{w}'" in signal.term for w in url_words
+        ):
+            continue
+        if signal.source == "name" and signal.role == "external-sink" and not given:
+            continue
+        kept.append(signal)
+    return kept
+
+
 def _world_findings(tool: Tool, roles: ToolRoles, ctx: CheckContext) -> Iterator[Finding]:
     base = f"tools[{roles.index}].annotations.openWorldHint"
     open_world = tool.hint("openWorldHint")
     reach = roles.evidence("network") + [
         s for s in roles.evidence("external-sink") if s.source != "parameter"
     ]
+    if open_world is False and reach:
+        reach = _open_world_reach(tool, roles, reach)
     if open_world is False and reach:
         yield ctx.rules.finding(
             "TW-CAP-004",
