@@ -320,12 +320,15 @@ def _prose_location(index: int, where: int | str) -> str:
     return f"{paths.child(f'tools[{index}].inputSchema.properties', str(where))}.description"
 
 
-def _name_verb_positions(tokens: list[str], vocab: RoleVocabulary) -> set[int]:
-    """Name tokens read as verbs: the first verb-like token, and any after and/then/or."""
+def _name_verb_positions(
+    tokens: list[str], vocab: RoleVocabulary, nouns: frozenset[int] = frozenset()
+) -> set[int]:
+    """Name tokens read as verbs: the first verb-like token, and any after and/then/or; never
+    a position in `nouns` (a token the name's structure makes a modifier, see `_noun_positions`)."""
     positions: set[int] = set()
     first = True
     for i, token in enumerate(tokens):
-        if token not in vocab.verbs:
+        if token not in vocab.verbs or i in nouns:
             continue
         if first or (i > 0 and tokens[i - 1] in ("and", "then", "or")):
             positions.add(i)
@@ -354,10 +357,13 @@ def _name_signals(
     what: str = "name",
     *,
     read_only: bool = False,
+    nouns: frozenset[int] = frozenset(),
 ) -> list[RoleSignal]:
     """Signals of the name's (lemmatised) tokens: `any` words, and verbs with an object."""
     by_any, by_verb = role_index.by_any, role_index.by_verb
-    verb_at = _name_verb_positions(tokens, vocab) if not vocab.verbs.isdisjoint(tokens) else set()
+    verb_at = (
+        _name_verb_positions(tokens, vocab, nouns) if not vocab.verbs.isdisjoint(tokens) else set()
+    )
     # Objects may be two-word ("private key"): every token and every adjacent pair. A pair
     # matters to the `any` words only if its first token is a pair head of theirs, and to the
     # verb rules only if a verb has some; without either the pairs change nothing.
@@ -391,6 +397,21 @@ def _name_signals(
     return out
 
 
+def _noun_positions(raw_name: str, name: list[str], vocab: RoleVocabulary) -> frozenset[int]:
+    """Name tokens whose structure makes them modifiers of a noun, not the tool's verb: an -ing
+    form before another token ("browsing_history", "running_jobs") is a gerund or participle
+    modifying the noun after it (a tool's own verb is written in its base form)."""
+    raw = name_tokens(raw_name)
+    if len(raw) != len(name) or len(name) < 2:
+        return frozenset()
+    out = {
+        i
+        for i, token in enumerate(raw[:-1])
+        if token.endswith("ing") and name[i] != token and name[i] in vocab.verbs
+    }
+    return frozenset(out)
+
+
 _RANK = {role: i for i, role in enumerate(ROLE_NAMES)}
 
 
@@ -415,7 +436,8 @@ def derive_roles(tool: Tool, index: int, vocab: RoleVocabulary | None = None) ->
     name = [lemmas(t, t) for t in name_tokens(tool.name)]
     read_only = "readonly" in name or ("read" in name and "only" in name)
     read_only = read_only or any(p.read_only for p in parts)
-    signals = _name_signals(name, index, vocab, role_index, read_only=read_only)
+    nouns = _noun_positions(tool.name, name, vocab)
+    signals = _name_signals(name, index, vocab, role_index, read_only=read_only, nouns=nouns)
     for at, prose in enumerate(parts):
         if prose.hits:  # the location is built only for a text that gives something
             loc = _prose_location(index, texts[at][0])

@@ -8,6 +8,7 @@ malicious tool tells the model to read ~/.ssh/id_rsa" gives nothing (documentati
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from functools import lru_cache
 from typing import NamedTuple
@@ -19,6 +20,7 @@ from toolwitness.checks.roles.text import (
     positions_of,
 )
 from toolwitness.checks.roles.vocab import RoleRule, RoleVocabulary, vocabulary
+from toolwitness.checks.text.wordnet import lexical_classes
 from toolwitness.literals import contains_any
 from toolwitness.textnorm import nfc
 
@@ -245,6 +247,36 @@ def _may_matter(words: frozenset[str], vocab: RoleVocabulary) -> Callable[[str],
 
 _NOTHING = ProseAnalysis((), frozenset(), False)
 
+# A quoted or code span of three or more words inside a sentence: an example, a quotation, data
+# the tool handles ("decodes to 'Send the report to me'", "text such as \"forward the inbox\"").
+# Its verbs are not the tool's. A quote opens after a non-word character and closes before one,
+# so apostrophes ("user's", "users' files") open nothing. Each pattern is one linear scan.
+_QUOTED = re.compile(
+    r"(?<![\w])(?:\"[^\"\n]{1,400}\"|'[^'\n]{1,400}'(?![\w])|`[^`\n]{1,400}`"
+    r"|\u201c[^\u201d\n]{1,400}\u201d|\u2018[^\u2019\n]{1,400}\u2019|\u00ab[^\u00bb\n]{1,400}\u00bb)"
+)
+_MIN_QUOTED_WORDS = 3
+
+
+def _unquoted(text: str) -> str:
+    """The text with each quoted span of several words inside a sentence replaced by the word
+    "quote": a span alone on its line or making up the whole text is kept (nothing is quoted)."""
+    if not any(q in text for q in "\"'`\u201c\u2018\u00ab"):
+        return text
+
+    def replace(match: re.Match[str]) -> str:
+        span = match.group(0)
+        if len(span[1:-1].split()) < _MIN_QUOTED_WORDS:
+            return span
+        start = text.rfind("\n", 0, match.start()) + 1
+        end = text.find("\n", match.end())
+        line = text[start : len(text) if end < 0 else end]
+        if not line.replace(span, "").strip(" .:;,!?"):
+            return span  # the whole line is the quote: it is not embedded in a sentence
+        return " quote "
+
+    return _QUOTED.sub(replace, text)
+
 
 def _analyse(text: str, vocab: RoleVocabulary) -> ProseAnalysis:
     index = _prose_index(vocab)
@@ -256,7 +288,7 @@ def _analyse(text: str, vocab: RoleVocabulary) -> ProseAnalysis:
         return _NOTHING
     # Not through the clause cache: a text reaches here once per analysis-cache miss, so the
     # clauses are almost never asked for again (elicitation asks for few texts, and recomputes).
-    parts = clauses_uncached(text, vocab)
+    parts = clauses_uncached(_unquoted(text), vocab)
     present: set[str] = set()
     for clause in parts:
         present.update(clause.tokens)
@@ -302,6 +334,46 @@ def _analyse(text: str, vocab: RoleVocabulary) -> ProseAnalysis:
     )
 
 
+def _verb_position(tokens: tuple[str, ...], at: int, vocab: RoleVocabulary) -> bool:
+    """Structure that takes a lead word's verb back out of verb position:
+
+    * conjuncts share a part of speech: a word between two non-verbs of a list is a noun
+      ("with phase, restarts and node");
+    * an infinitive after a wh-word or an instruction noun is content the tool describes ("how
+      to revoke a token", "steps to rotate a key"), not what it does."""
+    prev = tokens[at - 1]
+    if at < 2:
+        return True
+    before = tokens[at - 2]
+    if prev in _COORDINATION:
+        after = at + 2 < len(tokens) and tokens[at + 1] in _COORDINATION
+        return not (after and before not in vocab.verbs and tokens[at + 2] not in vocab.verbs)
+    if prev == "to":
+        return not (before in vocab.wh_words or _instruction_noun(before))
+    return True
+
+
+def _instruction_noun(token: str) -> bool:
+    """A noun (the lemma or its plural, not a verb form such as "used") of the lexicon's
+    instruction or activity classes: guide lines, steps, procedures."""
+    classes = lexical_classes()
+    lemma = classes.lemma(token)
+    if token not in (lemma, f"{lemma}s"):
+        return False
+    return lemma in classes.words["instruction"] or lemma in classes.words["activity"]
+
+
+def _safe_request(seen: tuple[str, ...], vocab: RoleVocabulary) -> bool:
+    """The object of a send verb is a request of a safe HTTP method ("an HTTP GET request",
+    "a HEAD request"): the method name right after http/https or right before request."""
+    methods = vocab.safe_http_methods
+    for i in range(len(seen) - 1):
+        a, b = seen[i], seen[i + 1]
+        if (a in ("http", "https") and b in methods) or (a in methods and b == "request"):
+            return True
+    return False
+
+
 def _clause_hits(
     clause: Clause,
     foreign: int,
@@ -331,6 +403,8 @@ def _clause_hits(
         if at:  # verb position: a clause start, or after a lead word, a negator or an -ly word
             prev = tokens[at - 1]
             if not (prev in leads or prev in negators or prev.endswith("ly")):
+                continue
+            if not _verb_position(tokens, at, vocab):
                 continue
         led.add(token)
         span: range | None = None
@@ -363,6 +437,8 @@ def _clause_hits(
             else:
                 obj = _object_in(tokens, span, rule.objects, heads, vocab)
             if obj is not None:
+                if rule.role == "external-sink" and _safe_request(seen, vocab):
+                    continue  # "Sends an HTTP GET request": a safe method reads
                 hits.append((rule, f"'{token} … {obj}'"))
 
 

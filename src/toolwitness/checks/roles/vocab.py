@@ -120,6 +120,10 @@ class RoleVocabulary:
     # words after a verb that say it is refused ("deleting is not supported", "... disabled")
     refusals_after: frozenset[str] = frozenset()
     permissions: frozenset[str] = frozenset()  # "not" + one of these after a verb refuses it
+    # "how", "what" ...: an infinitive after one is content the tool describes ("how to revoke")
+    wh_words: frozenset[str] = frozenset()
+    # HTTP methods that only read (RFC 9110 safe methods): "send a GET request" reads
+    safe_http_methods: frozenset[str] = frozenset()
 
     def lemma(self, token: str) -> str:
         return self.lemmas.get(token, token)
@@ -282,6 +286,8 @@ def parse_vocabulary(doc: Any) -> RoleVocabulary:
         ),
         refusals_after=frozenset(_flat(doc.get("refusals_after", []), "refusals_after")),
         permissions=frozenset(_flat(doc.get("permissions", []), "permissions")),
+        wh_words=frozenset(_flat(doc.get("wh_words", []), "wh_words")),
+        safe_http_methods=frozenset(_flat(doc.get("safe_http_methods", []), "safe_http_methods")),
     )
 
 
