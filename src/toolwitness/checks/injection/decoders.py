@@ -273,10 +273,8 @@ def _slugs(text: str) -> Iterator[tuple[int, int, str, str]]:
         yield m.start(), end, "slug", " ".join(words) + text[m.end() : end]
 
 
-def decode_once(
-    text: str, words: frozenset[str] | None = None
-) -> Iterator[tuple[int, int, str, str]]:
-    """(start, end, encoding, decoded text) for every encoded run of one level."""
+def decode_local(text: str) -> Iterator[tuple[int, int, str, str]]:
+    """The runs of one level that are not whole-text transforms, in `decode_once`'s order."""
     yield from _bytes_runs(text)
     if _may_slug(text):
         yield from _slugs(text)
@@ -284,6 +282,13 @@ def decode_once(
         yield from _code_lists(text)
     if "%" in text or "\\" in text or "&" in text:
         yield from _escapes(text)
+
+
+def decode_once(
+    text: str, words: frozenset[str] | None = None
+) -> Iterator[tuple[int, int, str, str]]:
+    """(start, end, encoding, decoded text) for every encoded run of one level."""
+    yield from decode_local(text)
     yield from _whole_text(text, words)
 
 
