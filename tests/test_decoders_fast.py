@@ -59,8 +59,15 @@ def test_zero_width_removal_and_skeleton_equal_their_definitions() -> None:
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.text(alphabet=st.sampled_from(sorted(decoders._ascii_prototypes())[:300]
-                                        + [chr(c) for c in sorted(_HIDDEN)] + list("ab 1\n"))))
+@given(
+    st.text(
+        alphabet=st.sampled_from(
+            sorted(decoders._ascii_prototypes())[:300]
+            + [chr(c) for c in sorted(_HIDDEN)]
+            + list("ab 1\n")
+        )
+    )
+)
 def test_skeleton_equal_on_generated_text(text: str) -> None:
     assert decoders._skeleton(text) == skeleton(text)
     assert decoders._hidden_chars().sub("", text) == "".join(
