@@ -111,7 +111,7 @@ def _word_gates(text: str, mask: int) -> list[Detector]:
 def short_cache(func: Callable[[str, bool], _T]) -> Callable[[str, bool], _T]:
     """An LRU cache per (text, flag) for texts up to `CACHE_MAX_CHARS`: catalogs repeat short
     strings; long hostile ones are computed each time rather than pinned in memory."""
-    cached = lru_cache(maxsize=trig.SCAN_CACHE_ENTRIES)(func)
+    cached = lru_cache(maxsize=16384)(func)
 
     def call(text: str, flag: bool) -> _T:
         return cached(text, flag) if len(text) <= trig.CACHE_MAX_CHARS else func(text, flag)
