@@ -23,6 +23,7 @@ import base64
 import binascii
 import html
 import re
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -31,7 +32,7 @@ from urllib.parse import unquote
 from toolwitness.checks.injection.slots import slots
 from toolwitness.checks.unicode.bidi import logical_and_displayed
 from toolwitness.checks.unicode.data import tables
-from toolwitness.checks.unicode.script import skeleton
+from toolwitness.checks.unicode.script import _ascii_prototypes
 
 MAX_DEPTH = 3
 MAX_PAYLOADS = 24
@@ -140,6 +141,12 @@ def may_encode(text: str, words: frozenset[str] | None = None) -> bool:
     return words is None or may_transform(words)
 
 
+def _may_hold_bytes(text: str) -> bool:
+    """Necessary for `_bytes_runs`: each of its patterns matches 16 characters or more of
+    classes without white space (Base32 16, Base64 24, hex 32), so within one `split` token."""
+    return len(text) >= 16 and max(map(len, text.split()), default=0) >= 16
+
+
 def _bytes_runs(text: str) -> Iterator[tuple[int, int, str, str]]:
     for m in _B64.finditer(text):
         raw = m.group()
@@ -176,6 +183,17 @@ def _bytes_runs(text: str) -> Iterator[tuple[int, int, str, str]]:
 
 def _code_lists(text: str) -> Iterator[tuple[int, int, str, str]]:
     """Bytes or character codes written as separated numbers."""
+    if _items(text) >= 8:  # each list pattern holds eight items or more (see `_items`)
+        yield from _number_lists(text)
+    if "\\" in text:
+        for m in _OCTAL_ESC.finditer(text):
+            codes = [int(m.group()[k + 1 : k + 4], 8) for k in range(0, len(m.group()), 4)]
+            out = readable(bytes(c & 0xFF for c in codes))
+            if out:
+                yield m.start(), m.end(), "octal codes", out
+
+
+def _number_lists(text: str) -> Iterator[tuple[int, int, str, str]]:
     for m in _HEX_SEP.finditer(text):
         items = [n.removeprefix("0x").removeprefix("0X") for n in m.group().replace(",", " ")
                  .replace(";", " ").replace(":", " ").split()]  # fmt: skip
@@ -192,11 +210,6 @@ def _code_lists(text: str) -> Iterator[tuple[int, int, str, str]]:
                 out = readable("".join(map(chr, codes)))
                 if out:
                     yield m.start(), m.end(), name, out
-    for m in _OCTAL_ESC.finditer(text):
-        codes = [int(m.group()[k + 1 : k + 4], 8) for k in range(0, len(m.group()), 4)]
-        out = readable(bytes(c & 0xFF for c in codes))
-        if out:
-            yield m.start(), m.end(), "octal codes", out
 
 
 def _escapes(text: str) -> Iterator[tuple[int, int, str, str]]:
@@ -237,13 +250,31 @@ def _unicode_disguises(text: str) -> Iterator[tuple[int, int, str, str]]:
         _, displayed = logical_and_displayed(text, at)
         if displayed and displayed not in text:
             yield 0, len(text), "right-to-left override", displayed
-    hidden = {*tables().zero_width_by_code, *tables().format_by_code, 0xAD}
-    stripped = "".join(c for c in text if ord(c) not in hidden)
+    stripped = _hidden_chars().sub("", text)
     if stripped != text:
         yield 0, len(text), "zero-width split", stripped
-    folded = skeleton(stripped)
+    folded = _skeleton(stripped)
     if folded != stripped:
         yield 0, len(text), "confusable letters", folded
+
+
+@lru_cache(maxsize=1)
+def _hidden_chars() -> re.Pattern[str]:
+    """One character class of the zero-width and format characters and the soft hyphen."""
+    codes = sorted({*tables().zero_width_by_code, *tables().format_by_code, 0xAD})
+    return re.compile("[" + "".join(re.escape(chr(c)) for c in codes) + "]")
+
+
+@lru_cache(maxsize=1)
+def _prototype_table() -> dict[int, str]:
+    return {ord(ch): ascii for ch, ascii in _ascii_prototypes().items()}
+
+
+def _skeleton(text: str) -> str:
+    """`script.skeleton` with one `str.translate` instead of a lookup per character."""
+    if text.isascii():
+        return text
+    return unicodedata.normalize("NFC", text).translate(_prototype_table())
 
 
 def _may_slug(text: str) -> bool:
@@ -273,17 +304,23 @@ def _slugs(text: str) -> Iterator[tuple[int, int, str, str]]:
         yield m.start(), end, "slug", " ".join(words) + text[m.end() : end]
 
 
-def decode_once(
-    text: str, words: frozenset[str] | None = None
-) -> Iterator[tuple[int, int, str, str]]:
-    """(start, end, encoding, decoded text) for every encoded run of one level."""
-    yield from _bytes_runs(text)
+def decode_local(text: str) -> Iterator[tuple[int, int, str, str]]:
+    """The runs of one level that are not whole-text transforms, in `decode_once`'s order."""
+    if _may_hold_bytes(text):
+        yield from _bytes_runs(text)
     if _may_slug(text):
         yield from _slugs(text)
     if _HAS_DIGIT.search(text) is not None:
         yield from _code_lists(text)
     if "%" in text or "\\" in text or "&" in text:
         yield from _escapes(text)
+
+
+def decode_once(
+    text: str, words: frozenset[str] | None = None
+) -> Iterator[tuple[int, int, str, str]]:
+    """(start, end, encoding, decoded text) for every encoded run of one level."""
+    yield from decode_local(text)
     yield from _whole_text(text, words)
 
 

@@ -19,7 +19,7 @@ from toolwitness.checks.injection.model import (
     FieldContext,
     Signal,
 )
-from toolwitness.checks.injection.slots import slots
+from toolwitness.checks.injection.slots import held_union, slots
 from toolwitness.checks.text.language import (
     Analysis,
     Clause,
@@ -117,10 +117,16 @@ def _ranks_instructions(words: list[str], i: int, length: int) -> bool:
 
 def _nullified(analysis: Analysis, sentence: Sentence, lex: Lexicon) -> Iterator[Signal]:
     """ "previous restrictions no longer apply", "your rules are void": an override by decree."""
-    objects = lex.framing["override_objects"] | slots().members["instruction"]
-    qualifiers = (lex.framing["override_qualifiers"] | slots().members["conflicting"]) - {
-        "the", "these", "those", "other", "any", "all", "every",
-    }  # fmt: skip
+    objects = held_union(
+        lex, "override_objects", lambda: lex.framing["override_objects"]
+        | slots().members["instruction"],
+    )  # fmt: skip
+    qualifiers = held_union(
+        lex, "override_qualifiers", lambda: (lex.framing["override_qualifiers"]
+        | slots().members["conflicting"]) - {
+            "the", "these", "those", "other", "any", "all", "every",
+        },
+    )  # fmt: skip
     for clause in sentence.clauses:
         words = [t.text for t in clause.tokens]
         obj = next(
@@ -134,7 +140,9 @@ def _nullified(analysis: Analysis, sentence: Sentence, lex: Lexicon) -> Iterator
         if obj is None or _skip(analysis, sentence, clause.tokens[obj]):
             continue
         rest = words[obj + 1 : obj + 8]
-        void = lex.framing["nullifiers"] | slots().members["obsolete"]
+        void = held_union(
+            lex, "nullifiers", lambda: lex.framing["nullifiers"] | slots().members["obsolete"]
+        )
         declared_void = any(w in void for w in rest)
         negated_valid = (
             clause.negation_from is not None
@@ -190,7 +198,9 @@ _BRING = frozenset({"bring", "brings", "brought", "bringing"})
 
 
 def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
-    comm = lex.verbs["communication"] | slots().members["communicate"]
+    comm = held_union(
+        lex, "communication", lambda: lex.verbs["communication"] | slots().members["communicate"]
+    )
     conceal = lex.verbs["concealment"]
     secret_words = lex.sets["secret_nouns"]
     for sentence in analysis.sentences:

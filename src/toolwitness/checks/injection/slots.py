@@ -10,6 +10,7 @@ included) and of the closed-class or post-WordNet words `data/lexicon/frames.yam
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -58,3 +59,17 @@ def slots() -> Slots:
         for w in found:
             index.setdefault(w, set()).add(name)
     return Slots(members=members, index={w: frozenset(s) for w, s in index.items()})
+
+
+_UNIONS: dict[tuple[int, str], tuple[object, frozenset[str]]] = {}
+
+
+def held_union(lex: object, key: str, build: Callable[[], frozenset[str]]) -> frozenset[str]:
+    """`build()` once per lexicon object and key: the detectors pass these unions to
+    `language.base_form`, an LRU cache keyed by the set, so one object per lexicon is hashed
+    once and compared by identity rather than rebuilt, rehashed and compared element by element
+    (and pinned in the cache afresh) on every call."""
+    held = _UNIONS.get((id(lex), key))
+    if held is None or held[0] is not lex:
+        held = _UNIONS[(id(lex), key)] = (lex, build())
+    return held[1]

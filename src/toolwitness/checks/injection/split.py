@@ -23,9 +23,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 
 from toolwitness.checks.injection import triggers as trig
-from toolwitness.checks.injection.decoders import Decoded, may_encode
+from toolwitness.checks.injection.decoders import Decoded, decode_local, may_encode
 from toolwitness.checks.injection.detect import detect
-from toolwitness.checks.injection.model import FieldContext, Signal
+from toolwitness.checks.injection.model import ENCODED, RULE_OF, FieldContext, Signal
 from toolwitness.checks.injection.payloads import decode_payloads
 from toolwitness.checks.interface import CheckContext
 from toolwitness.checks.text.lexicon import Lexicon, lexicon
@@ -75,7 +75,11 @@ _LINE_LITERALS: dict[int, tuple[Lexicon, bool]] = {}
 
 
 def _line_parts_only(
-    joined: str, seps: list[int], lex: Lexicon, payloads: Sequence[Decoded]
+    joined: str,
+    seps: list[int],
+    lex: Lexicon,
+    payloads: Sequence[Decoded],
+    covered: Sequence[tuple[int, int]] = (),
 ) -> bool:
     """True when `detect(joined)` provably yields no signal overlapping two parts.
     `seps`: the offsets of the separators, each a line break.
@@ -89,7 +93,12 @@ def _line_parts_only(
     an assigned secret's value), or the three tested here: a private key block (its header and
     the 64 characters after it), an image beacon (`![…](` and `<img … src=`, whose patterns
     allow spaces and line breaks) and an encoded payload (its decoded span, checked).
-    `payloads`: `decode_payloads(joined, …)` as `detect` lists them."""
+    `payloads`: `decode_payloads(joined, …)` as `detect` lists them, or a list of spans holding
+    each of theirs that overlaps no `covered` part (`_local_payloads`).
+    `covered`: the spans of the parts the per-field pass already gave TW-INJ-008. Every signal
+    an encoded payload yields is a TW-INJ-008 signal with the payload's span, and
+    `split_findings` drops a signal whose rule any part it overlaps already reported: a payload
+    overlapping a covered part yields nothing, whatever it decodes to."""
     held = _LINE_LITERALS.get(id(lex))
     if held is None or held[0] is not lex:
         held = _LINE_LITERALS[id(lex)] = (lex, _line_literals(lex))
@@ -97,7 +106,11 @@ def _line_parts_only(
         return False
     if "-----" in joined or "![" in joined or "<img" in joined.lower():
         return False
-    return not any(p.start <= at < p.end for p in payloads for at in seps)
+    return not any(
+        p.start <= at < p.end and not any(lo < p.end and p.start < hi for lo, hi in covered)
+        for p in payloads
+        for at in seps
+    )
 
 
 def _payloads(joined: str, lex: Lexicon) -> list[Decoded]:
@@ -106,6 +119,19 @@ def _payloads(joined: str, lex: Lexicon) -> list[Decoded]:
     # text in the per-text caches for the joins that are never read
     words = trig.scan_words(joined)[1] if lex is lexicon() else None
     return list(decode_payloads(joined, words)) if may_encode(joined, words) else []
+
+
+def _local_payloads(joined: str) -> list[Decoded]:
+    """Spans holding the span of every payload `_payloads` lists that is not a transform of the
+    whole joined text, without the whole-text transforms (the costly ones: confusable
+    skeleton, zero-width removal, bidi display, ROT13 and reversal).
+
+    Every payload `decode_chains` lists has the span of a first-level run (a deeper layer keeps
+    the span of the run it was decoded from), and a first-level run is either one of
+    `decode_local`'s (all of them are here, before the seen-text and budget filters drop any)
+    or a whole-text transform, spanning every part: when some part is covered (see
+    `_line_parts_only`), those yield nothing in `split_findings`."""
+    return [Decoded(start, end, (name,), out) for start, end, name, out in decode_local(joined)]
 
 
 def split_findings(
@@ -127,9 +153,19 @@ def split_findings(
     payloads: list[Decoded] | None = None
     if all(sep == "\n" for sep in seps):
         breaks = [at - 1 for _, at, _ in parts[1:]]
-        payloads = _payloads(joined, lex)
-        if _line_parts_only(joined, breaks, lex, payloads):
-            return
+        encoded = RULE_OF[ENCODED]
+        covered = [
+            (at, at + len(text)) for f, at, text in parts if encoded in reported.get(f.location, ())
+        ]
+        if covered:
+            if _line_parts_only(joined, breaks, lex, _local_payloads(joined), covered):
+                return
+        else:
+            payloads = _payloads(joined, lex)
+            if _line_parts_only(joined, breaks, lex, payloads):
+                return
+        if payloads is None:
+            payloads = _payloads(joined, lex)
     best: dict[str, tuple[Signal, list[str]]] = {}
     for sig in detect(joined, fctx, lex, payloads=payloads):
         if not sig.severity.at_least(Severity.MEDIUM):

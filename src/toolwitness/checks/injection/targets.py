@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from toolwitness.checks.injection.frames import skipped
 from toolwitness.checks.injection.model import INTENT, SENSITIVE, SHADOWING, FieldContext, Signal
-from toolwitness.checks.injection.slots import slots
+from toolwitness.checks.injection.slots import held_union, slots
 from toolwitness.checks.text.language import Analysis, Sentence, analyse, base_form, find_phrases
 from toolwitness.checks.text.lexicon import Lexicon, TargetCategory
 from toolwitness.findings import Severity
@@ -146,7 +146,7 @@ def _related(ctx: FieldContext, cat: TargetCategory) -> bool:
 
 def _acts_on(sentence: Sentence, lex: Lexicon) -> bool:
     """A verb of reading or sending outside a negation ("never put it in the field" is not)."""
-    verbs = lex.verbs["acquire"] | lex.verbs["transfer"]
+    verbs = held_union(lex, "moves", lambda: lex.verbs["acquire"] | lex.verbs["transfer"])
     return any(
         base_form(t.text, verbs) is not None and not clause.negated(k)
         for clause in sentence.clauses
@@ -180,7 +180,7 @@ def _issued(analysis: Analysis, start: int, end: int, lex: Lexicon) -> bool:
     words = [t.text for t in clause.tokens]
     last = next((k for k in range(index, len(clause.tokens)) if clause.tokens[k].end >= end),
                 index)  # fmt: skip
-    moves = lex.verbs["acquire"] | lex.verbs["transfer"]
+    moves = held_union(lex, "moves", lambda: lex.verbs["acquire"] | lex.verbs["transfer"])
     for k in range(max(0, index - 4), min(len(words), last + 4)):
         if words[k] not in _ISSUE or clause.negated(k):
             continue
@@ -198,7 +198,10 @@ def _subject_negated(analysis: Analysis, start: int, lex: Lexicon) -> bool:
     clause, index = found
     if clause.negation_from is None or clause.negation_from <= index:
         return False
-    verbs = lex.verbs["acquire"] | lex.verbs["transfer"] | lex.verbs["imperative"]
+    verbs = held_union(
+        lex, "moves+imperative",
+        lambda: lex.verbs["acquire"] | lex.verbs["transfer"] | lex.verbs["imperative"],
+    )  # fmt: skip
     return not any(base_form(t.text, verbs) is not None for t in clause.tokens[:index])
 
 

@@ -261,6 +261,12 @@ def scan_words(text: str) -> tuple[str, frozenset[str]]:
 # Per-text caches keep only texts up to this length: catalogs repeat short strings, while long
 # hostile ones would pin memory (each entry holds a copy of its text).
 CACHE_MAX_CHARS = 4000
+# Entries of the `scan` cache: a text's scan is asked for close together (its quiet test,
+# gates and detection), so 2,048 recent texts keep nearly every hit of 16,384 (counted on the
+# 5,000-tool benchmark catalogs and the corpus, docs/performance.md "Seventh pass") without
+# pinning every text's word set and folded copy to the end of the scan. (`detect.short_cache`
+# keeps 16,384: its entries are small and a miss of `context_free` reruns detectors.)
+SCAN_CACHE_ENTRIES = 2048
 
 
 def _scan(text: str) -> TextScan:
@@ -268,7 +274,7 @@ def _scan(text: str) -> TextScan:
     return TextScan(lower, words, gate_mask(words, lexicon()))
 
 
-_scan_cached = lru_cache(maxsize=16384)(_scan)
+_scan_cached = lru_cache(maxsize=SCAN_CACHE_ENTRIES)(_scan)
 
 
 def scan(text: str) -> TextScan:
