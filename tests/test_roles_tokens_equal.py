@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from toolwitness.checks.roles import prose as role_prose
 from toolwitness.checks.roles import text as role_text
 from toolwitness.checks.roles.prose import _analyse, _unquoted
 from toolwitness.checks.roles.vocab import vocabulary
@@ -104,9 +105,19 @@ def test_every_text_of_the_corpus_and_catalogs_analyses_as_before(
 ) -> None:
     vocab = vocabulary()
     new = [_analyse(text, vocab) for text in sorted(texts)]
+    # the reference: chunk by chunk, and the clauses always from the unquoted text re-lowered
+    # (a copy of it, so `_analyse` cannot reuse its lowered form)
     monkeypatch.setattr(role_text, "_chunks_tokens", _reference_tokens)
+    monkeypatch.setattr(role_prose, "_unquoted", lambda text: (_unquoted(text) + ".")[:-1])
     old = [_analyse(text, vocab) for text in sorted(texts)]
     assert new == old
+
+
+def test_the_quote_gate_passes_every_text_with_a_quote(texts: set[str]) -> None:
+    # the gate answers "nothing to replace" only for a text without any opening character
+    gated = [text for text in texts if role_prose._QUOTE_OPENER.search(text) is None]
+    assert all(not any(q in text for q in "\"'`\u201c\u2018\u00ab") for text in gated)
+    assert all(_unquoted(text) is text for text in gated)
 
 
 _PIECES = st.sampled_from(

@@ -192,11 +192,21 @@ def clauses_uncached(text: str, vocab: RoleVocabulary) -> tuple[Clause, ...]:
     return _compute(text, vocab)
 
 
+def lowered(text: str) -> str:
+    """The text as `clauses` reads it: NFC (which leaves ASCII text as it is), lower case,
+    right single quotes as apostrophes."""
+    return (text if text.isascii() else nfc(text)).lower().replace("\u2019", "'")
+
+
 def _compute(text: str, vocab: RoleVocabulary) -> tuple[Clause, ...]:
+    return clauses_of_lowered(lowered(text), vocab)
+
+
+def clauses_of_lowered(lower: str, vocab: RoleVocabulary) -> tuple[Clause, ...]:
+    """`clauses_uncached(text, vocab)` given `lowered(text)` (for a caller that has it)."""
     out: list[Clause] = []
     lemma, separators = vocab.lemmas.get, _separators(vocab)
-    normal = text if text.isascii() else nfc(text)  # NFC leaves ASCII text as it is
-    for line in normal.lower().replace("\u2019", "'").splitlines():
+    for line in lower.splitlines():
         tokens = _chunks_tokens(line)
         if not tokens:
             continue
