@@ -16,13 +16,14 @@ from typing import NamedTuple
 from toolwitness.checks.roles.text import (
     SYNTHETIC_TOKENS,
     Clause,
+    clauses_of_lowered,
     clauses_uncached,
+    lowered,
     positions_of,
 )
 from toolwitness.checks.roles.vocab import RoleRule, RoleVocabulary, vocabulary
 from toolwitness.checks.text.wordnet import lexical_classes
 from toolwitness.literals import contains_any
-from toolwitness.textnorm import nfc
 
 _COORDINATION = frozenset({",", "or", "and", "nor", "/"})
 
@@ -256,12 +257,13 @@ _QUOTED = re.compile(
     r"|\u201c[^\u201d\n]{1,400}\u201d|\u2018[^\u2019\n]{1,400}\u2019|\u00ab[^\u00bb\n]{1,400}\u00bb)"
 )
 _MIN_QUOTED_WORDS = 3
+_QUOTE_OPENER = re.compile("[\"'`\u201c\u2018\u00ab]")  # every `_QUOTED` span starts with one
 
 
 def _unquoted(text: str) -> str:
     """The text with each quoted span of several words inside a sentence replaced by the word
     "quote": a span alone on its line or making up the whole text is kept (nothing is quoted)."""
-    if not any(q in text for q in "\"'`\u201c\u2018\u00ab"):
+    if _QUOTE_OPENER.search(text) is None:  # no span can open: the text as it is
         return text
 
     def replace(match: re.Match[str]) -> str:
@@ -283,12 +285,16 @@ def _analyse(text: str, vocab: RoleVocabulary) -> ProseAnalysis:
     # Tokens are pieces of this lowered text (path and URL chunks become `path`, `secret-path`
     # and `url`, none of them a verb, corroborating word or marker head). With no surface form
     # of those in it, no clause has a verb, a kept word or a marker: the analysis is empty.
-    lower = (text if text.isascii() else nfc(text)).lower().replace("\u2019", "'")
+    lower = lowered(text)
     if not index.may_matter(lower):
         return _NOTHING
     # Not through the clause cache: a text reaches here once per analysis-cache miss, so the
     # clauses are almost never asked for again (elicitation asks for few texts, and recomputes).
-    parts = clauses_uncached(_unquoted(text), vocab)
+    # A text with no quoted span is its own unquoted form: its lowered form is already at hand.
+    unquoted = _unquoted(text)
+    parts = (
+        clauses_of_lowered(lower, vocab) if unquoted is text else clauses_uncached(unquoted, vocab)
+    )
     present: set[str] = set()
     for clause in parts:
         present.update(clause.tokens)

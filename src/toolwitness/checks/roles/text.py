@@ -124,11 +124,37 @@ def _ascii_words(line: str) -> list[str]:
     return spaced.split()
 
 
+# A whitespace-separated chunk that `_chunk_tokens` may read as a URL or a path: one holding a
+# slash or backslash, or one whose first character after opening brackets and quotes is a dot.
+# A chunk without either is read as `_WORD.findall(chunk)` (no "://", `_is_path` needs a slash
+# or backslash, the dot-file test a leading dot; replacing "/" changes nothing without one).
+_SPECIAL_CHUNK = re.compile(r"(?<!\S)(?:[^\s/\\]*[/\\]|[(\[{\"'`]*\.)\S*")
+
+
+def _plain_words(segment: str) -> list[str]:
+    return _ascii_words(segment) if segment.isascii() else _WORD.findall(segment)
+
+
 def _chunks_tokens(line: str) -> list[str]:
     if "/" not in line and "\\" not in line and ("." not in line or not _has_dot_word(line)):
         # the common case: plain prose, C-level passes
-        return _ascii_words(line) if line.isascii() else _WORD.findall(line)
-    return [token for chunk in line.split() for token in _chunk_tokens(chunk)]
+        return _plain_words(line)
+    # `[t for chunk in line.split() for t in _chunk_tokens(chunk)]`, with the runs of plain
+    # chunks between special ones tokenised in one pass each: `_WORD`'s tokens hold no white
+    # space, so the tokens of a run are the tokens of its chunks in turn (and `_ascii_words`
+    # gives `_WORD.findall`'s tokens on ASCII text). `_SPECIAL_CHUNK` starts only at a chunk's
+    # start (after white space or the line's start) and runs to its end.
+    out: list[str] = []
+    done = 0
+    for match in _SPECIAL_CHUNK.finditer(line):
+        start = match.start()
+        if start > done:
+            out += _plain_words(line[done:start])
+        out += _chunk_tokens(match.group(0))
+        done = match.end()
+    if done < len(line):
+        out += _plain_words(line[done:])
+    return out
 
 
 _SEPARATORS: dict[int, tuple[RoleVocabulary, frozenset[str]]] = {}
@@ -166,11 +192,21 @@ def clauses_uncached(text: str, vocab: RoleVocabulary) -> tuple[Clause, ...]:
     return _compute(text, vocab)
 
 
+def lowered(text: str) -> str:
+    """The text as `clauses` reads it: NFC (which leaves ASCII text as it is), lower case,
+    right single quotes as apostrophes."""
+    return (text if text.isascii() else nfc(text)).lower().replace("\u2019", "'")
+
+
 def _compute(text: str, vocab: RoleVocabulary) -> tuple[Clause, ...]:
+    return clauses_of_lowered(lowered(text), vocab)
+
+
+def clauses_of_lowered(lower: str, vocab: RoleVocabulary) -> tuple[Clause, ...]:
+    """`clauses_uncached(text, vocab)` given `lowered(text)` (for a caller that has it)."""
     out: list[Clause] = []
     lemma, separators = vocab.lemmas.get, _separators(vocab)
-    normal = text if text.isascii() else nfc(text)  # NFC leaves ASCII text as it is
-    for line in normal.lower().replace("\u2019", "'").splitlines():
+    for line in lower.splitlines():
         tokens = _chunks_tokens(line)
         if not tokens:
             continue
