@@ -1,0 +1,304 @@
+"""The registered check `crosstool.places`: TW-INJ-018, 019, 020 — where a tool's text says
+data goes, read from destination literals, whatever language the prose around them is in.
+
+- 018: a data slot (a schema `default`, `examples`, `enum` or `const`, or a vendor field:
+  `_meta`, a custom annotation, an unknown top-level key) holds a sentence *and* a destination
+  literal. A bare endpoint or address as a value is not a sentence; words are counted with the
+  literals taken out, in any script.
+- 019: a schema `default` or `const` *is* a foreign e-mail address, IBAN, wallet or phone
+  number: the server, not the user, picks where the tool sends. URLs are left out: a default
+  endpoint to read from is ordinary.
+- 020: a tool's description carries a destination literal on a host that is not the server's
+  own, not a documentation host (RFC 2606/6761 names) and not a known service's, outside an
+  example ("e.g.", "such as"), *and* names an identifier that is neither this tool's parameter
+  nor another tool of the server (`read_clipboard`, `git_push`): a route for data, off the
+  schema, to a place the server chose.
+- 021: the same third-party literal without such a name: an e-mail address, IBAN, wallet or
+  phone number anywhere in the description, or a URL after its first sentence (a tool says what
+  it reads from first; a link appended after the purpose is where the text sends the model or
+  its data).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from functools import lru_cache
+from importlib import resources
+
+from toolwitness.checks.crosstool.tokens import Destination, destinations, may_hold_destination
+from toolwitness.checks.interface import CheckContext, server_check
+from toolwitness.checks.text.language import Analysis, analyse
+from toolwitness.checks.text.lexicon import lexicon
+from toolwitness.findings import Finding, Witness
+from toolwitness.model import ServerSurface, TextField, Tool, tool_text_fields
+from toolwitness.textnorm import excerpt
+from toolwitness.yamlload import load_yaml
+
+_DATA_SLOT = re.compile(r"\.(?:default|examples|enum|const)(?:\[[0-9]+\])?$")
+_FIXED_SLOT = re.compile(r"\.(?:default|const)$")
+_VENDOR_KINDS = frozenset({"meta", "extra", "annotation", "key-text"})
+_URI_KEYWORD = re.compile(r'(?:\.|\[")(?:\$schema|\$id|\$ref|\$anchor|pattern|format)"?\]?$')
+_RECIPIENT_KINDS = frozenset({"email", "iban", "wallet", "phone"})
+# Words of a sentence: runs of two or more letters (any script); kana, hangul and ideographs
+# count per character, since those scripts do not separate words with spaces.
+_LETTER_WORD = re.compile(r"[^\W\d_]{2,}")
+_UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+_SENTENCE_WORDS = 4
+_SENTENCE_UNSPACED = 8
+_URLISH = re.compile(r"\S*(?:://|@)\S*")  # a whole URL or address token, path and query too
+_PATHISH = re.compile(r"\S*/\S*")  # a path or the rest of a URL: not words of a sentence
+# Names reserved for documentation (RFC 2606, RFC 6761): nothing can be sent there.
+_DOC_TLDS = frozenset({"example", "test", "invalid", "localhost", "local"})
+_DOC_DOMAINS = frozenset({"example.com", "example.net", "example.org"})
+# An identifier in prose: a back-quoted name, snake_case or camelCase, not part of a path,
+# address or URL (those were taken out) and not a file name.
+_IDENTIFIER = re.compile(
+    r"`([A-Za-z_][\w.\-]{2,60})`"
+    r"|(?<![\w./@\-])([a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?![\w@\-])"
+    r"|(?<![\w./@\-])([a-z]+[A-Z][A-Za-z0-9]+)(?![\w@\-])"
+)
+_FILE_NAME = re.compile(r"[\w.\-]+\.[A-Za-z0-9]{1,5}")
+
+
+@server_check("crosstool.places", ["TW-INJ-018", "TW-INJ-019", "TW-INJ-020", "TW-INJ-021"])
+def place_findings(surface: ServerSurface, ctx: CheckContext) -> Iterator[Finding]:
+    own = _own_labels(surface)
+    siblings = frozenset(t.name for t in surface.tools)
+    for i, tool in enumerate(surface.tools):
+        found = next(_slot_findings(tool, i, own, ctx), None)
+        if found is not None:
+            yield found
+        yield from _description_route(tool, i, own, siblings, ctx)
+
+
+def _registrable_label(host: str) -> str:
+    """The label a host is registered under: "files.acme-cloud.app" gives "acme-cloud"."""
+    parts = [p for p in host.lower().rstrip(".").split(".") if p]
+    return parts[-2] if len(parts) >= 2 else (parts[0] if parts else "")
+
+
+def _squash(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+def _own_labels(surface: ServerSurface) -> frozenset[str]:
+    """The names the server goes by (its id, its serverInfo name, its transport host), squashed
+    ("weather-now", "weather_now" and "WeatherNow" are one name)."""
+    names = [surface.id]
+    info = surface.server_info or {}
+    if isinstance(info.get("name"), str):
+        names.append(str(info["name"]))
+    url = surface.transport.url if surface.transport is not None else None
+    if url and "://" in url:
+        names.append(_registrable_label(url.split("://", 1)[1].split("/", 1)[0].split(":", 1)[0]))
+    return frozenset(s for s in (_squash(n) for n in names) if len(s) >= 3)
+
+
+@lru_cache(maxsize=1)
+def _service_labels() -> frozenset[str]:
+    """Single-word names of the remote services in data/services.yaml: a host registered under
+    one ("hooks.slack.com", "discord.com") is that service's."""
+    text = resources.files("toolwitness.data").joinpath("services.yaml").read_text("utf-8")
+    doc = load_yaml(text)
+    words: set[str] = set()
+    for entry in doc.get("services", []):
+        for word in entry.get("words", []):
+            if isinstance(word, str) and " " not in word:
+                words.add(_squash(word))
+    return frozenset(words)
+
+
+def _third_party(dest: Destination, own: frozenset[str]) -> bool:
+    """A destination somebody could receive data at, that is not the server's own nor a known
+    service's. IBANs, wallets and phone numbers have no host: they are always third party."""
+    if dest.host is None:
+        return True
+    host = dest.host.lower().rstrip(".")
+    tld = host.rpartition(".")[2]
+    if tld in _DOC_TLDS or any(host == d or host.endswith("." + d) for d in _DOC_DOMAINS):
+        return False
+    label = _squash(_registrable_label(host))
+    return label not in own and label not in _service_labels()
+
+
+def _is_sentence(text: str, literals: list[Destination]) -> bool:
+    rest = _PATHISH.sub(" ", _URLISH.sub(" ", text))
+    for literal in literals:
+        rest = rest.replace(literal.value, " ")  # IBANs and phone numbers hold spaces
+    if len(_UNSPACED.findall(rest)) >= _SENTENCE_UNSPACED:
+        return True
+    return len(_LETTER_WORD.findall(rest)) >= _SENTENCE_WORDS
+
+
+def _is_data_slot(field: TextField) -> bool:
+    return field.kind in _VENDOR_KINDS or (
+        field.kind == "schema-text" and _DATA_SLOT.search(field.location) is not None
+    )
+
+
+def _literal_witness(literal: Destination, location: str) -> Witness:
+    return Witness(kind="text", symbol=literal.value, path=(location,), detail=literal.kind)
+
+
+def _slot_findings(tool: Tool, i: int, own: frozenset[str], ctx: CheckContext) -> Iterator[Finding]:
+    """018 or 019 for the first data slot that holds a foreign destination (one per tool)."""
+    if not (tool.input_schema or tool.output_schema or tool.meta or tool.extra or tool.annotations):
+        return
+    for field in tool_text_fields(tool, i):
+        if not _is_data_slot(field) or _URI_KEYWORD.search(field.location):
+            continue
+        if not may_hold_destination(field.text):
+            continue
+        found = [d for d in destinations(field.text) if _third_party(d, own)]
+        if not found:
+            continue
+        if _is_sentence(field.text, found):
+            literal = found[0]
+            yield ctx.rules.finding(
+                "TW-INJ-018",
+                tool=tool.name,
+                location=field.location,
+                message=(
+                    f"a data slot holds a sentence with the {literal.kind} {literal.value}:"
+                    " values are data, not a place for prose about where something is sent"
+                ),
+                evidence=excerpt(field.text),
+                witnesses=(_literal_witness(literal, field.location),),
+            )
+            return
+        fixed = next((d for d in found if d.kind in _RECIPIENT_KINDS), None)
+        if fixed is not None and _FIXED_SLOT.search(field.location):
+            keyword = field.location.rpartition(".")[2]
+            yield ctx.rules.finding(
+                "TW-INJ-019",
+                tool=tool.name,
+                location=field.location,
+                message=(
+                    f"a parameter's {keyword} is the {fixed.kind} {fixed.value}: the server,"
+                    " not the user, chooses where this tool sends"
+                ),
+                evidence=excerpt(field.text),
+                witnesses=(_literal_witness(fixed, field.location),),
+            )
+            return
+
+
+def _parameter_names(schema: object, depth: int = 0) -> set[str]:
+    """Every property name of a schema, nested ones too (bounded depth)."""
+    out: set[str] = set()
+    if not isinstance(schema, dict) or depth > 8:
+        return out
+    props = schema.get("properties")
+    if isinstance(props, dict):
+        for key, sub in props.items():
+            out.add(str(key))
+            out |= _parameter_names(sub, depth + 1)
+    for key in ("items", "additionalProperties"):
+        out |= _parameter_names(schema.get(key), depth + 1)
+    for key in ("anyOf", "oneOf", "allOf"):
+        subs = schema.get(key)
+        if isinstance(subs, list):
+            for sub in subs[:64]:
+                out |= _parameter_names(sub, depth + 1)
+    return out
+
+
+def _description_route(
+    tool: Tool, i: int, own: frozenset[str], siblings: frozenset[str], ctx: CheckContext
+) -> Iterator[Finding]:
+    text = tool.description
+    if not isinstance(text, str) or not may_hold_destination(text):
+        return
+    literals = [d for d in destinations(text) if _third_party(d, own)]
+    if not literals:
+        return
+    analysis = analyse(text)
+    literal = next((d for d in literals if not _exemplified(analysis, text.find(d.value))), None)
+    if literal is None:
+        return
+    known = _parameter_names(tool.input_schema) | _parameter_names(tool.output_schema)
+    named = _foreign_identifiers(text, known | siblings)
+    where = f"tools[{i}].description"
+    if not named:
+        yield from _appended_destination(tool, where, literals, analysis, ctx)
+        return
+    yield ctx.rules.finding(
+        "TW-INJ-020",
+        tool=tool.name,
+        location=where,
+        message=(
+            f"the description sends toward the {literal.kind} {literal.value} (not the server's"
+            f" own host) and names {', '.join(named[:3])}, which is neither a parameter of this"
+            " tool nor another tool of the server: a route for data that the schema does not show"
+        ),
+        evidence=excerpt(text),
+        witnesses=(
+            _literal_witness(literal, where),
+            *(
+                Witness(kind="text", symbol=n, path=(where,), detail="identifier")
+                for n in named[:3]
+            ),
+        ),
+    )
+
+
+def _appended_destination(
+    tool: Tool,
+    where: str,
+    literals: list[Destination],
+    analysis: Analysis,
+    ctx: CheckContext,
+) -> Iterator[Finding]:
+    first_end = analysis.sentences[0].end if analysis.sentences else 0
+    for literal in literals:
+        offset = analysis.text.find(literal.value)
+        if _exemplified(analysis, offset):
+            continue
+        if literal.kind == "url" and offset < first_end:
+            continue  # the first sentence names what the tool reads from
+        yield ctx.rules.finding(
+            "TW-INJ-021",
+            tool=tool.name,
+            location=where,
+            message=(
+                f"the description carries the {literal.kind} {literal.value}, which is not the"
+                " server's own host, a documentation name or a known service's: a place the"
+                " text points the model or its data to, outside every parameter"
+            ),
+            evidence=excerpt(analysis.text),
+            witnesses=(_literal_witness(literal, where),),
+        )
+        return
+
+
+@lru_cache(maxsize=1)
+def _example_openers() -> frozenset[str]:
+    """The nouns of the example markers ("for example" gives example, "e.g" gives e.g): a
+    sentence that opens with one ("Example: ...") shows a sample."""
+    return frozenset(phrase[-1] for phrase in lexicon().framing["example_markers"])
+
+
+def _exemplified(analysis: Analysis, offset: int) -> bool:
+    """Inside a sentence after an example marker ("e.g.", "such as", "for example"), or in a
+    sentence that opens with the marker's noun ("Example: ...")."""
+    if offset < 0:
+        return False
+    sentence = analysis.sentence_at(offset)
+    if sentence is None:
+        return False
+    if sentence.example_from is not None and sentence.example_from <= offset:
+        return True
+    words = sentence.words()
+    return bool(words) and words[0].removesuffix("s") in _example_openers()
+
+
+def _foreign_identifiers(text: str, known: set[str] | frozenset[str]) -> list[str]:
+    plain = _URLISH.sub(" ", text)
+    out: list[str] = []
+    for match in _IDENTIFIER.finditer(plain):
+        name = next(g for g in match.groups() if g)
+        if name in known or name in out or _FILE_NAME.fullmatch(name):
+            continue
+        out.append(name)
+    return out
