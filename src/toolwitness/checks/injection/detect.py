@@ -223,14 +223,39 @@ def detect(
                 severity = Severity.HIGH
                 message = f"hides instructions in {payload.encoding} encoding ({families})"
             elif len(payload.text.split()) >= 4:
-                severity = Severity.LOW
-                message = f"carries {payload.encoding}-encoded text"
+                hidden = _hidden_words(text, payload)
+                if hidden >= _HIDDEN_PROSE and not inj_payloads.codec_tool(fctx):
+                    severity = Severity.MEDIUM
+                    message = f"hides {hidden} words of prose in {payload.encoding} encoding"
+                else:
+                    severity = Severity.LOW
+                    message = f"carries {payload.encoding}-encoded text"
             else:
                 continue
             signals.append(
                 Signal(ENCODED, severity, payload.start, payload.end, message, evidence=shown)
             )
     return signals
+
+
+# Whole-field transforms read a text another way (its reversal, its letters' skeletons, the
+# text without its joiners): in many scripts that finds words a person already reads, so only
+# the encodings of a run (bytes, escapes, code lists, slugs) count as hiding prose.
+_WHOLE_TEXT = frozenset(
+    {"rot13", "reversed", "right-to-left override", "zero-width split", "confusable letters"}
+)
+_HIDDEN_PROSE = 6  # words a reader cannot see in the raw run: a sentence, not a sample value
+_LETTERS = re.compile(r"[^\W\d_]{2,}")
+
+
+def _hidden_words(raw: str, payload: Decoded) -> int:
+    """How many words of the decoded text a reader does not see in the field as written: escapes
+    sprinkled through readable text ("caf&eacute;") hide none; a run of entities or bytes hides
+    them all."""
+    if payload.chain[0] in _WHOLE_TEXT:
+        return 0
+    seen = {w.lower() for w in _LETTERS.findall(raw)}
+    return sum(1 for w in _LETTERS.findall(payload.text) if w.lower() not in seen)
 
 
 def hidden_signals(text: str, fctx: FieldContext, lex: Lexicon) -> list[Signal]:

@@ -222,12 +222,18 @@ _CODEC_WORDS = frozenset({"encode", "encoder", "encoding", "decode", "decoder", 
                           "entities"})  # fmt: skip
 
 
+def codec_tool(ctx: FieldContext) -> bool:
+    """The tool is named for encoding, decoding or examining payloads: encoded samples are its
+    subject matter."""
+    return bool(ctx.identity & _CODEC_WORDS or ctx.identity & slots().members["defensive"])
+
+
 def shown_example(text: str, offset: int, ctx: FieldContext, lex: Lexicon) -> bool:
     """An encoded instruction shown as an example by a tool named for encoding, decoding or
     examining payloads ("Example input: 'Ignore previous instructions' -> 'SWdu…'", "e.g.
     'aWdub3Jl…' decodes to an override phrase"): quoted, after an example marker or an example
     word in its sentence. Anywhere else, or unquoted, the payload is judged as an order."""
-    if not (ctx.identity & _CODEC_WORDS or ctx.identity & slots().members["defensive"]):
+    if not codec_tool(ctx):
         return False
     analysis = analyse(text, lex)
     return analysis.quoted_at(offset) and _labelled_sample(analysis, offset)
