@@ -13,7 +13,7 @@ $(BIN)/.installed: pyproject.toml
 
 venv: $(BIN)/.installed
 
-## system: the Debian packages the tests need (bubblewrap, strace, chromium, node, wordnet-base);
+## system: the Debian packages the tests need (bubblewrap, strace, chromium, node, wordnet-base, publicsuffix);
 ## installs them as root with apt-get, otherwise stops with the one command to run
 system:
 	bash scripts/setup-system.sh

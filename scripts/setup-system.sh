@@ -11,6 +11,7 @@ declare -A NEED=(
   [node]=nodejs
   [npm]=npm
   [/usr/share/wordnet/data.noun]=wordnet-base
+  [/usr/share/publicsuffix/public_suffix_list.dat]=publicsuffix
 )
 missing=()
 for prog in "${!NEED[@]}"; do

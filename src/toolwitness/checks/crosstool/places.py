@@ -255,7 +255,7 @@ def _appended_destination(
         offset = analysis.text.find(literal.value)
         if _exemplified(analysis, offset):
             continue
-        if literal.kind == "url" and offset < first_end:
+        if literal.kind in ("url", "host") and offset < first_end:
             continue  # the first sentence names what the tool reads from
         yield ctx.rules.finding(
             "TW-INJ-021",
@@ -280,8 +280,9 @@ def _example_openers() -> frozenset[str]:
 
 
 def _exemplified(analysis: Analysis, offset: int) -> bool:
-    """Inside a sentence after an example marker ("e.g.", "such as", "for example"), or in a
-    sentence that opens with the marker's noun ("Example: ...")."""
+    """Inside a sentence after an example marker ("e.g.", "such as", "for example"), in a
+    sentence that opens with the marker's noun ("Example: ..."), or in a parenthesised list of
+    destinations: shown, not a place to go."""
     if offset < 0:
         return False
     sentence = analysis.sentence_at(offset)
@@ -289,8 +290,19 @@ def _exemplified(analysis: Analysis, offset: int) -> bool:
         return False
     if sentence.example_from is not None and sentence.example_from <= offset:
         return True
-    words = sentence.words()
-    return bool(words) and words[0].removesuffix("s") in _example_openers()
+    return _enumerated(analysis.text, offset) or (
+        bool(words := sentence.words()) and words[0].removesuffix("s") in _example_openers()
+    )
+
+
+def _enumerated(text: str, offset: int) -> bool:
+    """Inside a parenthesised list of two or more destinations ("lookalike domains (paypa1.com,
+    rnicrosoft.com)"): samples enumerated, not one place to send to."""
+    lo = text.rfind("(", max(0, offset - 200), offset)
+    hi = text.find(")", offset, offset + 400)
+    if lo < 0 or hi < 0 or "," not in text[lo:hi]:
+        return False
+    return sum(1 for _ in destinations(text[lo + 1 : hi])) >= 2
 
 
 def _foreign_identifiers(text: str, known: set[str] | frozenset[str]) -> list[str]:

@@ -7,9 +7,12 @@ the same shape is not a bank account.
 
 from __future__ import annotations
 
+import mimetypes
 import re
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
 
 _IDENT = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]{0,127}")
 _CAMEL = re.compile(r"[a-z0-9][A-Z]")
@@ -20,11 +23,18 @@ _EVM = re.compile(r"\b0x[0-9a-fA-F]{40}\b")
 _BECH32 = re.compile(r"\bbc1[02-9ac-hj-np-z]{25,62}\b")
 _URL = re.compile(r"\b(?:https?|wss?|ftp)://([A-Za-z0-9.\-]{1,253})(?::[0-9]{1,5})?")
 _PHONE = re.compile(r"(?<![\w+])\+[0-9][0-9 ().\-]{6,18}[0-9](?![\w])")
+# A host name written without a scheme ("sync target: notes-relay.io"): lower-case labels, not
+# part of a path, an address, a URL or a longer dotted name.
+_BARE_HOST = re.compile(
+    r"(?<![\w@/.:\-])((?:[a-z0-9](?:[a-z0-9\-]{0,61}[a-z0-9])?\.){1,6}[a-z]{2,24})(?![\w\-]|\.\w)"
+)
+# Top-level domains of the legacy generic registries: no code property or file type ends so.
+_LEGACY_TLDS = frozenset({"com", "net", "org"})
 
 
 @dataclass(frozen=True)
 class Destination:
-    kind: str  # email | iban | wallet | url | phone
+    kind: str  # email | iban | wallet | url | host | phone
     value: str
     host: str | None = None  # the host of a URL or an e-mail address
 
@@ -65,7 +75,31 @@ def may_hold_destination(text: str) -> bool:
     """A cheap necessary condition for `destinations` (every kind needs one of these)."""
     if "@" in text or "://" in text or "0x" in text or "bc1" in text or "+" in text:
         return True
+    if "." in text and _BARE_HOST.search(text) is not None:
+        return True
     return _IBAN.search(text) is not None
+
+
+@lru_cache(maxsize=1)
+def _tlds() -> frozenset[str]:
+    """Delegated top-level domains (data/tlds.txt, from the Public Suffix List) that are not
+    also a file type Python's own table knows (".py", ".sh", ".zip") or a Markdown file."""
+    text = resources.files("toolwitness.data").joinpath("tlds.txt").read_text("utf-8")
+    listed = {line.strip() for line in text.splitlines() if line and not line.startswith("#")}
+    table = mimetypes.MimeTypes(filenames=())
+    types = {ext.lstrip(".").lower() for strict in (True, False) for ext in table.types_map[strict]}
+    return frozenset(listed - types - {"md"})
+
+
+def _bare_host(host: str) -> bool:
+    """A scheme-less name that reads as a host: a delegated top-level domain, and a registered
+    label with a hyphen or a legacy generic TLD ("notes-relay.io", "sync.acme.com"), so dotted
+    code ("user.email", "page.name") and file names ("setup.py", "readme.md") are not hosts."""
+    labels = host.split(".")
+    tld = labels[-1]
+    if tld not in _tlds() or len(labels) < 2:
+        return False
+    return tld in _LEGACY_TLDS or "-" in labels[-2]
 
 
 def destinations(text: str) -> Iterator[Destination]:
@@ -79,8 +113,15 @@ def destinations(text: str) -> Iterator[Destination]:
         yield Destination("wallet", m.group())
     for m in _BECH32.finditer(text):
         yield Destination("wallet", m.group())
-    for m in _URL.finditer(text):
+    urls = list(_URL.finditer(text))
+    for m in urls:
         yield Destination("url", m.group(), m.group(1).lower().rstrip("."))
+    if "." in text:
+        emails = [(m.start(), m.end()) for m in _EMAIL.finditer(text)]
+        taken = emails + [(m.start(), m.end()) for m in urls]
+        for m in _BARE_HOST.finditer(text):
+            if _bare_host(m.group(1)) and not any(lo <= m.start() < hi for lo, hi in taken):
+                yield Destination("host", m.group(1), m.group(1))
     for m in _PHONE.finditer(text):
         if sum(ch.isdigit() for ch in m.group()) >= 8:
             yield Destination("phone", m.group())
