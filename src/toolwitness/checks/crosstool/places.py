@@ -16,7 +16,8 @@ data goes, read from destination literals, whatever language the prose around th
 - 021: the same third-party literal without such a name: an e-mail address, IBAN, wallet or
   phone number anywhere in the description, or a URL after its first sentence (a tool says what
   it reads from first; a link appended after the purpose is where the text sends the model or
-  its data).
+  its data) in a tool not named for web or network work (a webhook tool may suggest a test
+  collector).
 """
 
 from __future__ import annotations
@@ -26,7 +27,13 @@ from collections.abc import Iterator
 from functools import lru_cache
 from importlib import resources
 
-from toolwitness.checks.crosstool.tokens import Destination, destinations, may_hold_destination
+from toolwitness.checks.crosstool.tokens import (
+    Destination,
+    destinations,
+    identifier_words,
+    may_hold_destination,
+)
+from toolwitness.checks.injection.slots import slots
 from toolwitness.checks.interface import CheckContext, server_check
 from toolwitness.checks.text.language import Analysis, analyse
 from toolwitness.checks.text.lexicon import lexicon
@@ -251,12 +258,15 @@ def _appended_destination(
     ctx: CheckContext,
 ) -> Iterator[Finding]:
     first_end = analysis.sentences[0].end if analysis.sentences else 0
+    title = tool.title if isinstance(tool.title, str) else ""
+    named_for = set(identifier_words(tool.name)) | set(identifier_words(title))
+    web_tool = not named_for.isdisjoint(slots().members["network_domain"])
     for literal in literals:
         offset = analysis.text.find(literal.value)
         if _exemplified(analysis, offset):
             continue
-        if literal.kind in ("url", "host") and offset < first_end:
-            continue  # the first sentence names what the tool reads from
+        if literal.kind in ("url", "host") and (offset < first_end or web_tool):
+            continue  # the source a tool reads from; a web tool's links are its business
         yield ctx.rules.finding(
             "TW-INJ-021",
             tool=tool.name,

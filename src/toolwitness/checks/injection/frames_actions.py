@@ -62,6 +62,7 @@ def actions(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
         for found in (
             _harvest(analysis, sentence, words, tags, ctx, sl, lex),
             _context_into_argument(analysis, sentence, words, tags, ctx, sl),
+            _records_into_argument(analysis, sentence, words, tags, ctx, sl),
             _elsewhere(analysis, sentence, words, tags, ctx, sl),
             _dependency(analysis, sentence, words, tags, ctx, sl),
             _self_scheduled(analysis, sentence, words, tags, ctx),
@@ -173,6 +174,52 @@ def _context_into_argument(analysis: Analysis, sentence: Sentence, words: Sequen
         return _signal(
             SENSITIVE, Severity.HIGH, sentence.tokens[i].start, sentence.tokens[into].end,
             "tells the model to put the conversation into a tool argument",
+        )  # fmt: skip
+    return None
+
+
+_OWNERS = frozenset({"their", "his", "her"})
+
+
+def _owned(words: Sequence[str], tags: Tags, k: int, sl: Slots) -> bool:
+    """A data noun someone holds: "the employee's … number", "their home address" (a
+    possessive within four words before it; `triggers.frame_gates` opens on the same marks)."""
+    for j in range(max(0, k - 4), k):
+        w = words[j]
+        if w in _OWNERS:
+            return True
+        if w.endswith("'s") and "data" not in sl.tags(w[:-2]):
+            return True  # "the employee's", "a guest's": whose, not what (WordNet's person
+            # class is seeds only; its hyponyms would triple the shipped lexicon)
+    return False
+
+
+def _records_into_argument(analysis: Analysis, sentence: Sentence, words: Sequence[str],
+                           tags: Tags, ctx: FieldContext, sl: Slots) -> Signal | None:  # fmt: skip
+    """ "Collect the employee's national ID number and home address and include them in
+    `notes`": a person's records moved into a parameter whose name is not about them, where they
+    leave with every call. A parameter named for the data (`home_address`) is its purpose."""
+    if not ctx.params or ctx.tool is None:
+        return None
+    for i, tag in enumerate(tags):
+        if not tag & {"acquire", "transfer"} or _clause_of(sentence, i)[1]:
+            continue
+        obj = next((k for k in range(i + 1, min(len(words), i + 13))
+                    if "data" in tags[k] and _owned(words, tags, k, sl)), None)  # fmt: skip
+        if obj is None:
+            continue
+        into = next((k for k in range(obj + 1, len(words)) if words[k] in ctx.params), None)
+        if into is None or not _asked(sentence, words, i):
+            continue
+        named = set(re.split(r"[_\-]", words[into]))
+        if not named.isdisjoint(words[max(0, obj - 4) : into]):
+            continue  # the parameter is named for what goes in it
+        if skipped(analysis, sentence, sentence.tokens[i].start):
+            continue
+        return _signal(
+            SENSITIVE, Severity.MEDIUM, sentence.tokens[i].start, sentence.tokens[into].end,
+            f"tells the model to put a person's records into the {words[into]} argument, which"
+            " is not named for them",
         )  # fmt: skip
     return None
 
