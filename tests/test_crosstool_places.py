@@ -238,3 +238,10 @@ def test_a_parenthesised_list_of_sample_domains_is_not_a_destination() -> None:
         "returns the matched indicators."
     )
     assert _rules(_described(text)) == set()
+
+
+def test_an_account_after_the_word_iban_counts_even_with_made_up_check_digits() -> None:
+    from toolwitness.checks.crosstool.tokens import destinations
+
+    assert [d.kind for d in destinations("payee IBAN: LT62 3250 0974 1234 5678")] == ["iban"]
+    assert [d.kind for d in destinations("reference LT62 3250 0974 1234 5678")] == []

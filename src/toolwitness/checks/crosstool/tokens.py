@@ -1,8 +1,8 @@
 """Tokens that do not translate: other tools' identifiers and destination-typed literals.
 
 Every pattern is a bounded character class (no nested repetition), so a scan is linear in the
-text. An IBAN counts only when its ISO 13616 check digits hold (mod 97), so a reference number of
-the same shape is not a bank account.
+text. An IBAN counts only when its ISO 13616 check digits hold (mod 97), or right after the word
+"IBAN", so a reference number of the same shape is not a bank account.
 """
 
 from __future__ import annotations
@@ -71,6 +71,15 @@ def _iban_valid(value: str) -> bool:
     return int(digits) % 97 == 1
 
 
+_IBAN_LABEL = re.compile(r"\bIBAN\b[\s:#(\-]{0,4}$", re.IGNORECASE)
+
+
+def _labelled_iban(text: str, start: int) -> bool:
+    """An account number written right after the word IBAN (an international term, the same in
+    every language): an account, even when its check digits were made up."""
+    return _IBAN_LABEL.search(text[max(0, start - 12) : start]) is not None
+
+
 def may_hold_destination(text: str) -> bool:
     """A cheap necessary condition for `destinations` (every kind needs one of these)."""
     if "@" in text or "://" in text or "0x" in text or "bc1" in text or "+" in text:
@@ -107,7 +116,7 @@ def destinations(text: str) -> Iterator[Destination]:
     for m in _EMAIL.finditer(text):
         yield Destination("email", m.group(), m.group().rpartition("@")[2].lower())
     for m in _IBAN.finditer(text):
-        if _iban_valid(m.group()):
+        if _iban_valid(m.group()) or _labelled_iban(text, m.start()):
             yield Destination("iban", m.group())
     for m in _EVM.finditer(text):
         yield Destination("wallet", m.group())
