@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterator
 
 from toolwitness import paths
+from toolwitness.checks.crosstool.parties import own_host, own_labels
 from toolwitness.checks.crosstool.secrets import keeps_secrets, personal_secret
 from toolwitness.checks.crosstool.tokens import (
     Destination,
@@ -53,6 +54,7 @@ def crosstool_findings(surface: ServerSurface, ctx: CheckContext) -> Iterator[Fi
     plain = frozenset(n for n in named if _WORD_RUN.fullmatch(n))
     dotted_in = contains_any(named - plain)
     own_hosts = _own_hosts(surface)
+    own = own_labels(surface)
     for i, tool in enumerate(surface.tools):
         yield from _read_only_secrets(tool, i, ctx)
         if len(named) - (tool.name in named) == 0:
@@ -62,7 +64,7 @@ def crosstool_findings(surface: ServerSurface, ctx: CheckContext) -> Iterator[Fi
             continue  # no other tool's name anywhere in the tool: neither 015 nor 017 can fire
         others = named - {tool.name}
         fields = [f for f in tool_text_fields(tool, i) if f.kind not in _SKIP_KINDS]
-        yield from _redirection(tool, fields, others, index, own_hosts, ctx)
+        yield from _redirection(tool, fields, others, index, own_hosts, own, ctx)
         yield from _data_slots(tool, fields, others, index, ctx)
 
 
@@ -87,9 +89,14 @@ def _own_hosts(surface: ServerSurface) -> frozenset[str]:
     return frozenset({host, ".".join(host.split(".")[-2:])})
 
 
-def _foreign(dest: Destination, own_hosts: frozenset[str]) -> bool:
-    if dest.host is None or not own_hosts:
+def _foreign(dest: Destination, own_hosts: frozenset[str], own: frozenset[str]) -> bool:
+    """Not on the server's transport host and not under one of its names ("monday.com" for the
+    server `monday`); documentation names still count here, since a sibling's data sent to
+    them is the order whatever the host."""
+    if dest.host is None:
         return True
+    if own_host(dest.host, own):
+        return False
     return not any(dest.host == h or dest.host.endswith("." + h) for h in own_hosts)
 
 
@@ -103,6 +110,7 @@ def _redirection(
     others: frozenset[str],
     index: dict[str, int],
     own_hosts: frozenset[str],
+    own: frozenset[str],
     ctx: CheckContext,
 ) -> Iterator[Finding]:
     dest: tuple[TextField, Destination] | None = None
@@ -110,7 +118,9 @@ def _redirection(
         if field.kind == "icon" or _URI_KEYWORD.search(field.location):
             continue
         if may_hold_destination(field.text):
-            found = next((d for d in destinations(field.text) if _foreign(d, own_hosts)), None)
+            found = next(
+                (d for d in destinations(field.text) if _foreign(d, own_hosts, own)), None
+            )
             if found is not None:
                 dest = (field, found)
                 break

@@ -10,9 +10,10 @@ data goes, read from destination literals, whatever language the prose around th
   endpoint to read from is ordinary.
 - 020: a tool's description carries a destination literal on a host that is not the server's
   own, not a documentation host (RFC 2606/6761 names) and not a known service's, outside an
-  example ("e.g.", "such as"), *and* names an identifier that is neither this tool's parameter
-  nor another tool of the server (`read_clipboard`, `git_push`): a route for data, off the
-  schema, to a place the server chose.
+  example ("e.g.", "such as") and, for a link or host, after the first sentence of a tool not
+  named for web work, *and* names an identifier that is neither this tool's parameter nor
+  another tool of the server (`read_clipboard`, `git_push`): a route for data, off the schema,
+  to a place the server chose.
 - 021: the same third-party literal without such a name: an e-mail address, IBAN, wallet or
   phone number anywhere in the description, or a URL after its first sentence (a tool says what
   it reads from first; a link appended after the purpose is where the text sends the model or
@@ -25,8 +26,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from functools import lru_cache
-from importlib import resources
 
+from toolwitness.checks.crosstool.parties import own_labels, third_party
 from toolwitness.checks.crosstool.tokens import (
     Destination,
     destinations,
@@ -40,7 +41,6 @@ from toolwitness.checks.text.lexicon import lexicon
 from toolwitness.findings import Finding, Witness
 from toolwitness.model import ServerSurface, TextField, Tool, tool_text_fields
 from toolwitness.textnorm import excerpt
-from toolwitness.yamlload import load_yaml
 
 _DATA_SLOT = re.compile(r"\.(?:default|examples|enum|const)(?:\[[0-9]+\])?$")
 _FIXED_SLOT = re.compile(r"\.(?:default|const)$")
@@ -55,78 +55,24 @@ _SENTENCE_WORDS = 4
 _SENTENCE_UNSPACED = 8
 _URLISH = re.compile(r"\S*(?:://|@)\S*")  # a whole URL or address token, path and query too
 _PATHISH = re.compile(r"\S*/\S*")  # a path or the rest of a URL: not words of a sentence
-# Names reserved for documentation (RFC 2606, RFC 6761): nothing can be sent there.
-_DOC_TLDS = frozenset({"example", "test", "invalid", "localhost", "local"})
-_DOC_DOMAINS = frozenset({"example.com", "example.net", "example.org"})
-# An identifier in prose: a back-quoted name, snake_case or camelCase, not part of a path,
-# address or URL (those were taken out) and not a file name.
+# An identifier in prose: a back-quoted name or snake_case, not part of a path, address or URL
+# (those were taken out) and not a file name. camelCase is left out: API-wrapping servers quote
+# their API's field names ("dependsOn", "getMailTips") as often as a tool's.
 _IDENTIFIER = re.compile(
-    r"`([A-Za-z_][\w.\-]{2,60})`"
-    r"|(?<![\w./@\-])([a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?![\w@\-])"
-    r"|(?<![\w./@\-])([a-z]+[A-Z][A-Za-z0-9]+)(?![\w@\-])"
+    r"`([A-Za-z_][\w.\-]{2,60})`|(?<![\w./@\-])([a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?![\w@\-])"
 )
 _FILE_NAME = re.compile(r"[\w.\-]+\.[A-Za-z0-9]{1,5}")
 
 
 @server_check("crosstool.places", ["TW-INJ-018", "TW-INJ-019", "TW-INJ-020", "TW-INJ-021"])
 def place_findings(surface: ServerSurface, ctx: CheckContext) -> Iterator[Finding]:
-    own = _own_labels(surface)
+    own = own_labels(surface)
     siblings = frozenset(t.name for t in surface.tools)
     for i, tool in enumerate(surface.tools):
         found = next(_slot_findings(tool, i, own, ctx), None)
         if found is not None:
             yield found
         yield from _description_route(tool, i, own, siblings, ctx)
-
-
-def _registrable_label(host: str) -> str:
-    """The label a host is registered under: "files.acme-cloud.app" gives "acme-cloud"."""
-    parts = [p for p in host.lower().rstrip(".").split(".") if p]
-    return parts[-2] if len(parts) >= 2 else (parts[0] if parts else "")
-
-
-def _squash(name: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", name.lower())
-
-
-def _own_labels(surface: ServerSurface) -> frozenset[str]:
-    """The names the server goes by (its id, its serverInfo name, its transport host), squashed
-    ("weather-now", "weather_now" and "WeatherNow" are one name)."""
-    names = [surface.id]
-    info = surface.server_info or {}
-    if isinstance(info.get("name"), str):
-        names.append(str(info["name"]))
-    url = surface.transport.url if surface.transport is not None else None
-    if url and "://" in url:
-        names.append(_registrable_label(url.split("://", 1)[1].split("/", 1)[0].split(":", 1)[0]))
-    return frozenset(s for s in (_squash(n) for n in names) if len(s) >= 3)
-
-
-@lru_cache(maxsize=1)
-def _service_labels() -> frozenset[str]:
-    """Single-word names of the remote services in data/services.yaml: a host registered under
-    one ("hooks.slack.com", "discord.com") is that service's."""
-    text = resources.files("toolwitness.data").joinpath("services.yaml").read_text("utf-8")
-    doc = load_yaml(text)
-    words: set[str] = set()
-    for entry in doc.get("services", []):
-        for word in entry.get("words", []):
-            if isinstance(word, str) and " " not in word:
-                words.add(_squash(word))
-    return frozenset(words)
-
-
-def _third_party(dest: Destination, own: frozenset[str]) -> bool:
-    """A destination somebody could receive data at, that is not the server's own nor a known
-    service's. IBANs, wallets and phone numbers have no host: they are always third party."""
-    if dest.host is None:
-        return True
-    host = dest.host.lower().rstrip(".")
-    tld = host.rpartition(".")[2]
-    if tld in _DOC_TLDS or any(host == d or host.endswith("." + d) for d in _DOC_DOMAINS):
-        return False
-    label = _squash(_registrable_label(host))
-    return label not in own and label not in _service_labels()
 
 
 def _is_sentence(text: str, literals: list[Destination]) -> bool:
@@ -157,7 +103,7 @@ def _slot_findings(tool: Tool, i: int, own: frozenset[str], ctx: CheckContext) -
             continue
         if not may_hold_destination(field.text):
             continue
-        found = [d for d in destinations(field.text) if _third_party(d, own)]
+        found = [d for d in destinations(field.text) if third_party(d, own)]
         if not found:
             continue
         if _is_sentence(field.text, found):
@@ -217,46 +163,55 @@ def _description_route(
     text = tool.description
     if not isinstance(text, str) or not may_hold_destination(text):
         return
-    literals = [d for d in destinations(text) if _third_party(d, own)]
+    literals = [d for d in destinations(text) if third_party(d, own)]
     if not literals:
         return
     analysis = analyse(text)
-    literal = next((d for d in literals if not _exemplified(analysis, text.find(d.value))), None)
+    literal = next(iter(_pointed(tool, literals, analysis)), None)
     if literal is None:
         return
     known = _parameter_names(tool.input_schema) | _parameter_names(tool.output_schema)
     named = _foreign_identifiers(text, known | siblings)
     where = f"tools[{i}].description"
-    if not named:
-        yield from _appended_destination(tool, where, literals, analysis, ctx)
+    if named:
+        yield ctx.rules.finding(
+            "TW-INJ-020",
+            tool=tool.name,
+            location=where,
+            message=(
+                f"the description points to the {literal.kind} {literal.value} (not the server's"
+                f" own host) and names {', '.join(named[:3])}, which is neither a parameter of"
+                " this tool nor another tool of the server: a route for data that the schema"
+                " does not show"
+            ),
+            evidence=excerpt(text),
+            witnesses=(
+                _literal_witness(literal, where),
+                *(
+                    Witness(kind="text", symbol=n, path=(where,), detail="identifier")
+                    for n in named[:3]
+                ),
+            ),
+        )
         return
     yield ctx.rules.finding(
-        "TW-INJ-020",
+        "TW-INJ-021",
         tool=tool.name,
         location=where,
         message=(
-            f"the description sends toward the {literal.kind} {literal.value} (not the server's"
-            f" own host) and names {', '.join(named[:3])}, which is neither a parameter of this"
-            " tool nor another tool of the server: a route for data that the schema does not show"
+            f"the description carries the {literal.kind} {literal.value}, which is not the"
+            " server's own host, a documentation name or a known service's: a place the"
+            " text points the model or its data to, outside every parameter"
         ),
         evidence=excerpt(text),
-        witnesses=(
-            _literal_witness(literal, where),
-            *(
-                Witness(kind="text", symbol=n, path=(where,), detail="identifier")
-                for n in named[:3]
-            ),
-        ),
+        witnesses=(_literal_witness(literal, where),),
     )
 
 
-def _appended_destination(
-    tool: Tool,
-    where: str,
-    literals: list[Destination],
-    analysis: Analysis,
-    ctx: CheckContext,
-) -> Iterator[Finding]:
+def _pointed(tool: Tool, literals: list[Destination], analysis: Analysis) -> Iterator[Destination]:
+    """The literals the text points to: not shown as an example, and for links and host names,
+    not in the first sentence (the source a tool reads from) nor in a tool named for web or
+    network work (a webhook tool may suggest a test collector)."""
     first_end = analysis.sentences[0].end if analysis.sentences else 0
     title = tool.title if isinstance(tool.title, str) else ""
     named_for = set(identifier_words(tool.name)) | set(identifier_words(title))
@@ -266,20 +221,8 @@ def _appended_destination(
         if _exemplified(analysis, offset):
             continue
         if literal.kind in ("url", "host") and (offset < first_end or web_tool):
-            continue  # the source a tool reads from; a web tool's links are its business
-        yield ctx.rules.finding(
-            "TW-INJ-021",
-            tool=tool.name,
-            location=where,
-            message=(
-                f"the description carries the {literal.kind} {literal.value}, which is not the"
-                " server's own host, a documentation name or a known service's: a place the"
-                " text points the model or its data to, outside every parameter"
-            ),
-            evidence=excerpt(analysis.text),
-            witnesses=(_literal_witness(literal, where),),
-        )
-        return
+            continue
+        yield literal
 
 
 @lru_cache(maxsize=1)

@@ -124,7 +124,8 @@ def destinations(text: str) -> Iterator[Destination]:
         yield Destination("wallet", m.group())
     urls = list(_URL.finditer(text))
     for m in urls:
-        yield Destination("url", m.group(), m.group(1).lower().rstrip("."))
+        if any(c.isalnum() for c in m.group(1)):  # "https://..." is a placeholder
+            yield Destination("url", m.group(), m.group(1).lower().rstrip("."))
     if "." in text:
         emails = [(m.start(), m.end()) for m in _EMAIL.finditer(text)]
         taken = emails + [(m.start(), m.end()) for m in urls]

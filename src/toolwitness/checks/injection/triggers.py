@@ -171,9 +171,6 @@ SQL_STATEMENT = re.compile(
 )
 
 
-_POSSESSIVE = re.compile(r"'s\b|\b(?:[Tt]heir|[Hh]is|[Hh]er)\b")
-
-
 def frame_gates(mask: int, text: str) -> tuple[bool, bool, bool]:
     """Whether the precedence, concealment and action frames may fire: a necessary condition
     of each (every frame needs a word of both halves of one pair, or the marks it reads)."""
@@ -185,7 +182,6 @@ def frame_gates(mask: int, text: str) -> tuple[bool, bool, bool]:
         or bool(mask & ACT and mask & EXPOSED)
         or bool(mask & RUN and (mask & COMMAND or "`" in text or SQL_STATEMENT.search(text)))
         or bool(mask & (TAKE | CALL) and mask & (SECRET | CONVO))
-        or bool(mask & TAKE and _POSSESSIVE.search(text))  # someone's records into an argument
         or bool(mask & CALL and mask & ORDER)
         or bool(mask & SEND and (mask & ENDPOINT or "://" in text or "@" in text))
     )
