@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterator
 
 from toolwitness import paths
-from toolwitness.checks.crosstool.parties import own_host, own_labels
+from toolwitness.checks.crosstool.parties import own_labels, shown_as_example, third_party
 from toolwitness.checks.crosstool.secrets import keeps_secrets, personal_secret
 from toolwitness.checks.crosstool.tokens import (
     Destination,
@@ -30,6 +30,7 @@ from toolwitness.checks.crosstool.tokens import (
     mentions,
 )
 from toolwitness.checks.interface import CheckContext, server_check
+from toolwitness.checks.text.language import analyse
 from toolwitness.findings import Finding, Witness
 from toolwitness.literals import contains_any
 from toolwitness.model import ServerSurface, TextField, Tool, tool_text_fields
@@ -90,14 +91,18 @@ def _own_hosts(surface: ServerSurface) -> frozenset[str]:
 
 
 def _foreign(dest: Destination, own_hosts: frozenset[str], own: frozenset[str]) -> bool:
-    """Not on the server's transport host and not under one of its names ("monday.com" for the
-    server `monday`); documentation names still count here, since a sibling's data sent to
-    them is the order whatever the host."""
-    if dest.host is None:
-        return True
-    if own_host(dest.host, own):
+    """A third party's (`parties.third_party`: not under one of the server's names, not a
+    documentation name, not a known service's) and not on the server's transport host."""
+    if not third_party(dest, own):
         return False
-    return not any(dest.host == h or dest.host.endswith("." + h) for h in own_hosts)
+    return dest.host is None or not any(
+        dest.host == h or dest.host.endswith("." + h) for h in own_hosts
+    )
+
+
+def _sample(text: str, dest: Destination) -> bool:
+    """Shown after an example marker ("e.g. user@outlook.com"), not a place to send to."""
+    return shown_as_example(analyse(text), text.find(dest.value))
 
 
 def _tool_witness(name: str, index: dict[str, int]) -> Witness:
@@ -119,7 +124,12 @@ def _redirection(
             continue
         if may_hold_destination(field.text):
             found = next(
-                (d for d in destinations(field.text) if _foreign(d, own_hosts, own)), None
+                (
+                    d
+                    for d in destinations(field.text)
+                    if _foreign(d, own_hosts, own) and not _sample(field.text, d)
+                ),
+                None,
             )
             if found is not None:
                 dest = (field, found)

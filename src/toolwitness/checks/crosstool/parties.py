@@ -14,7 +14,9 @@ import re
 from functools import lru_cache
 from importlib import resources
 
-from toolwitness.checks.crosstool.tokens import Destination
+from toolwitness.checks.crosstool.tokens import Destination, destinations
+from toolwitness.checks.text.language import Analysis
+from toolwitness.checks.text.lexicon import lexicon
 from toolwitness.model import ServerSurface
 from toolwitness.yamlload import load_yaml
 
@@ -77,3 +79,36 @@ def third_party(dest: Destination, own: frozenset[str]) -> bool:
     if documentation_host(dest.host) or own_host(dest.host, own):
         return False
     return squash(registrable_label(dest.host)) not in service_labels()
+
+
+@lru_cache(maxsize=1)
+def _example_openers() -> frozenset[str]:
+    """The nouns of the example markers ("for example" gives example, "e.g" gives e.g): a
+    sentence that opens with one ("Example: ...") shows a sample."""
+    return frozenset(phrase[-1] for phrase in lexicon().framing["example_markers"])
+
+
+def shown_as_example(analysis: Analysis, offset: int) -> bool:
+    """Inside a sentence after an example marker ("e.g.", "such as", "for example"), in a
+    sentence that opens with the marker's noun ("Example: ..."), or in a parenthesised list of
+    destinations: shown, not a place to go."""
+    if offset < 0:
+        return False
+    sentence = analysis.sentence_at(offset)
+    if sentence is None:
+        return False
+    if sentence.example_from is not None and sentence.example_from <= offset:
+        return True
+    return _enumerated(analysis.text, offset) or (
+        bool(words := sentence.words()) and words[0].removesuffix("s") in _example_openers()
+    )
+
+
+def _enumerated(text: str, offset: int) -> bool:
+    """Inside a parenthesised list of two or more destinations ("lookalike domains (paypa1.com,
+    rnicrosoft.com)"): samples enumerated, not one place to send to."""
+    lo = text.rfind("(", max(0, offset - 200), offset)
+    hi = text.find(")", offset, offset + 400)
+    if lo < 0 or hi < 0 or "," not in text[lo:hi]:
+        return False
+    return sum(1 for _ in destinations(text[lo + 1 : hi])) >= 2

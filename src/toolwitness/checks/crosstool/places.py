@@ -25,9 +25,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from functools import lru_cache
 
-from toolwitness.checks.crosstool.parties import own_labels, third_party
+from toolwitness.checks.crosstool.parties import own_labels, shown_as_example, third_party
 from toolwitness.checks.crosstool.tokens import (
     Destination,
     destinations,
@@ -37,7 +36,6 @@ from toolwitness.checks.crosstool.tokens import (
 from toolwitness.checks.injection.slots import slots
 from toolwitness.checks.interface import CheckContext, server_check
 from toolwitness.checks.text.language import Analysis, analyse
-from toolwitness.checks.text.lexicon import lexicon
 from toolwitness.findings import Finding, Witness
 from toolwitness.model import ServerSurface, TextField, Tool, tool_text_fields
 from toolwitness.textnorm import excerpt
@@ -218,44 +216,11 @@ def _pointed(tool: Tool, literals: list[Destination], analysis: Analysis) -> Ite
     web_tool = not named_for.isdisjoint(slots().members["network_domain"])
     for literal in literals:
         offset = analysis.text.find(literal.value)
-        if _exemplified(analysis, offset):
+        if shown_as_example(analysis, offset):
             continue
         if literal.kind in ("url", "host") and (offset < first_end or web_tool):
             continue
         yield literal
-
-
-@lru_cache(maxsize=1)
-def _example_openers() -> frozenset[str]:
-    """The nouns of the example markers ("for example" gives example, "e.g" gives e.g): a
-    sentence that opens with one ("Example: ...") shows a sample."""
-    return frozenset(phrase[-1] for phrase in lexicon().framing["example_markers"])
-
-
-def _exemplified(analysis: Analysis, offset: int) -> bool:
-    """Inside a sentence after an example marker ("e.g.", "such as", "for example"), in a
-    sentence that opens with the marker's noun ("Example: ..."), or in a parenthesised list of
-    destinations: shown, not a place to go."""
-    if offset < 0:
-        return False
-    sentence = analysis.sentence_at(offset)
-    if sentence is None:
-        return False
-    if sentence.example_from is not None and sentence.example_from <= offset:
-        return True
-    return _enumerated(analysis.text, offset) or (
-        bool(words := sentence.words()) and words[0].removesuffix("s") in _example_openers()
-    )
-
-
-def _enumerated(text: str, offset: int) -> bool:
-    """Inside a parenthesised list of two or more destinations ("lookalike domains (paypa1.com,
-    rnicrosoft.com)"): samples enumerated, not one place to send to."""
-    lo = text.rfind("(", max(0, offset - 200), offset)
-    hi = text.find(")", offset, offset + 400)
-    if lo < 0 or hi < 0 or "," not in text[lo:hi]:
-        return False
-    return sum(1 for _ in destinations(text[lo + 1 : hi])) >= 2
 
 
 def _foreign_identifiers(text: str, known: set[str] | frozenset[str]) -> list[str]:

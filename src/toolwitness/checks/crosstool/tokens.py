@@ -114,7 +114,9 @@ def _bare_host(host: str) -> bool:
 def destinations(text: str) -> Iterator[Destination]:
     """Every destination-typed literal of `text`, in kind order."""
     for m in _EMAIL.finditer(text):
-        yield Destination("email", m.group(), m.group().rpartition("@")[2].lower())
+        domain = m.group().rpartition("@")[2].lower()
+        if domain.rpartition(".")[2].isalpha():  # "image001.jpg@01D26CD8.3C3B" is a content id
+            yield Destination("email", m.group(), domain)
     for m in _IBAN.finditer(text):
         if _iban_valid(m.group()) or _labelled_iban(text, m.start()):
             yield Destination("iban", m.group())
