@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from toolwitness.checks.crosstool.parties import own_labels
 from toolwitness.checks.injection.detect import IDENTIFIER_KINDS, INERT, detect, hidden_signals
 from toolwitness.checks.injection.model import COMPOUND_RULE, INTENT, RULE_OF, FieldContext, Signal
 from toolwitness.checks.injection.params import exfil_params
@@ -141,6 +142,7 @@ class _Purpose:
 def tool_poisoning(surface: ServerSurface, ctx: CheckContext) -> Iterator[Finding]:
     lex = lexicon()
     names = {t.name.lower(): t.name for t in surface.tools}
+    owners = own_labels(surface)
     siblings = frozenset(names)  # detectors skip the tool's own name
     inert = INERT.fullmatch
     quiet_tools = QuietTools(siblings, lex)
@@ -188,14 +190,14 @@ def tool_poisoning(surface: ServerSurface, ctx: CheckContext) -> Iterator[Findin
                 words = param_words[param]
             fctx = FieldContext(
                 field.kind, field.location, tool.name, words, siblings, param, identity, victim,
-                params, runs_code,
+                params, runs_code, owners,
             )
             for finding in field_findings(field, fctx, ctx, lex, param_signals.get(field.location)):
                 reported.setdefault(field.location, set()).add(finding.rule_id)
                 yield finding
         if len(prose) >= 2:
             whole = FieldContext("joined", prose[0].location, tool.name, purpose(), siblings,
-                                 None, identity, victim, params, runs_code)  # fmt: skip
+                                 None, identity, victim, params, runs_code, owners)  # fmt: skip
             yield from split_findings(prose, whole, ctx, lex, reported)
     everything: frozenset[str] | None = None  # the server's purpose words, when needed
     for field in surface_text_fields(surface):
@@ -205,5 +207,6 @@ def tool_poisoning(surface: ServerSurface, ctx: CheckContext) -> Iterator[Findin
             {t.text for t in tokens(nfc(field.text)) if len(t.text) > 2 and t.text in names}
         )
         promoted = names[named[0]] if len(named) == 1 else None  # the one tool it names, if any
-        fctx = FieldContext(field.kind, field.location, promoted, everything, siblings, None)
+        fctx = FieldContext(field.kind, field.location, promoted, everything, siblings, None,
+                            owners=owners)  # fmt: skip
         yield from field_findings(field, fctx, ctx, lex)

@@ -54,6 +54,7 @@ class FieldContext:
     # an access point or a service principal (`target_pid`), which no honest tool takes
     params: frozenset[str] = frozenset()  # the tool's own parameter names (lowercased)
     runs_code: bool = False  # the tool's name or a parameter says it executes code (its role)
+    owners: frozenset[str] = frozenset()  # the server's own names, squashed (crosstool.parties)
 
     @property
     def is_param_text(self) -> bool:
