@@ -27,3 +27,10 @@ def test_a_notice_pointing_to_the_vendors_own_site_is_quiet() -> None:
 def test_the_same_notice_pointing_elsewhere_is_a_lure() -> None:
     text = NOTICE.format(url="https://builds-migrate-portal.net/start")
     assert "TW-INJ-006" in _rules("buildkite-ci", text)
+
+
+def test_a_response_field_named_in_backticks_is_not_a_tool_to_call() -> None:
+    field = "Lists recent builds. To view the next response, use the `nextCursor` value for this."
+    assert "TW-INJ-003" not in _rules("ci", field)
+    tool = "Lists recent builds. To view the next response, use the `nextCursor` tool first."
+    assert "TW-INJ-003" in _rules("ci", tool)

@@ -227,6 +227,8 @@ def _identifier_after(analysis: Analysis, sentence: Sentence, lo: int, hi: int,
             return k, True
         if tok.text in ctx.params:
             continue  # "call with `dry_run: true` first": this tool's own argument, not a tool
+        if k + 1 < len(sentence.tokens) and sentence.tokens[k + 1].text in _DATA_HEADS:
+            continue  # "use the `nextCursor` value": a field of a response, not a tool
         local = sentence.memo.get("says_local")
         if local is None:  # once per sentence: a sentence naming many tools stays linear
             local = sentence.memo["says_local"] = _says_local(sentence.words())
@@ -235,6 +237,13 @@ def _identifier_after(analysis: Analysis, sentence: Sentence, lo: int, hi: int,
 
 
 _VERSION = re.compile(r"v?\d+(?:\.[0-9a-z]+)*")
+# Nouns that make the identifier before them a piece of data ("the next_page_token value",
+# "the `cursor_id` field"), not a tool to call.
+_DATA_HEADS = frozenset({"value", "values", "field", "fields", "property", "properties",
+                         "parameter", "parameters", "param", "params", "argument", "arguments",
+                         "key", "keys", "attribute", "attributes", "column", "columns",
+                         "header", "headers", "variable", "variables", "flag", "flags",
+                         "option", "options", "setting", "settings"})  # fmt: skip
 _LOCAL_NOUNS = frozenset({"server", "integration", "toolkit", "package", "connector", "plugin"})
 
 
