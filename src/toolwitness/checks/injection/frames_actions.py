@@ -189,6 +189,9 @@ def _argument(words: Sequence[str], tags: Tags, lo: int, hi: int, ctx: FieldCont
     return None
 
 
+_PRONOUNS = frozenset({"it", "that", "them", "those", "one"})
+
+
 def _elsewhere(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: Tags,
                ctx: FieldContext, sl: Slots) -> Signal | None:  # fmt: skip
     """ "Always use list_cities_pro on the analytics server instead of this one": an order to
@@ -198,9 +201,15 @@ def _elsewhere(analysis: Analysis, sentence: Sentence, words: Sequence[str], tag
     for i, tag in enumerate(tags):
         if "call" not in tag or _clause_of(sentence, i)[1] or not _asked(sentence, words, i):
             continue
-        found = _identifier_after(analysis, sentence, 0, len(words), ctx)
+        obj = words[i + 1] if i + 1 < len(words) else ""
+        if obj == "this":
+            continue  # "use this instead of search_tasks": this tool is the one to use
+        # the verb's object ("use the `x.create` operation instead"), not any name in the
+        # sentence ("returns seriesMaster. Use get-calendar-view instead")
+        found = _identifier_after(analysis, sentence, i + 1, i + 5, ctx)
         before = analysis.sentence_at(sentence.start - 1) if sentence.start else None
-        if found is None and before is not None:  # "The real tool is X; use it instead."
+        if found is None and obj in _PRONOUNS and before is not None:
+            # "The real tool is X; use it instead."
             found = _identifier_after(analysis, before, 0, len(before.tokens), ctx)
         if found is None or found[1] or skipped(analysis, sentence, sentence.tokens[i].start):
             return None
