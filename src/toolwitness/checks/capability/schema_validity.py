@@ -203,7 +203,9 @@ def _walk(schema: Any) -> _Walked:
             for place in rule.places:
                 if place == "self" and isinstance(value, kinds):
                     children.append((value, (*at, keyword)))
-                elif place == "each" and isinstance(value, dict):
+                elif place == "each" and isinstance(value, dict) and "self" not in rule.places:
+                    # an object of schemas ("properties"); a keyword that takes a schema or
+                    # an array of them ("items" before 2020-12) walks a dict value as one schema
                     children += [
                         (v, (*at, keyword, k)) for k, v in value.items() if isinstance(v, kinds)
                     ]
