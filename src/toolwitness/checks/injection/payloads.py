@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterator
 from urllib.parse import urlsplit
 
+from toolwitness.checks.crosstool.parties import registrable_label, squash
 from toolwitness.checks.injection.decoders import Decoded, decode_chains
 from toolwitness.checks.injection.model import CREDENTIAL, SHELL, URL, FieldContext, Signal
 from toolwitness.checks.injection.slots import slots
@@ -82,6 +83,7 @@ def shell_commands(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Itera
             and sentence.directive
             and not analysis.exemplified_at(m.start())  # "quoted as written, e.g. `wget …`"
             and (first[0] in lex.shell["fetchers"] or first[0] in lex.shell["interpreters"])
+            and not _own_api_call(m.group(1), ctx)
         ):
             yield Signal(
                 SHELL,
@@ -91,6 +93,19 @@ def shell_commands(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Itera
                 "tells the model to run a shell command unrelated to the tool",
             )
             return
+
+
+_SPAN_URL = re.compile(r"(?:https?)://([A-Za-z0-9.\-]{1,253})")
+_PIPES = ("|", ";", "&&", ">", "$(", "`")
+
+
+def _own_api_call(span: str, ctx: FieldContext) -> bool:
+    """`curl 'https://api.<server>.com/v1/...'`: a request to the server's own API, shown to
+    developers, with nothing piped, chained or redirected."""
+    hosts = [m.group(1) for m in _SPAN_URL.finditer(span)]
+    if not hosts or not ctx.owners or any(p in span for p in _PIPES):
+        return False
+    return all(squash(registrable_label(h)) in ctx.owners for h in hosts)
 
 
 class _Nothing:
