@@ -24,8 +24,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
-from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -45,36 +44,67 @@ def _validator(class_name: str, schema: Any) -> Validator:
     return cls(schema, format_checker=cls.FORMAT_CHECKER)
 
 
-@dataclass(frozen=True)
 class KeywordRule:
-    schema: Any  # the keyword's schema, self-references reduced to the root's type
-    places: tuple[str, ...]  # "self" and/or "each": where subschemas sit in the value
-    type_only: bool  # validity depends on the value's JSON type alone
-    # not None: validity depends only on the value's type, its members' types and its length
-    # up to this cap ("properties": an object of schemas; "allOf": a non-empty array of them)
-    member_cap: int | None
-    fast: Any  # the schema compiled for `semantics` (None: always checked by jsonschema)
-    semantics: Semantics | None
-    validator_class: str  # the jsonschema class of the dialect
+    """One keyword's rule. (Plain classes here: a dataclass costs start-up ~0.5 ms to build.)"""
+
+    __slots__ = (
+        "_validator", "fast", "member_cap", "places", "schema", "semantics", "type_only",
+        "validator_class",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        schema: Any,
+        places: tuple[str, ...],
+        type_only: bool,
+        member_cap: int | None,
+        fast: Any,
+        semantics: Semantics | None,
+        validator_class: str,
+    ) -> None:
+        self.schema = schema  # the keyword's schema, self-references reduced to the root's type
+        self.places = places  # "self" and/or "each": where subschemas sit in the value
+        self.type_only = type_only  # validity depends on the value's JSON type alone
+        # not None: validity depends only on the value's type, its members' types and its
+        # length up to this cap ("properties": an object of schemas; "allOf": a non-empty array)
+        self.member_cap = member_cap
+        self.fast = fast  # the schema compiled for `semantics` (None: always jsonschema)
+        self.semantics = semantics
+        self.validator_class = validator_class  # the jsonschema class of the dialect
+        self._validator: Validator | None = None
 
     def passes(self, value: Any) -> bool:
         """Known valid without jsonschema (False: invalid, or not decided without it)."""
         found = self.semantics
         return found is not None and self.fast is not None and found.passes(self.fast, value)
 
-    @cached_property
+    @property
     def validator(self) -> Validator:
-        return _validator(self.validator_class, self.schema)
+        """A jsonschema validator of the keyword's schema, built (and jsonschema imported) on
+        first use."""
+        if self._validator is None:
+            self._validator = _validator(self.validator_class, self.schema)
+        return self._validator
 
 
-@dataclass(frozen=True)
 class Dialect:
-    uri: str
-    name: str
-    root_rule: KeywordRule  # the root constraints (type, draft-04 dependencies)
-    root_trivial: bool  # the root constrains only the type, which every object node passes
-    keywords: dict[str, KeywordRule]
-    booleans: bool  # true and false are schemas (draft 6 on)
+    __slots__ = ("booleans", "keywords", "name", "root_rule", "root_trivial", "uri")
+
+    def __init__(
+        self,
+        uri: str,
+        name: str,
+        root_rule: KeywordRule,
+        root_trivial: bool,
+        keywords: dict[str, KeywordRule],
+        booleans: bool,
+    ) -> None:
+        self.uri = uri
+        self.name = name
+        self.root_rule = root_rule  # the root constraints (type, draft-04 dependencies)
+        self.root_trivial = root_trivial  # only the type, which every object node passes
+        self.keywords = keywords
+        self.booleans = booleans  # true and false are schemas (draft 6 on)
 
 
 def _short_name(uri: str) -> str:

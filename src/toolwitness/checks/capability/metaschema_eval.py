@@ -22,7 +22,7 @@ every decided answer equal to `jsonschema`'s on generated values and on every sc
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 TYPE_NAMES = frozenset({"array", "boolean", "integer", "null", "number", "object", "string"})
@@ -56,25 +56,33 @@ _JSON_CLASSES = frozenset({dict, list, str, int, float, bool, type(None)})
 _PCHAR = r"[A-Za-z0-9._~!$&'()*+,;=:@-]"
 _FRAGMENT = rf"(?:#(?:{_PCHAR}|[/?])*)?"
 _HTTP_URI = rf"https?://[A-Za-z0-9._~-]+(?:/{_PCHAR}*)*{_FRAGMENT}"
-_SAFE_URI = re.compile(_HTTP_URI)
 # a relative path: no colon (the first segment of a scheme-less reference may hold none), not
 # starting with "//" (an authority)
-_SAFE_REFERENCE = re.compile(rf"(?:{_HTTP_URI}|(?!//)[A-Za-z0-9._~/-]*{_FRAGMENT})")
+_SAFE = {"uri": _HTTP_URI, "uri-reference": rf"(?:{_HTTP_URI}|(?!//)[A-Za-z0-9._~/-]*{_FRAGMENT})"}
+
+
+@cache
+def safe_uri(name: str) -> re.Pattern[str]:
+    """The strings of format `name` ("uri", "uri-reference") decided valid here."""
+    return re.compile(_SAFE[name])
 
 
 class Undecided(Exception):
     """The value or the schema needs something not modelled here."""
 
 
-@dataclass(frozen=True)
 class Semantics:
-    """What differs between the drafts for the keywords modelled here."""
+    """What differs between the drafts for the keywords modelled here. (A plain class: a
+    dataclass costs start-up ~0.5 ms to build.)"""
 
-    float_integers: bool  # 1.0 is an "integer" (draft 6 on)
-    # draft 4's implementations: `minimum` reads a boolean `exclusiveMinimum` beside it (no
-    # keyword of its own), `items` takes an object only (no boolean schemas)
-    legacy: bool
-    regex_format: bool  # `format: regex` is asserted by the dialect's format checker
+    __slots__ = ("float_integers", "legacy", "regex_format")
+
+    def __init__(self, *, float_integers: bool, legacy: bool, regex_format: bool) -> None:
+        self.float_integers = float_integers  # 1.0 is an "integer" (draft 6 on)
+        # draft 4's implementations: `minimum` reads a boolean `exclusiveMinimum` beside it (no
+        # keyword of its own), `items` takes an object only (no boolean schemas)
+        self.legacy = legacy
+        self.regex_format = regex_format  # `format: regex` is asserted by the format checker
 
     def decide(self, schema: Any, value: Any) -> bool | None:
         try:
@@ -222,8 +230,7 @@ class Semantics:
         if name in ("uri", "uri-reference"):
             if kind is not str:
                 return True  # every checker passes a non-string
-            safe = _SAFE_URI if name == "uri" else _SAFE_REFERENCE
-            if value and safe.fullmatch(value):
+            if value and safe_uri(name).fullmatch(value):
                 return True
         raise Undecided
 
