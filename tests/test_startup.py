@@ -8,6 +8,7 @@ import subprocess
 import sys
 import typing
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,14 +16,15 @@ from conftest import ROOT
 from toolwitness.commands import COMMANDS
 
 CATALOG = ROOT / "examples" / "catalogs" / "weather.json"
-# Not jsonschema: since TW-CAP-016 checks every tool's inputSchema against its metaschema, a
-# catalog scan needs it; the rule registry does not (test_rules_listing_... below). Not typer
-# either: a plain scan's command line is parsed by the fast path (cli_fast).
+# Not typer: a plain scan's command line is parsed by the fast path (cli_fast). Not jsonschema
+# (nor what it imports): TW-CAP-016 decides valid schemas with the compiled metaschema table
+# (`checks/capability/metaschema_eval.py`) and asks jsonschema only about a value that fails.
+JSONSCHEMA = ("jsonschema", "jsonschema_specifications", "referencing", "rpds", "attrs", "attr")
 HEAVY = (
     "toolwitness.code", "toolwitness.lab", "toolwitness.sweep", "toolwitness.acquire.live",
     "multiprocessing", "tarfile", "mcp", "rich", "typer", "toolwitness.cli_app",
     "toolwitness.commands.scan", "toolwitness.commands.integrity", "toolwitness.commands.lab",
-    "toolwitness.commands.discover", "toolwitness.baseline",
+    "toolwitness.commands.discover", "toolwitness.baseline", *JSONSCHEMA,
 )  # fmt: skip
 
 
@@ -60,6 +62,54 @@ def test_a_one_tool_catalog_scan_imports_none_of_the_heavy_parts(tmp_path: Path)
 
 def test_sarif_report_needs_no_rich_either(tmp_path: Path) -> None:
     assert _heavy(_modules_after(["scan", str(CATALOG), "-o", str(tmp_path / "r.sarif")])) == []
+
+
+def _importtime_scan(catalog: Path, report: Path) -> tuple[set[str], dict[str, Any]]:
+    """`python -X importtime -m toolwitness scan CATALOG -f json -o REPORT`: the modules it
+    imported (read off importtime's lines) and the report."""
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "toolwitness", "scan", str(catalog),
+         "-f", "json", "-o", str(report)],
+        capture_output=True, text=True, timeout=300, cwd=ROOT,
+    )  # fmt: skip
+    assert proc.returncode in (0, 1), proc.stderr[-2000:]
+    lines = [ln for ln in proc.stderr.splitlines() if ln.startswith("import time:")][1:]
+    modules = {ln.rsplit("|", 1)[1].strip() for ln in lines}
+    assert "toolwitness.pipeline" in modules  # read right: the scan's own imports are there
+    return modules, json.loads(report.read_text("utf-8"))
+
+
+def _schema_findings(report: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        f for server in report["servers"] for f in server["findings"] if f["rule_id"] == "TW-CAP-016"
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "catalog",
+    [CATALOG, ROOT / "tests" / "fixtures" / "real" / "server-filesystem.json",
+     ROOT / "tests" / "fixtures" / "real" / "mcp-server-time.json"],  # draft-07 $schema; $ref
+    ids=lambda p: p.name,
+)  # fmt: skip
+def test_a_scan_of_valid_schemas_imports_no_jsonschema(catalog: Path, tmp_path: Path) -> None:
+    modules, report = _importtime_scan(catalog, tmp_path / "r.json")
+    assert sorted(modules & set(JSONSCHEMA)) == []
+    assert _schema_findings(report) == []
+
+
+def test_an_invalid_schema_still_gets_its_finding_from_jsonschema(tmp_path: Path) -> None:
+    catalog = tmp_path / "bad.json"
+    tool = {"name": "add", "description": "Adds two numbers.", "inputSchema": {
+        "type": "object", "properties": {"x": {"type": "integr"}, "y": {"maxLength": -1}}}}
+    catalog.write_text(json.dumps({"tools": [tool]}), "utf-8")
+    modules, report = _importtime_scan(catalog, tmp_path / "r.json")
+    assert "jsonschema" in modules
+    (finding,) = _schema_findings(report)
+    assert finding["location"] == "tools[0].inputSchema.properties.x.type"
+    assert finding["message"] == (
+        "not a valid JSON Schema (2020-12): 'integr' is not valid under any of the given schemas"
+        " (and 1 more)"
+    )
 
 
 def test_version_fast_path_loads_no_typer() -> None:

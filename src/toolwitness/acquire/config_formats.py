@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolwitness import paths
-from toolwitness.acquire.config_entry import EntryContext, spec_from_entry
 from toolwitness.acquire.limits import InputLimits
 from toolwitness.errors import InputError
 from toolwitness.model import ServerSpec
@@ -201,6 +200,9 @@ def specs_from_document(
 ) -> list[ServerSpec]:
     """The specs of every entry. With `problems`, a malformed entry is appended there and the
     others are still read; without, the first error is raised."""
+    # a client config only: a tools catalog is told apart by `detect_format` alone
+    from toolwitness.acquire.config_entry import EntryContext, spec_from_entry
+
     ctx = EntryContext(client=client, source=source, url_kind="sse" if fmt == "gemini" else "http")
     specs: list[ServerSpec] = []
     entries = list(raw_entries(doc, fmt, source))  # cheap: count before building anything

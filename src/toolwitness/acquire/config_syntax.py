@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
 from pathlib import Path
 from typing import Any
 
 from toolwitness import paths
 from toolwitness.acquire.hostile_json import check_value, parse_json_bytes, parse_json_text
-from toolwitness.acquire.jsonc import strip_jsonc
 from toolwitness.acquire.limits import InputLimits
 from toolwitness.errors import InputError
 from toolwitness.files import read_regular
@@ -63,12 +61,12 @@ def parse_config_bytes(data: bytes, syntax: str, source: str, limits: InputLimit
             if "not valid JSON" not in strict_error.reason:
                 raise
             try:
-                return parse_json_text(strip_jsonc(_text(data, source), source), source, limits)
+                return parse_json_text(_strip_jsonc(_text(data, source), source), source, limits)
             except InputError:
                 raise strict_error from None
     text = _text(data, source)
     if syntax == "jsonc":
-        return parse_json_text(strip_jsonc(text, source), source, limits)
+        return parse_json_text(_strip_jsonc(text, source), source, limits)
     if syntax == "toml":
         if len(data) > MAX_TOML_BYTES:  # tomllib is pure Python: ~1 s of CPU per MiB
             raise InputError(
@@ -84,11 +82,19 @@ def parse_config_bytes(data: bytes, syntax: str, source: str, limits: InputLimit
     return doc
 
 
+def _strip_jsonc(text: str, source: str) -> str:
+    from toolwitness.acquire.jsonc import strip_jsonc  # a JSONC file only
+
+    return strip_jsonc(text, source)
+
+
 def _load_yaml(text: str, source: str, limits: InputLimits) -> Any:
     return load_untrusted_yaml(text, source, max_depth=limits.max_depth, what="client config")
 
 
 def _load_toml(text: str, source: str, limits: InputLimits) -> Any:
+    import tomllib  # a TOML file only: a catalog scan reads none
+
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

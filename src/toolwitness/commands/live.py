@@ -16,7 +16,6 @@ scan on the command line's fast path (`cli_fast`) can split its targets without 
 from __future__ import annotations
 
 import os
-import shlex
 import string
 import sys
 from collections.abc import Iterator, Sequence
@@ -84,6 +83,8 @@ def command_spec(argv: Sequence[str]) -> ServerSpec:
     # The server runs in a temporary directory: a file named relative to here is made absolute.
     command = os.path.abspath(argv[0]) if "/" in argv[0] and os.path.isfile(argv[0]) else argv[0]
     args = tuple(_absolute_if_path(a) for a in argv[1:])
+    import shlex
+
     from toolwitness.acquire.package_spec import package_from_command
 
     package = package_from_command(command, args)
@@ -161,6 +162,8 @@ def scan_inputs(
 
 
 def _split(line: str) -> list[str]:
+    import shlex  # a --stdio command line only
+
     try:
         return shlex.split(line)
     except ValueError as exc:  # an unbalanced quote

@@ -15,8 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import rfc8785
-
 from toolwitness.memo import IdentityMemo
 from toolwitness.model import ServerSurface, Tool
 
@@ -67,6 +65,12 @@ _NUMBER_START = re.compile(r"[:,\[]-?[0-9]")
 _FLOAT_OR_BIG = re.compile(r"[:,\[]-?[0-9]+[.eE]|[0-9]{16}")
 
 
+def _jcs(value: Any) -> bytes:
+    import rfc8785  # only for the values the fast path cannot encode: most scans need none
+
+    return rfc8785.dumps(value)
+
+
 def canonical_bytes(value: Any) -> bytes:
     """RFC 8785 canonical JSON. A fast path is taken only where it is byte-identical to JCS
     (a differential property test checks it against the `rfc8785` package)."""
@@ -77,11 +81,11 @@ def canonical_bytes(value: Any) -> bytes:
     try:
         text = _encode(value)
     except (TypeError, ValueError):
-        return rfc8785.dumps(value)
+        return _jcs(value)
     if not text.isascii() and _HIGH_CHAR.search(text):
-        return rfc8785.dumps(value)
+        return _jcs(value)
     if text[:1] in "-0123456789" or (_NUMBER_START.search(text) and _FLOAT_OR_BIG.search(text)):
-        return rfc8785.dumps(value)
+        return _jcs(value)
     return text.encode("utf-8")
 
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from packaging.version import InvalidVersion, Version
+if TYPE_CHECKING:
+    from packaging.version import Version
 
 _SEMVER = re.compile(
     r"v?(0|[1-9]\d{0,15})\.(0|[1-9]\d{0,15})\.(0|[1-9]\d{0,15})"
@@ -54,6 +55,8 @@ def _semver_key(text: str) -> tuple[Any, ...] | None:
 def _pep440_key(text: str) -> Version | None:
     if len(text) > _MAX_VERSION_CHARS:
         return None
+    from packaging.version import InvalidVersion, Version  # a PyPI package only
+
     try:
         return Version(text)
     except InvalidVersion:

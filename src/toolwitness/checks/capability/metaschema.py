@@ -9,202 +9,103 @@ valid when every node passes the root constraints and the keyword schemas, nodes
 those places (`checks/capability/schema_validity.py`). Nothing is typed by hand; a metaschema
 shape this does not understand is an `InternalError`, and a test holds the result equal to
 `check_schema` on generated schemas for every draft.
+
+The taking apart is done at build time (`metaschema_table.py`) into `data/metaschema-rules.json`,
+with each keyword schema also compiled for a small evaluator (`metaschema_eval.py`): a scan whose
+schemas that evaluator finds valid never imports `jsonschema` (~0.14 s of a one-tool scan). A
+keyword value it does not find valid is checked by a `jsonschema` validator of the keyword's
+schema, built on first use, which also writes the finding's message. The table names the SHA-256
+of the metaschema files it was built from; when the installed `jsonschema_specifications` holds
+other files (or the table is missing), the table is built in memory from them instead.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import hashlib
+import importlib.util
+import json
+import os
 from functools import lru_cache
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from jsonschema import (
-    Draft4Validator,
-    Draft6Validator,
-    Draft7Validator,
-    Draft201909Validator,
-    Draft202012Validator,
-)
-from jsonschema.protocols import Validator
-from jsonschema_specifications import REGISTRY  # type: ignore[import-untyped]
+from toolwitness.checks.capability.metaschema_eval import Semantics
 
-from toolwitness.errors import InternalError
+if TYPE_CHECKING:
+    from jsonschema.protocols import Validator
 
 DEFAULT_DIALECT = "https://json-schema.org/draft/2020-12/schema"
-_CLASSES: tuple[type[Validator], ...] = (
-    Draft202012Validator,
-    Draft201909Validator,
-    Draft7Validator,
-    Draft6Validator,
-    Draft4Validator,
-)
-_SELF = "\x00self"  # marks a reference back to the metaschema root while it is taken apart
-# Keywords of a metaschema root that say nothing about the schema being checked.
-_ROOT_SKIP = frozenset(
-    {"properties", "definitions", "$defs", "$id", "id", "$schema", "allOf", "$vocabulary",
-     "$dynamicAnchor", "$recursiveAnchor", "title", "description", "$comment", "default"}
-)  # fmt: skip
-# Keywords of a keyword schema under which a value's validity does not depend on its content.
-_TYPE_ONLY = frozenset({"type", "title", "description", "$comment", "default", "deprecated"})
+TABLE = Path(__file__).resolve().parents[2] / "data" / "metaschema-rules.json"
 
 
-@dataclass(frozen=True)
+def _validator(class_name: str, schema: Any) -> Validator:
+    import jsonschema
+
+    cls: type[Validator] = getattr(jsonschema, class_name)
+    return cls(schema, format_checker=cls.FORMAT_CHECKER)
+
+
 class KeywordRule:
-    validator: Validator  # the keyword's schema, self-references reduced to the root's type
-    places: tuple[str, ...]  # "self" and/or "each": where subschemas sit in the value
-    type_only: bool  # validity depends on the value's JSON type alone
-    # not None: validity depends only on the value's type, its members' types and its length
-    # up to this cap ("properties": an object of schemas; "allOf": a non-empty array of them)
-    member_cap: int | None = None
+    """One keyword's rule. (Plain classes here: a dataclass costs start-up ~0.5 ms to build.)"""
+
+    __slots__ = (
+        "_validator", "fast", "member_cap", "places", "schema", "semantics", "type_only",
+        "validator_class",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        schema: Any,
+        places: tuple[str, ...],
+        type_only: bool,
+        member_cap: int | None,
+        fast: Any,
+        semantics: Semantics | None,
+        validator_class: str,
+    ) -> None:
+        self.schema = schema  # the keyword's schema, self-references reduced to the root's type
+        self.places = places  # "self" and/or "each": where subschemas sit in the value
+        self.type_only = type_only  # validity depends on the value's JSON type alone
+        # not None: validity depends only on the value's type, its members' types and its
+        # length up to this cap ("properties": an object of schemas; "allOf": a non-empty array)
+        self.member_cap = member_cap
+        self.fast = fast  # the schema compiled for `semantics` (None: always jsonschema)
+        self.semantics = semantics
+        self.validator_class = validator_class  # the jsonschema class of the dialect
+        self._validator: Validator | None = None
+
+    def passes(self, value: Any) -> bool:
+        """Known valid without jsonschema (False: invalid, or not decided without it)."""
+        found = self.semantics
+        return found is not None and self.fast is not None and found.passes(self.fast, value)
+
+    @property
+    def validator(self) -> Validator:
+        """A jsonschema validator of the keyword's schema, built (and jsonschema imported) on
+        first use."""
+        if self._validator is None:
+            self._validator = _validator(self.validator_class, self.schema)
+        return self._validator
 
 
-@dataclass(frozen=True)
 class Dialect:
-    uri: str
-    name: str
-    root: Validator  # the root constraints (type, draft-04 dependencies)
-    root_trivial: bool  # the root constrains only the type, which every object node passes
-    keywords: dict[str, KeywordRule]
-    booleans: bool  # true and false are schemas (draft 6 on)
+    __slots__ = ("booleans", "keywords", "name", "root_rule", "root_trivial", "uri")
 
-
-def _is_self(node: Any) -> bool:
-    return isinstance(node, dict) and (
-        node.get("$ref") == "#"
-        or node.get("$dynamicRef") == "#meta"
-        or node.get("$recursiveRef") == "#"
-    )
-
-
-def _flatten(meta: dict[str, Any]) -> dict[str, Any]:
-    """One document: a vocabulary metaschema (`allOf` of `meta/...` references) merged into
-    its root, so references resolve in one place."""
-    out = {k: v for k, v in meta.items() if k != "allOf"}
-    props = dict(out.get("properties", {}))
-    defs = dict(out.get("$defs", {}))
-    base = meta["$id"].rsplit("/", 1)[0] + "/"
-    for part in meta.get("allOf", ()):
-        ref = part.get("$ref") if isinstance(part, dict) else None
-        if not isinstance(ref, str):
-            raise InternalError(f"metaschema {meta['$id']}: allOf member {part!r}")
-        vocab = REGISTRY.contents(base + ref)
-        props.update(vocab.get("properties", {}))
-        defs.update(vocab.get("$defs", {}))
-    out["properties"], out["$defs"] = props, defs
-    return out
-
-
-def _resolve(node: Any, doc: dict[str, Any], depth: int = 0) -> Any:
-    """`node` with references inlined; a reference to the root becomes `_SELF`."""
-    if depth > 32:
-        raise InternalError("metaschema references nest too deep")
-    if _is_self(node):
-        return _SELF
-    if isinstance(node, dict):
-        ref = node.get("$ref")
-        if isinstance(ref, str):
-            target: Any = doc
-            for part in ref.split("#", 1)[1].strip("/").split("/"):
-                target = target[part]
-            rest = {k: v for k, v in node.items() if k != "$ref"}
-            resolved = _resolve(target, doc, depth + 1)
-            if not rest:
-                return resolved
-            return {"allOf": [resolved, _resolve(rest, doc, depth + 1)]}
-        return {k: _resolve(v, doc, depth + 1) for k, v in node.items()}
-    if isinstance(node, list):
-        return [_resolve(v, doc, depth + 1) for v in node]
-    return node
-
-
-def _holds_self(node: Any) -> bool:
-    if node == _SELF:
-        return True
-    if isinstance(node, dict):
-        return any(_holds_self(v) for v in node.values())
-    return isinstance(node, list) and any(_holds_self(v) for v in node)
-
-
-def _places(node: Any, at: str = "self") -> set[str]:
-    """Where `_SELF` sits in a resolved keyword schema: the value itself, or each member."""
-    if node == _SELF:
-        return {at}
-    if not isinstance(node, dict):
-        return set()
-    out: set[str] = set()
-    for key, value in node.items():
-        if key in ("anyOf", "allOf", "oneOf"):
-            for branch in value:
-                out |= _places(branch, at)
-        elif key in ("items", "additionalProperties") and at == "self":
-            if isinstance(value, list):
-                raise InternalError("metaschema: positional items hold a schema")
-            out |= _places(value, "each")
-        elif _holds_self(value):
-            raise InternalError(f"metaschema: a self-reference under {key!r} is not understood")
-    return out
-
-
-def _reduced(node: Any, root_type: Any) -> Any:
-    if node == _SELF:
-        return {"type": root_type}
-    if isinstance(node, dict):
-        return {k: _reduced(v, root_type) for k, v in node.items()}
-    if isinstance(node, list):
-        return [_reduced(v, root_type) for v in node]
-    return node
-
-
-def _type_only(node: Any) -> bool:
-    return isinstance(node, dict) and set(node) <= _TYPE_ONLY
-
-
-_COUNTS = ("minItems", "minProperties")
-_MEMBER_KEYS = _TYPE_ONLY | {"items", "additionalProperties", *_COUNTS}
-
-
-def _member_cap(node: Any) -> int | None:
-    """The length cap of a keyword schema that reads only a container's type, its members'
-    types and whether its length reaches a minimum; None for any other schema."""
-    if not isinstance(node, dict) or not set(node) <= _MEMBER_KEYS:
-        return None
-    for key in ("items", "additionalProperties"):
-        if key in node and node[key] is not True and not _type_only(node[key]):
-            return None
-    counts = [node.get(key, 0) for key in _COUNTS]
-    if not all(isinstance(c, int) for c in counts):
-        return None
-    return int(max(counts)) + 1
-
-
-def _dialect(cls: type[Validator]) -> Dialect:
-    meta: dict[str, Any] = dict(cls.META_SCHEMA)
-    uri = str(meta.get("$schema") or meta.get("id"))
-    doc = _flatten(meta) if "allOf" in meta else meta
-    root_type = doc.get("type")
-    if root_type is None:
-        raise InternalError(f"metaschema {uri}: no root type")
-    keywords: dict[str, KeywordRule] = {}
-    for key, raw in doc.get("properties", {}).items():
-        resolved = _resolve(raw, doc)
-        reduced = _reduced(resolved, root_type)
-        keywords[key] = KeywordRule(
-            validator=cls(reduced, format_checker=cls.FORMAT_CHECKER),
-            places=tuple(sorted(_places(resolved))),
-            type_only=_type_only(reduced),
-            member_cap=_member_cap(reduced),
-        )
-    root = {k: _resolve(v, doc) for k, v in doc.items() if k not in _ROOT_SKIP}
-    if _holds_self(root):
-        raise InternalError(f"metaschema {uri}: a root constraint refers to the root")
-    booleans = "boolean" in (root_type if isinstance(root_type, list) else [root_type])
-    return Dialect(
-        uri=uri,
-        name=_short_name(uri),
-        root=cls(root, format_checker=cls.FORMAT_CHECKER),
-        root_trivial=set(root) <= {"type"},
-        keywords=keywords,
-        booleans=booleans,
-    )
+    def __init__(
+        self,
+        uri: str,
+        name: str,
+        root_rule: KeywordRule,
+        root_trivial: bool,
+        keywords: dict[str, KeywordRule],
+        booleans: bool,
+    ) -> None:
+        self.uri = uri
+        self.name = name
+        self.root_rule = root_rule  # the root constraints (type, draft-04 dependencies)
+        self.root_trivial = root_trivial  # only the type, which every object node passes
+        self.keywords = keywords
+        self.booleans = booleans  # true and false are schemas (draft 6 on)
 
 
 def _short_name(uri: str) -> str:
@@ -218,19 +119,104 @@ def _normal(uri: str) -> str:
     return uri.strip().rstrip("#").replace("https://", "http://", 1)
 
 
+def source_digest() -> str | None:
+    """SHA-256 of the metaschema files `jsonschema` reads (`jsonschema_specifications`'s
+    `schemas` folder: each file's path and bytes), found without importing either; None when
+    they cannot be read. (os.scandir: a third of pathlib's rglob cost.)"""
+    try:
+        spec = importlib.util.find_spec("jsonschema_specifications")
+    except (ImportError, ValueError):
+        return None
+    folders = spec.submodule_search_locations if spec is not None else None
+    if not folders:
+        return None
+    found: list[tuple[str, str]] = []
+
+    def walk(folder: str, prefix: str) -> None:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.name.startswith("."):
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    walk(entry.path, f"{prefix}{entry.name}/")
+                elif entry.is_file():
+                    found.append((prefix + entry.name, entry.path))
+
+    digest = hashlib.sha256()
+    try:
+        walk(os.path.join(next(iter(folders)), "schemas"), "")
+        for name, path in sorted(found):
+            with open(path, "rb") as file:
+                data = file.read()
+            encoded = name.encode("utf-8", "surrogateescape")
+            digest.update(b"%d:%s%d:" % (len(encoded), encoded, len(data)))
+            digest.update(data)
+    except OSError:
+        return None
+    return digest.hexdigest() if found else None
+
+
+def _shipped_table() -> dict[str, Any] | None:
+    try:
+        table = json.loads(TABLE.read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(table, dict):
+        return None
+    source = table.get("source")
+    return table if source is not None and source == source_digest() else None
+
+
+def _rule(entry: dict[str, Any], fast: Any, found: Semantics | None, cls: str) -> KeywordRule:
+    return KeywordRule(
+        schema=entry["schema"],
+        places=tuple(entry.get("places", ())),
+        type_only=bool(entry.get("type_only", False)),
+        member_cap=entry.get("member_cap"),
+        fast=fast,
+        semantics=found,
+        validator_class=cls,
+    )
+
+
+def _dialect(entry: dict[str, Any]) -> Dialect:
+    cls = entry["validator"]
+    setting = entry.get("semantics")
+    found = Semantics(**setting) if setting is not None else None
+    keywords = {
+        key: _rule(rule, rule["fast"], found, cls) for key, rule in entry["keywords"].items()
+    }
+    uri = entry["uri"]
+    return Dialect(
+        uri=uri,
+        name=_short_name(uri),
+        root_rule=_rule({"schema": entry["root"]}, entry["root_fast"], found, cls),
+        root_trivial=entry["root_trivial"],
+        keywords=keywords,
+        booleans=entry["booleans"],
+    )
+
+
 @lru_cache(maxsize=1)
 def dialects() -> dict[str, Dialect]:
     """Normalised `$schema` URI -> its dialect, for every draft `jsonschema` ships from 4 on."""
+    table = _shipped_table()
+    if table is None:  # other metaschemas installed, or no table: take them apart now
+        from toolwitness.checks.capability.metaschema_table import build_table
+
+        table = build_table()
     out: dict[str, Dialect] = {}
-    for cls in _CLASSES:
-        dialect = _dialect(cls)
+    for entry in table["dialects"]:
+        dialect = _dialect(entry)
         out[_normal(dialect.uri)] = dialect
     return out
 
 
 def official_validator(uri: str) -> Validator | None:
     """The whole-metaschema validator `check_schema` uses (for tests and error messages)."""
-    for cls in _CLASSES:
+    from toolwitness.checks.capability.metaschema_table import CLASSES
+
+    for cls in CLASSES:
         meta = cls.META_SCHEMA
         if _normal(str(meta.get("$schema") or meta.get("id"))) == _normal(uri):
             return cls(meta, format_checker=cls.FORMAT_CHECKER)

@@ -5,18 +5,23 @@ or a boolean from draft 6 on), pass the metaschema's root constraints, and each 
 must pass that keyword's schema (`metaschema.py`); the nodes below are found where the metaschema
 says subschemas sit. Answers are cached by value (a type-only keyword by the value's JSON type),
 so the repeated `{"type": "string"}` of a catalog is checked once. Work is linear in the nodes.
+
+A keyword value is first put to the compiled keyword schema (`metaschema_eval.py`); only a value
+that evaluator does not find valid goes to `jsonschema` (imported then), whose first error is the
+problem reported, so a catalog of valid schemas is checked without importing `jsonschema`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from typing import Any
-
-from jsonschema.exceptions import ValidationError, best_match
+from typing import TYPE_CHECKING, Any
 
 from toolwitness import paths
 from toolwitness.checks.capability.metaschema import Dialect, KeywordRule, dialect_for
+
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
 
 MAX_NODES = 20_000
 _MAX_KEY_ITEMS = 64  # larger values are checked without a cache entry
@@ -35,15 +40,19 @@ class SchemaReport:
     dialect: str | None  # None: the `$schema` names a dialect not known here (not validated)
     problems: tuple[SchemaProblem, ...] = ()
     nodes: int = 0  # schema nodes visited
-    checks: int = 0  # keyword values handed to jsonschema (cache misses)
+    checks: int = 0  # keyword values checked (cache misses)
     truncated: bool = False  # more than MAX_NODES nodes: the rest was not validated
 
 
-@dataclass
 class _Counts:
-    nodes: int = 0
-    checks: int = 0
-    truncated: bool = False
+    """(Plain classes for the private records: a dataclass costs start-up ~0.5 ms to build.)"""
+
+    __slots__ = ("checks", "nodes", "truncated")
+
+    def __init__(self) -> None:
+        self.nodes = 0
+        self.checks = 0
+        self.truncated = False
 
 
 # (message, path inside the value) of the first error, or None when the value passes
@@ -92,6 +101,8 @@ def _remember(key: tuple[Any, ...] | None, answer: _Answer) -> None:
 
 
 def _first_error(errors: Iterator[ValidationError]) -> _Answer:
+    from jsonschema.exceptions import best_match
+
     error = best_match(errors)
     if error is None:
         return None
@@ -118,10 +129,14 @@ def _location(parts: tuple[str | int, ...]) -> str:
     return location
 
 
-@dataclass(frozen=True)
 class _Walked:
-    problems: tuple[tuple[tuple[str | int, ...], str], ...]  # (path below the root, message)
-    report: SchemaReport  # without problems: what every location gets when there are none
+    __slots__ = ("problems", "report")
+
+    def __init__(
+        self, problems: tuple[tuple[tuple[str | int, ...], str], ...], report: SchemaReport
+    ) -> None:
+        self.problems = problems  # (path below the root, message)
+        self.report = report  # without problems: what every location gets when there are none
 
 
 _WALKED: dict[str, _Walked] = {}
@@ -182,7 +197,10 @@ def _walk(schema: Any) -> _Walked:
                 answer = answers[key]
             else:
                 report.checks += 1
-                answer = _first_error(dialect.root.iter_errors(node))
+                root = dialect.root_rule
+                answer = (
+                    None if root.passes(node) else _first_error(root.validator.iter_errors(node))
+                )
                 _remember(key, answer)
             if answer:
                 found.append((at + answer[1], answer[0]))
@@ -196,7 +214,9 @@ def _walk(schema: Any) -> _Walked:
                 answer = answers[key]
             else:
                 report.checks += 1
-                answer = _first_error(rule.validator.iter_errors(value))
+                answer = (
+                    None if rule.passes(value) else _first_error(rule.validator.iter_errors(value))
+                )
                 _remember(key, answer)
             if answer:
                 found.append(((*at, keyword, *answer[1]), answer[0]))

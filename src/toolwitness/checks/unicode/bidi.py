@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import regex
-from bidi import get_display  # type: ignore[import-untyped]
 
 from toolwitness.checks.unicode.data import tables
 
@@ -102,6 +101,8 @@ def logical_and_displayed(text: str, index: int) -> tuple[str, str]:
     lo = max(line_start, index - _EXCERPT // 2)
     hi = min(line_end, lo + _EXCERPT)
     logical = text[lo:hi]
+    from bidi import get_display  # type: ignore[import-untyped]  # a bidi hit only
+
     displayed = str(get_display(logical))
     controls = tables().bidi_by_code
     displayed = "".join(ch for ch in displayed if ord(ch) not in controls)
