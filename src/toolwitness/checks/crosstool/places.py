@@ -23,6 +23,7 @@ data goes, read from destination literals, whatever language the prose around th
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 
@@ -94,8 +95,12 @@ def _literal_witness(literal: Destination, location: str) -> Witness:
 
 def _slot_findings(tool: Tool, i: int, own: frozenset[str], ctx: CheckContext) -> Iterator[Finding]:
     """018 or 019 for the first data slot that holds a foreign destination (one per tool)."""
-    if not (tool.input_schema or tool.output_schema or tool.meta or tool.extra or tool.annotations):
+    rest = [tool.input_schema, tool.output_schema, tool.meta, tool.extra, tool.annotations]
+    if not any(rest):
         return
+    fault = tool.input_schema_fault
+    if fault is None and not may_hold_destination(json.dumps(rest, ensure_ascii=False)):
+        return  # a superset gate, serialised in C: no literal anywhere, no slot holds one
     for field in tool_text_fields(tool, i):
         if not _is_data_slot(field) or _URI_KEYWORD.search(field.location):
             continue
