@@ -11,6 +11,8 @@ fields (`_meta`, custom annotations, unknown top-level keys).
 - `secrets`: whose secret a parameter name asks for (a person's sign-in material, or a service
   credential the server may need), from the WordNet `secret` slot and `data/lexicon/crosstool.yaml`;
 - `check`: the registered check `crosstool.structure` and its three findings;
+- `parties`: whose a destination is (the server's own, a documentation name, a known service's,
+  a third party's) and whether the text shows it as a sample;
 - `places`: the registered check `crosstool.places` (018..021): destination literals in data
   slots, fixed recipients, and third-party places in a description.
 
