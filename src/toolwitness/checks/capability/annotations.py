@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from toolwitness import paths
 from toolwitness.checks.capability.purpose import NO_HABITS, mismatches, purpose_of
 from toolwitness.checks.interface import CheckContext, server_check
 from toolwitness.checks.roles.derive import ParamShape, RoleSignal, ToolRoles, surface_roles
@@ -44,10 +45,43 @@ def _hint_witness(tool: Tool, index: int, hint: str) -> Witness:
     )
 
 
-def _graded(signals: list[RoleSignal]) -> tuple[Severity | None, Confidence | None]:
-    """Rule defaults when the evidence is strong; one step down (and heuristic) if prose only."""
+def _options(tool: Tool, index: int) -> tuple[str, ...]:
+    """Location prefixes of the tool's optional parameters that offer no value of their own
+    (not required, no default, no const): choices the caller may make, or leave alone."""
+    schema = tool.input_schema
+    props = schema.get("properties")
+    if not isinstance(props, dict):
+        return ()
+    required = schema.get("required")
+    needed = set(required) if isinstance(required, list) else set()
+    base = f"tools[{index}].inputSchema.properties"
+    return tuple(
+        paths.child(base, name) + "."
+        for name, prop in props.items()
+        if name not in needed
+        and not (isinstance(prop, dict) and ("default" in prop or "const" in prop))
+    )
+
+
+def _in_an_option(signal: RoleSignal, options: tuple[str, ...]) -> bool:
+    """A clause of the description of an optional parameter (see `_options`)."""
+    return signal.source == "description" and signal.location.startswith(options)
+
+
+def _graded(
+    signals: list[RoleSignal], options: tuple[str, ...] = ()
+) -> tuple[Severity | None, Confidence | None]:
+    """Rule defaults when the evidence is strong; one step down (and heuristic) if prose only;
+    low when the only prose describes optional parameters.
+
+    An optional parameter's description tells what choosing it does ("fetch all pages and
+    merge the results", "set to true to include all members"): the tool does it only when
+    asked, so on its own that does not contradict the read-only claim at medium. A required
+    parameter, or one with a default, is something the tool does whenever it is called."""
     if any(s.source in _STRONG for s in signals):
         return None, None
+    if options and all(_in_an_option(s, options) for s in signals):
+        return Severity.LOW, Confidence.HEURISTIC
     return Severity.MEDIUM, Confidence.HEURISTIC
 
 
@@ -63,7 +97,7 @@ def _annotation_findings(tool: Tool, roles: ToolRoles, ctx: CheckContext) -> Ite
     read_only, destructive = tool.hint("readOnlyHint"), tool.hint("destructiveHint")
     mutation = _mutation_signals(roles)
     if read_only is True and mutation:
-        severity, confidence = _graded(mutation)
+        severity, confidence = _graded(mutation, _options(tool, i))
         kinds = sorted({s.role for s in mutation})
         yield ctx.rules.finding(
             "TW-CAP-001",
