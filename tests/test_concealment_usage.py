@@ -73,3 +73,16 @@ def test_reported_facts_and_rejected_ways_are_not_orders(text: str) -> None:
 )
 def test_concealment_orders_still_found(text: str) -> None:
     assert _secrecy(text, "description")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Set `false` to omit it entirely, e.g. when tagging happens later.",
+        "Omitting it fails with a missing-parameter error.",
+        "Omit unless the user explicitly names a model.",
+        "Refunds are final. For a partial refund pass amount; omit it for a full refund.",
+    ],
+)
+def test_more_argument_usage(text: str) -> None:
+    assert not _secrecy(text)

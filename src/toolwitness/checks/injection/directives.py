@@ -210,7 +210,11 @@ def _user_as_audience(words: list[str], lex: Lexicon) -> bool:
     sl = slots()
     tags = [sl.tags(x) for x in words]
     return any(
-        w in lex.user_words and not w.endswith("'s") and not noun_modifier(words, tags, k)
+        w in lex.user_words
+        and not w.endswith("'s")
+        and not noun_modifier(words, tags, k)
+        # kept *from* or said *to* the user; "unless the user names one" is the user acting
+        and any(x in ("from", "to") for x in words[max(0, k - 3) : k])
         for k, w in enumerate(words)
     )
 

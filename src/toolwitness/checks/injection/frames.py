@@ -300,11 +300,16 @@ def argument_left_out(words: Sequence[str], tags: Tags, i: int) -> bool:
     k = i + 1
     if k >= len(words) or words[k] in _NO_OBJECT:
         return True
-    bare = words[k] in ("it", "this", "them")
+    if words[k] in ("it", "this", "them"):
+        after = words[k + 1] if k + 1 < len(words) else None
+        if after is None or after in _NO_OBJECT or after in _ARGUMENT_NOUNS:
+            return True  # "omit it", "omit it entirely", "omit this if unsure"
+        if "argument" in tags[k + 1]:
+            return True  # "omit this field"
+        if i == 0 and words[i].endswith("ing"):
+            return True  # "Omitting it fails with …": a gerund subject, stating a fact
     while k < len(words) and words[k] in _DETERMINERS:
         k += 1
-    if bare and (k >= len(words) or words[k] in _NO_OBJECT or words[k] in _ARGUMENT_NOUNS):
-        return True  # "omit it", "omitting it fails", "omit this if unsure", "omit this field"
     # the object's noun phrase, up to its head: "the 'request' property", "an existing option"
     for j in range(k, min(len(words), k + 3)):
         if words[j] in _NO_OBJECT or words[j] in _AUDIENCE_PREPS:
