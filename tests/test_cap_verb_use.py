@@ -30,6 +30,8 @@ def _cap001(description: str) -> list[Finding]:
         "Shows record counts per shard.",
         "Set include_notes=true for the notes.",
         "Returns the file size, upload date, and who uploaded it.",
+        "Returns the time. Call it before creating or updating bookings, for scheduling.",
+        "Shows index statistics. Newly inserted records can take a minute to appear.",
     ],
 )
 def test_nouns_and_other_activities_do_not_contradict_read_only(text: str) -> None:
@@ -45,6 +47,7 @@ def test_nouns_and_other_activities_do_not_contradict_read_only(text: str) -> No
         "Record the meeting notes in the log.",
         "Read the file and email contents to the address.",
         "Lists files and upload them.",
+        "Frees space by deleting old files.",
     ],
 )
 def test_verbs_of_the_tool_still_contradict_read_only(text: str) -> None:

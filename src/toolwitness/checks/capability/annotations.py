@@ -97,6 +97,14 @@ _NOT_HEADS = frozenset(
     {"the", "a", "an", "it", "them", "this", "these", "those", "that", "all", "any", "every",
      "your", "their", "its", "to", "from", "into", "with"}
 )  # fmt: skip
+_DETERMINERS = frozenset(
+    {"the", "a", "an", "all", "any", "these", "those", "its", "their", "your", "our", "my",
+     "no", "some", "each", "many", "recent", "upserted", "new", "existing", "of"}
+)  # fmt: skip
+_AUXILIARIES = frozenset(
+    {"can", "could", "will", "would", "may", "might", "must", "should", "are", "were", "have",
+     "had", "cannot", "do", "don't"}
+)  # fmt: skip
 _PREPOSITIONS = frozenset({"to", "from", "into", "in", "on", "onto", "with", "at", "via", "for"})
 
 
@@ -134,6 +142,8 @@ def _use_of(raw: list[str], low: list[str], k: int, verb: str, obj: str | None,
             j -= 1
         if j >= 0 and low[j] in _AROUND:
             return False
+    if word.endswith("s") and word != verb and (prev in _DETERMINERS or nxt in _AUXILIARIES):
+        return False  # a plural noun: "newly upserted records can take", "the records"
     if word != verb or prev in _PUNCT or prev == "-":
         return True  # inflected, or at a sentence's or item's start: a verb
     if prev in _LISTED:
@@ -180,7 +190,10 @@ def _said_of_the_tool(tool: Tool, signal: RoleSignal, vocab: RoleVocabulary) -> 
         _use_of(raw, low, k, other, None, vocab)
         for k, w in enumerate(low)
         for other in others
-        if w[:1] == other[:1] and _form_of(w, other, vocab)
+        if w[:1] == other[:1]
+        and _form_of(w, other, vocab)
+        # a gerund after a preposition names an activity ("context for scheduling")
+        and not (w.endswith("ing") and k > 0 and low[k - 1] in _PREPOSITIONS)
     )
 
 
