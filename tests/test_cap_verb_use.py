@@ -26,7 +26,7 @@ def _cap001(description: str) -> list[Finding]:
     "text",
     [
         "Returns the member's name and email address.",
-        "Call this before creating, updating, or searching for bookings.",
+        "Call this before creating, updating, or searching for events.",
         "Shows record counts per shard.",
         "Set include_notes=true for the notes.",
         "Returns the file size, upload date, and who uploaded it.",

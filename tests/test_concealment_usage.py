@@ -24,13 +24,13 @@ def _secrecy(text: str, where: str = "param") -> bool:
     "text",
     [
         "Omit to list the activity of every folder.",
-        "Needed for threaded replies; omit for top-level comments.",
+        "Needed for threaded replies; omit for top-level notes.",
         "Omit or set to an empty string to clear the user agent override.",
         "If you are unsure, omit this field entirely.",
         "Omitting it fails with a validation error.",
         "Omit the 'body' property for folder entries.",
         "Omit to use the current user's workspace.",
-        "Show Hidden Folders",
+        "Include Hidden Notes",
         "Domains to leave out; if the user asks to exclude a site, put its domain here.",
     ],
 )
@@ -48,7 +48,7 @@ def test_leaving_an_argument_out_is_parameter_usage(text: str) -> None:
         "The backend does not yet expose that setting.",
         "Read-only. Cannot be updated.",
         "When absent, returns the current size and does not update it.",
-        "Do not use # to mention people in a comment, use the mentions field instead.",
+        "Do not use # to mention users in a comment, use the mentions field instead.",
     ],
 )
 def test_reported_facts_and_rejected_ways_are_not_orders(text: str) -> None:

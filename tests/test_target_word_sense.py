@@ -27,6 +27,7 @@ def _target(text: str, where: str = "param") -> bool:
         "Region name. Falls back to WIDGET_REGION env var or the default credential chain.",
         "Server base URL (x-base-url header or WIDGET_BASE_URL env var); otherwise required.",
         "Compact output (about 40% fewer tokens).",
+        "Output is compact and uses about 30% fewer tokens than JSON.",
         "Each chunk holds up to 256 tokens.",
         "Large pages raise token usage.",
         "Cluster context to use, from the kubeconfig context list.",
@@ -46,7 +47,8 @@ def test_absent_secret_in_a_description_is_an_error_report() -> None:
 
 
 def test_refused_examples_are_not_targets() -> None:
-    text = "Do not include confidential information such as passwords or credentials here."
+    assert not _target("Do not include confidential information such as passwords here.")
+    text = "Never put any private information such as API keys, passwords or credentials in it."
     assert not _target(text)
 
 

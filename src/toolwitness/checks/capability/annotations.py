@@ -211,12 +211,59 @@ def _role_verbs(vocab: RoleVocabulary, role: str) -> frozenset[str]:
     return held[1]
 
 
+def _tool_texts(tool: Tool) -> list[str]:
+    """The title, the description and every top-level parameter's description."""
+    texts = [t for t in (tool.title, tool.description) if t]
+    props = tool.input_schema.get("properties")
+    if isinstance(props, dict):
+        texts += [
+            p["description"]
+            for p in props.values()
+            if isinstance(p, dict) and isinstance(p.get("description"), str)
+        ]
+    return texts
+
+
+def _corroborated(tool: Tool, signal: RoleSignal, vocab: RoleVocabulary) -> bool:
+    """A path parameter is written to when a writing verb of the vocabulary's path rule is in
+    the tool's name or used as a verb in its prose; a writing word used as a noun ("the full
+    diff patch", "line number for appending") is not that verb."""
+    words = frozenset().union(
+        *(r.corroborate for r in vocab.rules if r.role == signal.role and r.source == "parameter"
+          and "path" in r.shapes)
+    )  # fmt: skip
+    if not words:
+        return True
+    name = {vocab.lemma(t) for t in name_tokens(tool.name)}
+    if not words.isdisjoint(name):
+        return True
+    for text in _tool_texts(tool):
+        raw = _WORD.findall(text)
+        low = [w.strip("`").lower() for w in raw]
+        for k, w in enumerate(low):
+            for verb in words:
+                if w[:1] != verb[:1] or not _form_of(w, verb, vocab):
+                    continue
+                if w.endswith("ing") and k > 0 and low[k - 1] in _PREPOSITIONS:
+                    continue
+                if _use_of(raw, low, k, verb, None, vocab):
+                    return True
+    return False
+
+
 def _mutation_signals(tool: Tool, roles: ToolRoles) -> list[RoleSignal]:
     found = [s for s in roles.signals if s.role in MUTATING]
     # Sending is mutation too, when a verb says so (a URL parameter alone may be a plain GET).
     found += [s for s in roles.evidence("external-sink") if s.source != "parameter"]
     vocab = vocabulary()
-    return [s for s in found if _said_of_the_tool(tool, s, vocab)]
+    return [
+        s
+        for s in found
+        if _said_of_the_tool(tool, s, vocab)
+        and not (
+            s.source == "parameter" and s.role == "file-write" and not _corroborated(tool, s, vocab)
+        )
+    ]
 
 
 def _annotation_findings(tool: Tool, roles: ToolRoles, ctx: CheckContext) -> Iterator[Finding]:
