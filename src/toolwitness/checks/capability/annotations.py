@@ -8,8 +8,10 @@ strong evidence; one given only by its description is weaker and the finding say
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
+from toolwitness import paths
 from toolwitness.checks.capability.purpose import NO_HABITS, mismatches, purpose_of
 from toolwitness.checks.interface import CheckContext, server_check
 from toolwitness.checks.roles.derive import ParamShape, RoleSignal, ToolRoles, surface_roles
@@ -44,26 +46,232 @@ def _hint_witness(tool: Tool, index: int, hint: str) -> Witness:
     )
 
 
-def _graded(signals: list[RoleSignal]) -> tuple[Severity | None, Confidence | None]:
-    """Rule defaults when the evidence is strong; one step down (and heuristic) if prose only."""
+def _options(tool: Tool, index: int) -> tuple[str, ...]:
+    """Location prefixes of the tool's optional parameters that offer no value of their own
+    (not required, no default, no const): choices the caller may make, or leave alone."""
+    schema = tool.input_schema
+    props = schema.get("properties")
+    if not isinstance(props, dict):
+        return ()
+    required = schema.get("required")
+    needed = set(required) if isinstance(required, list) else set()
+    base = f"tools[{index}].inputSchema.properties"
+    return tuple(
+        paths.child(base, name) + "."
+        for name, prop in props.items()
+        if name not in needed
+        and not (isinstance(prop, dict) and ("default" in prop or "const" in prop))
+    )
+
+
+def _in_an_option(signal: RoleSignal, options: tuple[str, ...]) -> bool:
+    """A clause of the description of an optional parameter (see `_options`)."""
+    return signal.source == "description" and signal.location.startswith(options)
+
+
+def _graded(
+    signals: list[RoleSignal], options: tuple[str, ...] = ()
+) -> tuple[Severity | None, Confidence | None]:
+    """Rule defaults when the evidence is strong; one step down (and heuristic) if prose only;
+    low when the only prose describes optional parameters.
+
+    An optional parameter's description tells what choosing it does ("fetch all pages and
+    merge the results", "set to true to include all members"): the tool does it only when
+    asked, so on its own that does not contradict the read-only claim at medium. A required
+    parameter, or one with a default, is something the tool does whenever it is called."""
     if any(s.source in _STRONG for s in signals):
         return None, None
+    if options and all(_in_an_option(s, options) for s in signals):
+        return Severity.LOW, Confidence.HEURISTIC
     return Severity.MEDIUM, Confidence.HEURISTIC
 
 
-def _mutation_signals(roles: ToolRoles) -> list[RoleSignal]:
+_WORD = re.compile(r"`?[A-Za-z0-9_$='/-]+(?:\.[A-Za-z0-9_$='/-]+)*`?|[.;:!?()\[\]{}\n•\u2014,]")
+_PUNCT = frozenset(".;:!?()[]{}\n•\u2014")
+_LISTED = frozenset({"and", "or", ","})
+# Where a gerund names someone else's activity: "call this first before creating, updating or
+# searching for events", "operations like listing or editing workspaces", "for example
+# creating mock servers".
+_AROUND = frozenset({"before", "after", "without", "like", "while", "when", "example", "e.g."})
+_NOT_HEADS = frozenset(
+    {"the", "a", "an", "it", "them", "this", "these", "those", "that", "all", "any", "every",
+     "your", "their", "its", "to", "from", "into", "with"}
+)  # fmt: skip
+_DETERMINERS = frozenset(
+    {"the", "a", "an", "all", "any", "these", "those", "its", "their", "your", "our", "my",
+     "no", "some", "each", "many", "recent", "upserted", "new", "existing", "of"}
+)  # fmt: skip
+_AUXILIARIES = frozenset(
+    {"can", "could", "will", "would", "may", "might", "must", "should", "are", "were", "have",
+     "had", "cannot", "do", "don't"}
+)  # fmt: skip
+_PREPOSITIONS = frozenset({"to", "from", "into", "in", "on", "onto", "with", "at", "via", "for"})
+
+
+def _text_at(tool: Tool, signal: RoleSignal) -> str | None:
+    if signal.location.endswith("].description"):
+        return tool.description
+    if signal.location.endswith("].title"):
+        return tool.title
+    return None
+
+
+def _code_name(raw: str) -> bool:
+    core = raw.strip("`")
+    return core != raw or "_" in core or "=" in core or (
+        core[:1].islower() and any(c.isupper() for c in core[1:])
+    )
+
+
+def _use_of(raw: list[str], low: list[str], k: int, verb: str, obj: str | None,
+            vocab: RoleVocabulary) -> bool:  # fmt: skip
+    """Is the word at k the verb of something the tool does? Not when it is a noun or a
+    modifier ("the user's name and email address", "record counts per namespace", "record
+    pages)"), a gerund for someone else's activity (see `_AROUND`), the act of a person ("who
+    uploaded it"), or setting an argument ("Set include_summaries=true", "set `teamId`")."""
+    word = low[k]
+    prev = low[k - 1] if k else "."
+    nxt = low[k + 1] if k + 1 < len(low) else "."
+    if verb == "set" and k + 1 < len(raw) and _code_name(raw[k + 1]):
+        return False
+    if prev == "who":
+        return False
+    if word.endswith("ing"):
+        j = k - 1
+        while j >= 0 and (low[j] in _LISTED or low[j].endswith("ing")):
+            j -= 1
+        if j >= 0 and low[j] in _AROUND:
+            return False
+    if word.endswith("s") and word != verb and (prev in _DETERMINERS or nxt in _AUXILIARIES):
+        return False  # a plural noun: "newly upserted records can take", "the records"
+    if word != verb or prev in _PUNCT or prev == "-":
+        return True  # inflected, or at a sentence's or item's start: a verb
+    if prev in _LISTED:
+        # "name and email address." / "index pages and record pages)": a listed noun phrase
+        # ends at the object; a listed verb takes it somewhere ("and email it to …")
+        after = low[k + 2] if k + 2 < len(low) else "."
+        if obj is None:  # "size, upload date, and …": the next word is the head noun
+            return not (nxt.isalpha() and nxt not in _NOT_HEADS
+                        and (after in _PUNCT or after in _LISTED))  # fmt: skip
+        return not (vocab.lemma(nxt) == obj and after not in _PREPOSITIONS)
+    return prev in vocab.verb_leads or prev.endswith("ly") or prev in ("not", "never")
+
+
+def _form_of(word: str, verb: str, vocab: RoleVocabulary) -> bool:
+    """The word is the verb or one of its regular inflections ("updating", "uploaded")."""
+    if word == verb or vocab.lemma(word) == verb:
+        return True
+    stem = verb[:-1] if verb.endswith("e") else verb
+    rest = word[len(stem) :] if word.startswith(stem) else None
+    return rest in ("s", "es", "ed", "d", "ing", "e", f"{stem[-1:]}ed", f"{stem[-1:]}ing")
+
+
+def _said_of_the_tool(tool: Tool, signal: RoleSignal, vocab: RoleVocabulary) -> bool:
+    """A prose signal whose verb, wherever it occurs in its text, is used as the tool's own
+    verb (see `_use_of`). Name and parameter signals, and texts not read here, stand."""
+    if signal.source != "description":
+        return True
+    text = _text_at(tool, signal)
+    term = signal.term.strip("'")
+    verb, _, obj = term.partition(" … ")
+    if text is None or not verb or " " in verb:
+        return True
+    first_obj = obj.split()[0] if obj else None
+    raw = _WORD.findall(text)
+    low = [w.strip("`").lower() for w in raw]
+    uses = [k for k, w in enumerate(low) if _form_of(w, verb, vocab)]
+    if not uses or any(_use_of(raw, low, k, verb, first_obj, vocab) for k in uses):
+        return True
+    # The word is a noun here ("the user's name and email address"); the role still stands
+    # when another of its verbs is used as one ("sends them to whatever URL or email
+    # address"): the text says it, only the witness word was the wrong one.
+    others = _role_verbs(vocab, signal.role) - {verb}
+    return any(
+        _use_of(raw, low, k, other, None, vocab)
+        for k, w in enumerate(low)
+        for other in others
+        if w[:1] == other[:1]
+        and _form_of(w, other, vocab)
+        # a gerund after a preposition names an activity ("context for scheduling")
+        and not (w.endswith("ing") and k > 0 and low[k - 1] in _PREPOSITIONS)
+    )
+
+
+_ROLE_VERBS: dict[tuple[int, str], tuple[RoleVocabulary, frozenset[str]]] = {}
+
+
+def _role_verbs(vocab: RoleVocabulary, role: str) -> frozenset[str]:
+    """The verbs by which the vocabulary's prose rules give `role`."""
+    held = _ROLE_VERBS.get((id(vocab), role))
+    if held is None or held[0] is not vocab:
+        verbs = frozenset().union(
+            *(r.verbs for r in vocab.rules if r.role == role and r.source == "description")
+        )
+        held = _ROLE_VERBS[(id(vocab), role)] = (vocab, verbs)
+    return held[1]
+
+
+def _tool_texts(tool: Tool) -> list[str]:
+    """The title, the description and every top-level parameter's description."""
+    texts = [t for t in (tool.title, tool.description) if t]
+    props = tool.input_schema.get("properties")
+    if isinstance(props, dict):
+        texts += [
+            p["description"]
+            for p in props.values()
+            if isinstance(p, dict) and isinstance(p.get("description"), str)
+        ]
+    return texts
+
+
+def _corroborated(tool: Tool, signal: RoleSignal, vocab: RoleVocabulary) -> bool:
+    """A path parameter is written to when a writing verb of the vocabulary's path rule is in
+    the tool's name or used as a verb in its prose; a writing word used as a noun ("the full
+    diff patch", "line number for appending") is not that verb."""
+    words = frozenset().union(
+        *(r.corroborate for r in vocab.rules if r.role == signal.role and r.source == "parameter"
+          and "path" in r.shapes)
+    )  # fmt: skip
+    if not words:
+        return True
+    name = {vocab.lemma(t) for t in name_tokens(tool.name)}
+    if not words.isdisjoint(name):
+        return True
+    for text in _tool_texts(tool):
+        raw = _WORD.findall(text)
+        low = [w.strip("`").lower() for w in raw]
+        for k, w in enumerate(low):
+            for verb in words:
+                if w[:1] != verb[:1] or not _form_of(w, verb, vocab):
+                    continue
+                if w.endswith("ing") and k > 0 and low[k - 1] in _PREPOSITIONS:
+                    continue
+                if _use_of(raw, low, k, verb, None, vocab):
+                    return True
+    return False
+
+
+def _mutation_signals(tool: Tool, roles: ToolRoles) -> list[RoleSignal]:
     found = [s for s in roles.signals if s.role in MUTATING]
     # Sending is mutation too, when a verb says so (a URL parameter alone may be a plain GET).
     found += [s for s in roles.evidence("external-sink") if s.source != "parameter"]
-    return found
+    vocab = vocabulary()
+    return [
+        s
+        for s in found
+        if _said_of_the_tool(tool, s, vocab)
+        and not (
+            s.source == "parameter" and s.role == "file-write" and not _corroborated(tool, s, vocab)
+        )
+    ]
 
 
 def _annotation_findings(tool: Tool, roles: ToolRoles, ctx: CheckContext) -> Iterator[Finding]:
     i, base = roles.index, f"tools[{roles.index}].annotations"
     read_only, destructive = tool.hint("readOnlyHint"), tool.hint("destructiveHint")
-    mutation = _mutation_signals(roles)
+    mutation = _mutation_signals(tool, roles) if read_only is True else []
     if read_only is True and mutation:
-        severity, confidence = _graded(mutation)
+        severity, confidence = _graded(mutation, _options(tool, i))
         kinds = sorted({s.role for s in mutation})
         yield ctx.rules.finding(
             "TW-CAP-001",

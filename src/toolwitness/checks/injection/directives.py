@@ -10,7 +10,13 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterator
 
-from toolwitness.checks.injection.frames import skipped
+from toolwitness.checks.injection.frames import (
+    argument_left_out,
+    attributive,
+    covert_set_aside,
+    noun_modifier,
+    skipped,
+)
 from toolwitness.checks.injection.model import (
     AUTHORITY,
     RANKING,
@@ -197,6 +203,120 @@ def _passive_concealment(words: list[str], i: int) -> bool:
 _BRING = frozenset({"bring", "brings", "brought", "bringing"})
 
 
+def _user_as_audience(words: list[str], lex: Lexicon) -> bool:
+    """A user word that names a person kept from something ("from the user", "to the
+    customer"), not one that qualifies another noun ("the user agent override", "the current
+    user's namespace")."""
+    sl = slots()
+    tags = [sl.tags(x) for x in words]
+    return any(
+        w in lex.user_words
+        and not w.endswith("'s")
+        and not noun_modifier(words, tags, k)
+        # kept *from* or said *to* the user; "unless the user names one" is the user acting
+        and any(x in ("from", "to") for x in words[max(0, k - 3) : k])
+        for k, w in enumerate(words)
+    )
+
+
+# Auxiliaries that report a fact ("git did not surface it", "items could not be displayed",
+# "the platform does not expose that query"), unlike an order's "do not" or "must not".
+_REPORTING = frozenset({"did", "didn't", "was", "wasn't", "were", "weren't", "could",
+                        "couldn't", "had", "hadn't", "has", "hasn't"})  # fmt: skip
+_THIRD_PERSON = frozenset({"does", "doesn't", "is", "isn't"})
+_AUXILIARIES = _REPORTING | _THIRD_PERSON | frozenset({
+    "do", "don't", "must", "mustn't", "should", "shouldn't", "shall", "will", "won't", "would",
+    "wouldn't", "may", "might", "can", "cannot", "can't", "are", "aren't", "am", "be"})  # fmt: skip
+_NEGATING_VERBS = frozenset(
+    {"refuse", "refused", "refuses", "refusing", "decline", "declined", "declines", "declining",
+     "fail", "failed", "fails", "failing"}
+)  # fmt: skip
+_PARTIAL = frozenset({"all", "every", "everything", "always", "only", "just", "necessarily"})
+
+
+def _negator(sentence: Sentence, clause: Clause, lex: Lexicon) -> tuple[list[str], int]:
+    """(words, index of the negator) for a negated clause: its own negator, or the one of an
+    earlier clause of the sentence whose negation carries over ("must not hide A, or B")."""
+    words = [t.text for t in clause.tokens]
+    neg = clause.negation_from or 0
+    if neg < len(words) and (words[neg] in lex.negators or words[neg].endswith("n't")):
+        return words, neg
+    before = [t.text for t in sentence.tokens if t.end <= clause.start]
+    for k in range(len(before) - 1, -1, -1):
+        if before[k] in lex.negators or before[k].endswith("n't"):
+            return before, k
+    return words, neg
+
+
+def _negation_reports(words: list[str], neg: int, lex: Lexicon) -> bool:
+    """The negation states a fact instead of forbidding: a past or ability auxiliary ("did
+    not", "could not"), a present one whose subject is a thing, not the model or a person
+    ("the platform does not expose"), or a partial negation ("not all items could be shown")."""
+    if neg >= len(words):
+        return False
+    if words[neg + 1 : neg + 2] and words[neg + 1] in _PARTIAL:
+        return True
+    # the clause's auxiliary: the negator's own ("didn't"), or the nearest before it ("did
+    # not", "were advised to refuse")
+    if words[neg + 1 : neg + 2] and words[neg + 1] in ("to", "need", "have", "ever"):
+        return False  # "is not to tell", "does not need to appear": an order
+    if words[neg].endswith("n't"):
+        at = neg
+    elif words[neg] in ("not", "never"):
+        at = neg - 1 if neg > 0 and words[neg - 1] in _AUXILIARIES else -1
+    elif words[neg] in _NEGATING_VERBS:  # "were advised to refuse": its clause's auxiliary
+        at = next((k for k in range(neg - 1, max(-1, neg - 5), -1)
+                   if words[k] in _AUXILIARIES), -1)  # fmt: skip
+    else:
+        return False  # "nothing has been shared", "nor recorded": what is said, not a fact
+    aux = words[at] if at >= 0 else ""
+    if aux in _REPORTING:
+        return True
+    if aux in _THIRD_PERSON:
+        if any(w in lex.user_words for w in words[neg:]):
+            return False  # "it is never shown to the user": the user kept from it
+        subject = words[:at]
+        people = lex.user_words | lex.model_words | {"you", "your", "i", "we"}
+        return bool(subject) and not any(w in people for w in subject)
+    return False
+
+
+def _telling_sense_unused(words: list[str], word: str, lex: Lexicon) -> bool:
+    """A verb that names telling only in one of its senses ("update": inform, or modify) reads
+    as telling when a person is told; "cannot be updated", "and not update it" modify."""
+    telling = lex.verbs["communication"] | lex.verbs["informational"]
+    if base_form(word, telling) is not None:
+        return False
+    return not any(w in lex.user_words for w in words)
+
+
+_MEANS = frozenset({"use", "using", "type", "write", "add", "insert", "put", "include"})
+
+
+def _means_negated(words: list[str], neg: int, i: int, sentence: Sentence) -> bool:
+    """The negation falls on a means, and telling is its purpose, with another means offered:
+    "Do not use @ to mention users, use the mentionsList field instead" forbids the '@', not
+    the mentioning."""
+    between = words[neg + 1 : i]
+    return (
+        len(between) >= 2
+        and between[-1] == "to"
+        and any(w in _MEANS for w in between[:-1])
+        and "instead" in sentence.words()
+    )
+
+
+def _left_out_argument(words: list[str], i: int, lex: Lexicon) -> bool:
+    """Parameter usage ("Omit or set to empty string to clear the user agent override", "Omit
+    to use the current user's namespace"): an omission verb whose object is the argument
+    itself, and no user it is kept from; or a participle naming a kind of thing."""
+    sl = slots()
+    tags = [sl.tags(x) for x in words]
+    if not (argument_left_out(words, tags, i) or attributive(words, tags, i)):
+        return False
+    return not _user_as_audience(words, lex)
+
+
 def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
     comm = held_union(
         lex, "communication", lambda: lex.verbs["communication"] | slots().members["communicate"]
@@ -215,8 +335,17 @@ def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
                 verb = base_form(w, comm)
                 if verb is None and w in _BRING and "up" in words[i + 1 : i + 4]:
                     verb = "mention"  # "it shouldn't be brought up with the customer"
-                if verb is not None and clause.negated(i) and not holds_secret and not (
-                    _to_third_party(words, i)  # "does not share it with third parties"
+                if (
+                    verb is not None
+                    and clause.negated(i)
+                    and not holds_secret
+                    # "does not share it with third parties"
+                    and not _to_third_party(words, i)
+                    and not _negation_reports(*_negator(sentence, clause, lex), lex)
+                    and not _telling_sense_unused(
+                        sentence.words(), verb if w in _BRING else w, lex
+                    )
+                    and not _means_negated(words, clause.negation_from or 0, i, sentence)
                 ):
                     informs_user = verb in lex.verbs["informational"] and any(
                         x in lex.user_words for x in words[i + 1 : i + 12]
@@ -243,7 +372,12 @@ def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
                             "tells the model to keep something from the user",
                         )
                         break
-                if base_form(w, conceal) is not None and not clause.negated(i) and mentions_user:
+                if (
+                    base_form(w, conceal) is not None
+                    and not clause.negated(i)
+                    and mentions_user
+                    and not _left_out_argument(words, i, lex)
+                ):
                     yield _signal(
                         SECRECY,
                         Severity.HIGH,
@@ -268,6 +402,7 @@ def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
                     w in lex.framing["secrecy_adverbs"]
                     and sentence.directive
                     and not clause.negated(i)
+                    and not covert_set_aside(words, i)
                 ):
                     yield _signal(
                         SECRECY,

@@ -124,7 +124,13 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
                     why = _hides(words, tags, i, sl, asked)
                 if why is None and "keep" in tag and asked:
                     why = _keeps_out(words, tags, i, sl, _said_to_user(sentence, sl))
-                if why is None and "covert" in tag and asked and sentence.directive:
+                if (
+                    why is None
+                    and "covert" in tag
+                    and asked
+                    and sentence.directive
+                    and not covert_set_aside(words, i)
+                ):
                     why = "asks for an action to be done covertly"
                 if why is not None:
                     yield _signal(SECRECY, clause.start, clause.end, why, Severity.HIGH)
@@ -148,6 +154,36 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
                     yield _signal(SECRECY, clause.start, clause.end, why, Severity.HIGH)
                     return
         yield from _without_notice(analysis, sentence, sl)
+
+
+_CONTRAST = (("instead", "of"), ("rather", "than"), ("as", "opposed", "to"))
+_ASSIGN = frozenset({"set", "sets", "pass", "passes", "use", "uses"})
+
+
+def covert_set_aside(words: Sequence[str], i: int) -> bool:
+    """The covert way is the one rejected or an option's effect, not an order:
+    "returns errors instead of silently applying an invalid request" (contrast), "Set
+    sendResponse to false to accept silently" (what a parameter value does)."""
+    lo = max(0, i - 4)
+    for k in range(lo, i):
+        if any(tuple(words[k : k + len(c)]) == c for c in _CONTRAST):
+            return True
+    # "set <argument> to <value> to <verb> silently": the purpose clause of an assignment
+    for k in range(max(0, i - 8), i):
+        if words[k] not in _ASSIGN:
+            continue
+        for j in range(k + 2, i - 2):
+            if words[j] == "to" and _literal(words[j + 1]) and "to" in words[j + 2 : i]:
+                return True
+    return False
+
+
+def _literal(word: str) -> bool:
+    """A value as an argument takes it: true, false, null, a number, a quoted string."""
+    core = word.strip("'\"`")
+    return core in ("true", "false", "null", "none", "empty", "zero", "yes", "no") or (
+        core.replace(".", "", 1).isdigit() or core != word
+    )
 
 
 def _with_unsaid(words: Sequence[str], tags: Tags, sl: Slots) -> Tags:
@@ -180,6 +216,28 @@ def _privacy(words: Sequence[str], tags: Tags, k: int, sl: Slots) -> bool:
     return False
 
 
+_LINKS = frozenset({"and", "or", "but", "if", "when", "unless", "about", "that", "until",
+                    "before", "after", "while", "so", "then", "either", "since", "because",
+                    "as", "though", "although", "whereas", "once", "where", "whether", "than",
+                    "instead", "via", "with", "without", "at", "on", "by", "into", "onto",
+                    "unaware", "anything", "nothing"})  # fmt: skip
+
+
+def noun_modifier(words: Sequence[str], tags: Tags, j: int) -> bool:
+    """A noun that qualifies the noun after it ("the user agent", "the operator console"): in
+    a compound it is not the person or thing named, its head is. The head is a plain word (no
+    inflection, so not a verb's "-s" or "-ed" form), not a function word, pronoun, link or
+    adverb."""
+    if j + 1 >= len(words):
+        return False
+    head = words[j + 1]
+    if tags[j + 1] & {"function_words", "pronoun", "modal"} or head in _LINKS:
+        return False
+    if head in _AUDIENCE_PREPS or head.endswith("ly") or not head.isalpha():
+        return False
+    return lexical_classes().forms.get(head, head) == head
+
+
 def _audience(words: Sequence[str], tags: Tags, lo: int, sl: Slots) -> str | None:
     """ "from the user", "out of the audit trail", "in the user-facing response": who or what
     would have seen it. A response, answer or output is "person" when a person word or "your"
@@ -190,7 +248,7 @@ def _audience(words: Sequence[str], tags: Tags, lo: int, sl: Slots) -> str | Non
         if words[k] not in _AUDIENCE_PREPS and words[k] not in sl.members["away"]:
             continue
         for j in range(k + 1, min(len(words), k + 5)):
-            if "person" in tags[j]:
+            if "person" in tags[j] and not noun_modifier(words, tags, j):
                 return "person"
             if "shown" in tags[j]:
                 if any("person" in tags[x] or words[x] == "your"
@@ -210,7 +268,86 @@ def _own(words: Sequence[str], tags: Tags, k: int | None, sl: Slots) -> bool:
     return bool(tags[k] & {"activity", "pronoun"}) or self_reference(words, tags, k, sl)
 
 
+# Verbs of leaving something out (WordNet omit.v.02, exclude.v.01): said of an argument they
+# are parameter usage ("omit to use the default"), not hiding.
+_OMISSION = frozenset({"omit", "omits", "omitted", "omitting", "exclude", "excludes", "excluded",
+                       "excluding"})  # fmt: skip
+# What may follow a verb that has no object of its own: "omit to ...", "omit for top-level
+# notes", "omit or set to an empty string", "omit if unsure", "omit entirely".
+_NO_OBJECT = frozenset({"to", "for", "if", "when", "whenever", "unless", "or", "and", "in",
+                        "entirely", "otherwise", "except", "so", "then", "altogether"})  # fmt: skip
+_DETERMINERS = frozenset({"this", "that", "the", "these", "those", "a", "an"})
+_PARTICIPLE_LEAD = frozenset({"be", "is", "are", "was", "were", "been", "being", "keep", "keeps",
+                              "remain", "remains", "stay", "stays", "get", "gets", "it", "this",
+                              "them", "that", "everything", "anything", "all"})  # fmt: skip
+
+
+def _code_name(word: str) -> bool:
+    """An identifier as written in code: `snake_case`, `camelCase`, a quoted key."""
+    core = word.strip("'\"`")
+    return core != word or "_" in core or (
+        core[:1].islower() and any(c.isupper() for c in core[1:])
+    )
+
+
+def argument_left_out(words: Sequence[str], tags: Tags, i: int) -> bool:
+    """Parameter usage: an omission verb with no object of its own ("Omit to get activity for
+    the whole board", "omit for top-level notes", "Omit or set to empty string to clear"), or
+    whose object is the argument itself ("omit this field entirely", "Omitting it fails", "omit
+    the 'request' property"). The caller checks there is no audience."""
+    if words[i] not in _OMISSION:
+        return False
+    k = i + 1
+    if k >= len(words) or words[k] in _NO_OBJECT:
+        return True
+    if words[k] in ("it", "this", "them"):
+        after = words[k + 1] if k + 1 < len(words) else None
+        if after is None or after in _NO_OBJECT or after in _ARGUMENT_NOUNS:
+            return True  # "omit it", "omit it entirely", "omit this if unsure"
+        if "argument" in tags[k + 1]:
+            return True  # "omit this field"
+        if i == 0 and words[i].endswith("ing"):
+            return True  # "Omitting it fails with …": a gerund subject, stating a fact
+    while k < len(words) and words[k] in _DETERMINERS:
+        k += 1
+    # the object's noun phrase, up to its head: "the 'request' property", "an existing option"
+    for j in range(k, min(len(words), k + 3)):
+        if words[j] in _NO_OBJECT or words[j] in _AUDIENCE_PREPS:
+            break
+        if "argument" in tags[j] or _code_name(words[j]) or words[j] in _ARGUMENT_NOUNS:
+            return True
+    return False
+
+
+_ARGUMENT_NOUNS = frozenset(
+    {"property", "properties", "option", "options", "key", "keys", "flag", "flags", "attribute",
+     "attributes", "setting", "settings"}
+)  # fmt: skip
+
+
+def attributive(words: Sequence[str], tags: Tags, i: int) -> bool:
+    """A participle used as an adjective before its noun ("Include Hidden Messages", "list
+    excluded domains"): it names a kind of thing, it orders no hiding."""
+    w = words[i]
+    if not w.endswith(("ed", "en", "eld")) or i + 1 >= len(words):
+        return False
+    after = tags[i + 1]
+    if after & {"pronoun", "function_words"} or words[i + 1] in _NO_OBJECT:
+        return False
+    if words[i + 1] in ("from", "by", "of", "away", "out", "inside", "within"):
+        return False
+    return not (i > 0 and words[i - 1] in _PARTICIPLE_LEAD)  # "keep it hidden", "is hidden"
+
+
 def _hides(words: Sequence[str], tags: Tags, i: int, sl: Slots, asked: bool) -> str | None:
+    audience = _audience(words, tags, i + 1, sl)
+    if audience is None and (
+        argument_left_out(words, tags, i)
+        or attributive(words, tags, i)
+        # the person wants it left out: "if the user asks to exclude a domain"
+        or find(tags, "person", max(0, i - 6), i) is not None
+    ):
+        return None
     obj = find_any(
         tags,
         frozenset({"activity", "disclosure", "self", "pronoun", "data", "secret", "instruction"}),
@@ -219,8 +356,10 @@ def _hides(words: Sequence[str], tags: Tags, i: int, sl: Slots, asked: bool) -> 
     )
     if obj is not None and _privacy(words, tags, obj, sl):
         return None
-    own = obj is not None and bool(tags[obj] & {"activity", "disclosure", "self", "pronoun"})
-    audience = _audience(words, tags, i + 1, sl)
+    own = obj is not None and bool(tags[obj] & {"activity", "disclosure", "pronoun"})
+    # a text noun ("notes", "content", "messages") is this text only when it is pointed at
+    # ("this note", "the tool's instructions"); "omit for top-level notes" names other notes
+    own = own or (obj is not None and "self" in tags[obj] and self_reference(words, tags, obj, sl))
     if not asked and not (own and audience == "person"):
         return None  # a description of a privacy feature, not an order
     if own or audience == "person":

@@ -259,6 +259,93 @@ def _quoted_data(analysis: Analysis, sentence: Sentence, start: int) -> bool:
     return not any(s.directive for s in outside.sentences)
 
 
+# Word sense from the neighbouring nouns. A secret word as a unit counted or a modifier of an
+# attribute names a measure or a kind, not a secret: "30-60% fewer tokens", "reduce token
+# costs", "chunks up to 512 tokens", "Bearer Token authentication", "the default credential
+# chain", "Kubeconfig Context to use"; a token named for paging or a form is an identifier
+# ("delta tokens", "form tokens").
+_MEASURED = frozenset({"usage", "overflow", "size", "limit", "limits", "length", "cost", "costs",
+                       "count", "counts", "budget", "budgets", "performance", "estimate",
+                       "estimates", "consumption", "per"})  # fmt: skip
+_ATTRIBUTE = frozenset(
+    {"type", "types", "kind", "format", "scheme", "authentication", "auth", "context", "chain",
+     "expiration", "expiry", "lifetime", "policy"}
+)  # fmt: skip
+_QUANTITY = frozenset({"fewer", "more", "less", "many", "few", "max", "maximum", "min", "minimum",
+                       "input", "output", "prompt", "completion", "llm", "number"})  # fmt: skip
+_IDENTIFIER = frozenset({"form", "page", "pagination", "continuation", "next", "delta", "sync",
+                         "cursor", "sequence", "skip"})  # fmt: skip
+# "missing credentials are reported as errors", "an expired token": the secret's absence or
+# failure is what is spoken of, nothing is read.
+_ABSENT = frozenset({"missing", "invalid", "expired", "absent", "revoked", "wrong", "incorrect",
+                     "bad", "unset"})  # fmt: skip
+# "password?: string", "apiKey: string": a field of a documented body, named with its type.
+_FIELD_TYPE = re.compile(r"\??\s*:\s*(?:string|number|integer|boolean|bool|int|object|array)\b")
+_SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASS|CRED|AUTH|PRIVATE|COOKIE|SESSION")
+
+
+def _target_span(sentence: Sentence, start: int, end: int) -> tuple[int, int] | None:
+    """Indices of the sentence's first and last token inside the target's characters."""
+    inside = [k for k, t in enumerate(sentence.tokens) if t.start < end and t.end > start]
+    return (inside[0], inside[-1]) if inside else None
+
+
+def _other_sense(analysis: Analysis, sentence: Sentence, start: int, end: int) -> bool:
+    """The target's words are read in a sense that is not the sensitive thing: a measure, an
+    attribute, an identifier (see above), or a named setting the server reads for itself
+    ("Falls back to AWS_PROFILE env var", "ARGOCD_BASE_URL env var; otherwise required") when
+    the variable's name is not a secret's."""
+    literal = analysis.lower[start:end]
+    if not literal.replace(" ", "").isalpha():
+        return False  # a path or a file name has one sense
+    if _FIELD_TYPE.match(analysis.lower, end):
+        return True
+    if not sentence.directive and _link_label(analysis.text, start, end):
+        return True  # a page title named in a statement; "Send [your key](…)" still orders
+    span = _target_span(sentence, start, end)
+    if span is None:
+        return False
+    words = sentence.words()
+    first, last = span
+    before = words[max(0, first - 2) : first]
+    after = words[last + 1 : last + 2]
+    if after and (after[0] in _MEASURED or after[0] in _ATTRIBUTE):
+        return True
+    if any(any(c.isdigit() for c in w) for w in before) or (before and before[-1] in _QUANTITY):
+        return True
+    if before and before[-1] in _IDENTIFIER and literal.startswith("token"):
+        return True
+    if before and before[-1] in _ABSENT:
+        return True
+    if literal.startswith(("env var", "environment variable")) and first > 0:
+        tok = sentence.tokens[first - 1]
+        name = analysis.text[tok.start : tok.end]
+        named = "_" in name and name.upper() == name and name.replace("_", "").isalnum()
+        return named and not _SECRET_NAME.search(name)
+    return False
+
+
+def _link_label(text: str, start: int, end: int) -> bool:
+    """The words are the label of a Markdown link ("[Bearer Token](https://docs…)"): the title
+    of a documentation page, not a value."""
+    line_start = text.rfind("\n", 0, start) + 1
+    opened = text.rfind("[", line_start, start)
+    if opened < 0 or "]" in text[opened:start]:
+        return False
+    closed = text.find("]", end, end + 80)
+    return closed >= 0 and text.startswith("(", closed + 1) and "[" not in text[end:closed]
+
+
+def _refused_example(analysis: Analysis, sentence: Sentence, start: int) -> bool:
+    """ "Do not include any confidential information such as API keys, passwords …": the target
+    is an example of what a negated clause keeps out."""
+    at = sentence.example_from
+    if at is None or start < at:
+        return False
+    lead = [t for t in sentence.tokens if t.end <= at]
+    return bool(lead) and analysis.negated_at(lead[-1].start)
+
+
 def sensitive_targets(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
     if not mentions_any_target(analysis.lower, lex):
         return
@@ -278,6 +365,10 @@ def sensitive_targets(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> It
             if _sought(analysis, sentence, start, ctx, lex) or _reach(analysis, start, ctx):
                 continue
             if _quoted_data(analysis, sentence, start):
+                continue
+            if _other_sense(analysis, sentence, start, end):
+                continue
+            if _refused_example(analysis, sentence, start):
                 continue
             judged.add((id(sentence), cat.name))
             related = _related(ctx, cat)
