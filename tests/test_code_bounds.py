@@ -77,6 +77,26 @@ def test_memory_limit_is_named_in_the_report(tmp_path: Path) -> None:
     assert _left_behind(tmp_path) == []
 
 
+def test_files_are_read_only_while_headroom_is_left(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under RLIMIT_AS the parse loop stops itself with a margin left (memory running out inside
+    a parse can leave CPython 3.11 retrying an exception handler forever); without a limit it
+    never stops."""
+    import resource
+
+    from toolwitness.code import project
+
+    project.check_headroom()  # this process has no address-space limit
+    in_use = int(Path("/proc/self/statm").read_text().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    for left, stops in ((project.HEADROOM_BYTES // 2, True), (project.HEADROOM_BYTES * 4, False)):
+        limit = in_use + left
+        monkeypatch.setattr(resource, "getrlimit", lambda _which, cap=limit: (cap, cap))
+        if stops:
+            with pytest.raises(MemoryError):
+                project.check_headroom()
+        else:
+            project.check_headroom()
+
+
 def test_an_abort_under_the_memory_limit_names_it() -> None:
     """Under RLIMIT_AS, CPython may abort (SIGABRT) and a C parser crash (SIGSEGV) instead of a
     MemoryError, depending on the allocation that fails; the report still names the limit."""

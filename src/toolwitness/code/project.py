@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import posixpath
 import stat
 from collections.abc import Iterator
@@ -89,6 +90,7 @@ class Project:
         if self._budget is None:
             self._budget = _Budget(self.limits)
         budget = self._budget
+        check_headroom()
         refused = budget.refuse_file(path)
         if refused is not None:
             module = self.modules[key] = _unread(key, refused)
@@ -202,6 +204,34 @@ def load_project(root: Path, limits: CodeLimits | None = None) -> Project:
         project.add_file(key, path)
     project.index()
     return project
+
+
+# Under the child's address-space limit (`code.isolate`, RLIMIT_AS), memory running out inside a
+# parse can leave CPython 3.11 spinning instead of raising: a MemoryError that unwinds into an
+# exception handler must first allocate the frame's instruction offset as an int (over 256 in a
+# large function, so not a cached one), and when that allocation fails too it retries the same
+# handler forever, until the wall-time or CPU limit. So each file is read only while this much
+# address space is left; otherwise the MemoryError is raised here, between files, and reported
+# as the memory limit like any other. (A tree whose growth is per file, the usual case, then
+# stops at this check; one file too large for the margin still meets RLIMIT_AS itself.)
+HEADROOM_BYTES = 8 * 1024 * 1024
+
+
+def check_headroom(margin: int = HEADROOM_BYTES) -> None:
+    """MemoryError when the address space left under RLIMIT_AS is below `margin` (Linux, where
+    /proc/self/statm gives the size in use; no limit or no /proc: nothing to check)."""
+    import resource
+
+    limit = resource.getrlimit(resource.RLIMIT_AS)[0]
+    if limit == resource.RLIM_INFINITY:
+        return
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            pages = int(statm.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return
+    if limit - pages * os.sysconf("SC_PAGE_SIZE") < margin:
+        raise MemoryError("address space nearly exhausted")
 
 
 class _Budget:
