@@ -166,7 +166,9 @@ def score_findings(
     total = sum(per_rule.values(), Fraction(0))
     raw = max(0, int(Fraction(model.start) - total + Fraction(1, 2)))  # round half up
     grade, gate_text = grade_of(raw, model), None
-    for finding in sorted(findings, key=Finding.sort_key):
+    # a total order: findings equal on the report's sort key may differ in confidence, which the
+    # cap's text names, so the text must not depend on the order findings arrived in
+    for finding in sorted(findings, key=lambda f: (f.sort_key(), f.confidence.value)):
         gate = next((g for g in model.gates if g.applies(finding)), None)
         if gate and _cap(grade, gate.max_grade):
             grade = gate.max_grade
