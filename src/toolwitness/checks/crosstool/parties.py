@@ -70,6 +70,13 @@ def own_host(host: str, own: frozenset[str]) -> bool:
     return squash(registrable_label(host)) in own
 
 
+def owned_literal(literal: str, own: frozenset[str]) -> bool:
+    """A URL or e-mail address on one of the server's own names (its docs, its support address)."""
+    host = literal.split("://", 1)[1] if "://" in literal else literal.rpartition("@")[2]
+    host = host.split("/", 1)[0].split(":", 1)[0].split("?", 1)[0]
+    return bool(own) and own_host(host, own)
+
+
 def third_party(dest: Destination, own: frozenset[str]) -> bool:
     """A destination somebody could receive data at, that is not the server's own, a
     documentation name nor a known service's. IBANs, wallets and phone numbers have no host:

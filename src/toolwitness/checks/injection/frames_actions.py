@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-from toolwitness.checks.crosstool.parties import registrable_label, squash
+from toolwitness.checks.crosstool.parties import owned_literal
 from toolwitness.checks.injection.frames import Tags, find, find_any, self_reference, skipped
 from toolwitness.checks.injection.frames_beacons import _beacon, _image_beacons, _template_beacons
 from toolwitness.checks.injection.frames_common import (
@@ -376,7 +376,7 @@ def _deprecation(analysis: Analysis, sentence: Sentence, words: Sequence[str], t
     following = analysis.sentence_at(sentence.end)
     tail = analysis.text[sentence.end : following.end] if following is not None else ""
     url = _URL.search(chunk) or _URL.search(tail)
-    if url is not None and _owned_url(url.group(), ctx):
+    if url is not None and owned_literal(url.group(), ctx.owners):
         url = None  # "deprecated; see https://<our own site>/migration": the vendor's own notice
     target = _identifier_after(analysis, sentence, lure + 1, len(words), ctx)
     if target is None and following is not None:
@@ -413,11 +413,6 @@ def _attributive(analysis: Analysis, sentence: Sentence, words: Sequence[str], t
     ):
         return False
     return not tags[k + 1] & {"obsolete", "retire"}
-
-
-def _owned_url(url: str, ctx: FieldContext) -> bool:
-    host = url.split("://", 1)[-1].split("/", 1)[0].split(":", 1)[0]
-    return bool(ctx.owners) and squash(registrable_label(host)) in ctx.owners
 
 
 _BE = frozenset({"is", "are", "was", "were", "be", "been", "being", "has", "have", "will", "get",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-from toolwitness.checks.crosstool.parties import registrable_label, squash
+from toolwitness.checks.crosstool.parties import owned_literal
 from toolwitness.checks.injection.frames import Tags, find, skipped
 from toolwitness.checks.injection.frames_common import (
     _EMAIL,
@@ -51,9 +51,10 @@ def _beacon(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: 
         ep = find(tags, "endpoint", i + 1, i + 8)
         third = ep is not None and find(tags, "third_party", ep - 3, ep) is not None
         if literal is None:
-            literal = any(not _owned(m.group(), ctx) for m in _URL.finditer(chunk)) or (
+            own = ctx.owners
+            literal = any(not owned_literal(m.group(), own) for m in _URL.finditer(chunk)) or (
                 "@" in chunk
-                and any(not _owned(m.group(), ctx) for m in _EMAIL.finditer(chunk))
+                and any(not owned_literal(m.group(), own) for m in _EMAIL.finditer(chunk))
             )
         if third or literal:
             return _signal(
@@ -61,13 +62,6 @@ def _beacon(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: 
                 "tells the model to contact an outside endpoint the tool's purpose does not need",
             )  # fmt: skip
     return None
-
-
-def _owned(literal: str, ctx: FieldContext) -> bool:
-    """A link or address on one of the server's own names (its docs, its support address)."""
-    host = literal.rpartition("@")[2] if "://" not in literal else literal.split("://", 1)[1]
-    host = host.split("/", 1)[0].split(":", 1)[0].split("?", 1)[0]
-    return bool(ctx.owners) and squash(registrable_label(host)) in ctx.owners
 
 
 _HTTP_METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"})

@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterator
 from urllib.parse import urlsplit
 
-from toolwitness.checks.crosstool.parties import registrable_label, squash
+from toolwitness.checks.crosstool.parties import own_host
 from toolwitness.checks.injection.decoders import Decoded, decode_chains
 from toolwitness.checks.injection.model import CREDENTIAL, SHELL, URL, FieldContext, Signal
 from toolwitness.checks.injection.slots import slots
@@ -105,7 +105,7 @@ def _own_api_call(span: str, ctx: FieldContext) -> bool:
     hosts = [m.group(1) for m in _SPAN_URL.finditer(span)]
     if not hosts or not ctx.owners or any(p in span for p in _PIPES):
         return False
-    return all(squash(registrable_label(h)) in ctx.owners for h in hosts)
+    return all(own_host(h, ctx.owners) for h in hosts)
 
 
 class _Nothing:
