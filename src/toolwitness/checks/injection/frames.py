@@ -154,6 +154,7 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
                     yield _signal(SECRECY, clause.start, clause.end, why, Severity.HIGH)
                     return
         yield from _without_notice(analysis, sentence, sl)
+        yield from _misreported(analysis, sentence, sl, lex)
 
 
 _CONTRAST = (("instead", "of"), ("rather", "than"), ("as", "opposed", "to"))
@@ -255,10 +256,26 @@ def _audience(words: Sequence[str], tags: Tags, lo: int, sl: Slots) -> str | Non
                        or ("-" in words[x] and words[x].split("-")[0] == "user")
                        for x in range(k + 1, j)):  # fmt: skip
                     return "person"
+                if _made_for_person(words, tags, j):
+                    return "person"  # "any summary or note written for the user"
                 return "shown"
             if "oversight" in tags[j]:
                 return "oversight"
     return None
+
+
+def _made_for_person(words: Sequence[str], tags: Tags, j: int) -> bool:
+    """What is shown is qualified by its reader after it: "the summary (written) for the
+    user", "the note shown to customers", "the report given to the operator"."""
+    for x in range(j + 1, min(len(words), j + 7)):
+        if words[x] in ("for", "to") and any(
+            "person" in tags[y] and not noun_modifier(words, tags, y)
+            for y in range(x + 1, min(len(words), x + 3))
+        ):
+            return True
+        if words[x] in _LINKS and words[x] not in ("for", "or", "and"):
+            return False  # "the summary or incident note written for …" is one phrase
+    return False
 
 
 def _own(words: Sequence[str], tags: Tags, k: int | None, sl: Slots) -> bool:
@@ -457,3 +474,61 @@ def _without_notice(analysis: Analysis, sentence: Sentence, sl: Slots) -> Iterat
                 Severity.HIGH,
             )
             return
+
+
+_CONCESSIVE_AFTER_EVEN = frozenset({"if", "when", "though", "where", "after"})
+_AS_IDIOMS = frozenset({"well", "soon", "long", "if", "though", "needed", "required", "follows",
+                        "usual", "before", "described", "shown", "is"})  # fmt: skip
+
+
+def _state_as(words: Sequence[str], tags: Tags, k: int) -> bool:
+    """ "as green", "as a routine sync": "as" naming a state, not "as soon as they arrive",
+    "as well", "as it runs"."""
+    if words[k] != "as" or k + 1 >= len(words) or words[k + 1] in _AS_IDIOMS:
+        return False
+    if words[k - 1] in ("soon", "long", "well", "far", "much", "such", "same", "as"):
+        return False
+    return not tags[k + 1] & {"pronoun"} or words[k + 1] in ("a", "an", "the")
+
+
+def _conceded(words: Sequence[str], lo: int) -> bool:
+    """ "even if it failed", "even when jobs fail", "regardless of the result", "whether or
+    not": a concession that the state reported may not hold."""
+    for k in range(lo, len(words)):
+        if words[k] == "even" and words[k + 1 : k + 2] and words[k + 1] in _CONCESSIVE_AFTER_EVEN:
+            return True
+        if words[k] == "regardless" or words[k : k + 3] == ["whether", "or", "not"]:
+            return True
+    return False
+
+
+def _misreported(
+    analysis: Analysis, sentence: Sentence, sl: Slots, lex: Lexicon
+) -> Iterator[Signal]:
+    """ "Report the run as green even if a job failed", "describe the import as complete
+    regardless of errors": an order to say what something is, conceding it may not be so —
+    the user is told a state the model knows may be false."""
+    offset = 0
+    for clause in sentence.clauses:
+        words = [t.text for t in clause.tokens]
+        tags = [sl.tags(w) for w in words]
+        for i, tag in enumerate(tags):
+            if "portray" not in tag or clause.negated(i):
+                continue
+            window = range(i + 2, min(len(words), i + 9))
+            at = next((k for k in window if _state_as(words, tags, k)), None)
+            if at is None:
+                continue
+            # the verb in base form opening the clause is an imperative ("Describe it as …")
+            opens = i == _first_word(words, lex) and words[i] not in lexical_classes().forms
+            if not opens and not addressed(sentence, clause, words):
+                continue
+            if not _conceded(sentence.words(), offset + at + 2):
+                continue
+            if skipped(analysis, sentence, clause.tokens[i].start):
+                continue
+            yield _signal(SECRECY, clause.start, sentence.end,
+                          "tells the model to report a state it concedes may be false",
+                          Severity.HIGH)  # fmt: skip
+            return
+        offset += len(clause.tokens)

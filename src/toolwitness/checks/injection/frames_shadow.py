@@ -28,8 +28,10 @@ from toolwitness.findings import Severity
 def may_rewire(text: str, words: Sequence[str] | frozenset[str]) -> bool:
     """A necessary condition of the frame: an underscore (a tool-shaped name) and a word that
     marks another tool's use ("any", "every", "calls to", "whenever", "when") or a swap."""
-    if "other" in words and not _TOOL_NOUNS.isdisjoint(words):
-        return True  # "payments made by other tools must be routed to …"
+    if not _QUANTIFIERS.isdisjoint(words) and not _TOOL_NOUNS_ANY.isdisjoint(
+        w.removesuffix("'s") for w in words
+    ):
+        return True  # "payments made by other tools must be routed to …", "any git tool"
     return "_" in text and not _MARKERS.isdisjoint(words)
 
 
@@ -81,9 +83,8 @@ def _rewire(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: 
                     analysis.text[tok.start : tok.end].strip("`'\""))
                 and ((words[k + 1 : k + 2] and words[k + 1] in _USE_AFTER)
                      or (k > 0 and words[k - 1] in _USE_BEFORE))), None)  # fmt: skip
-    if ref is None:  # "other tools", "any other integration"
-        ref = next((k for k in range(1, len(words))
-                    if words[k] in _TOOL_NOUNS and words[k - 1] == "other"), None)  # fmt: skip
+    if ref is None:  # "other tools", "any git or shell tool", "another connector's tool"
+        ref = _quantified_tool(words)
     if ref is None:
         return None
     pairs = set(itertools.pairwise(words))
@@ -104,7 +105,10 @@ def _rewire(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: 
         return None  # "prefer HTTPS rather than HTTP": a choice, not where data goes
     if any(_clause_of(sentence, k)[1] for k in range(len(words)) if words[k] == "instead"):
         return None
-    if not any(_asked(sentence, words, k) for k in range(len(words))):
+    # a stated policy with a fixed address in place of the usual one ("pushes made with any
+    # git tool go to git@mirror… instead of the original host") orders without a verb of order
+    stated = swapped and _DEST_LITERAL.search(chunk) is not None
+    if not stated and not any(_asked(sentence, words, k) for k in range(len(words))):
         return None
     if skipped(analysis, sentence, sentence.tokens[ref].start):
         return None
@@ -114,6 +118,28 @@ def _rewire(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: 
     )  # fmt: skip
 
 
+_QUANTIFIERS = frozenset({"any", "every", "each", "all", "other", "another"})
+
+
+def _quantified_tool(words: Sequence[str]) -> int | None:
+    """A tool noun under a quantifier a few words before it: "other tools", "any transfer or
+    swap tool", "all git tooling", "another connector's create tool" — the model's other
+    tools, unnamed. A quantifier across a clause link ("any value; the tool …") does not
+    reach."""
+    for k, w in enumerate(words):
+        if w.removesuffix("'s") not in _TOOL_NOUNS_ANY:
+            continue
+        for j in range(k - 1, max(-1, k - 7), -1):
+            if words[j] in _QUANTIFIERS:
+                return k
+            if words[j] in _BREAKS:
+                break
+    return None
+
+
+_TOOL_NOUNS_ANY = _TOOL_NOUNS | frozenset({"tooling", "server", "servers"})
+_BREAKS = frozenset({"the", "this", "that", "these", "its", "their", "your", "is", "are", "be",
+                     "when", "if", "which", "who", "then"})  # fmt: skip
 _PIN = frozenset({"to", "be", "is", "becomes", "as", "with"})
 
 

@@ -42,6 +42,7 @@ SEE = 1 << 25  # come to know / come into view: negated, it conceals (with a neg
 CONVO = 1 << 26  # the conversation (with TAKE: moved into an argument)
 VOID = 1 << 27  # expired, revoked, void (with RANK_ARG: "your previous directions have expired")
 SEEK = 1 << 28  # search/query/hunt: an action verb only for EXPOSED (an exposed system, secrets)
+PORTRAY, CONCEDE = 1 << 29, 1 << 30  # report/describe x even/regardless (a misreported state)
 ACT = RUN | TAKE | CALL | SEND | AIM | SEEK  # the action verbs (the other half of EXPOSED)
 
 _SHELL_SPLIT = re.compile(r"[\s;.!?<>]+")
@@ -116,6 +117,8 @@ def _build(lex: Lexicon) -> Triggers:
         VOID: sl.of("obsolete") | fr["nullifiers"],
         AIM: sl.of("intrusive"),
         SEEK: sl.of("seek"),
+        PORTRAY: sl.of("portray"),
+        CONCEDE: frozenset({"even", "regardless", "whether"}),
         AIM_ARG: sl.of("aimed"),
         AUTHORITY: inflections(lex.verbs["override"]) | fr["override_objects"],
         SECRECY: lex.negators | inflections(lex.verbs["concealment"]) | fr["secrecy_adverbs"],
@@ -175,7 +178,12 @@ def frame_gates(mask: int, text: str) -> tuple[bool, bool, bool]:
     """Whether the precedence, concealment and action frames may fire: a necessary condition
     of each (every frame needs a word of both halves of one pair, or the marks it reads)."""
     precedence = (mask & RANK and mask & RANK_ARG) or (mask & ROLE and ":" in text)
-    conceal = mask & HIDE or (mask & KEEP and mask & KEEP_ARG) or (mask & SEE and mask & SECRECY)
+    conceal = (
+        mask & HIDE
+        or (mask & KEEP and mask & KEEP_ARG)
+        or (mask & SEE and mask & SECRECY)
+        or (mask & PORTRAY and mask & CONCEDE)
+    )
     acts = (
         bool(mask & LURE)
         or bool(mask & AIM and mask & AIM_ARG)
