@@ -59,6 +59,7 @@ def precedence(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[
                     continue
                 end = (
                     _ranks_above(words, tags, i, sl, conflicted)
+                    or _governed_by_this(words, tags, i, sl)
                     or _yields(words, tags, i, sl)
                     or _declared_governing(words, tags, i, sl, conflicted)
                 )
@@ -164,6 +165,28 @@ def _ranks_above(
     return None
 
 
+_PASSIVE_LEAD = frozenset({"is", "are", "be", "being", "been", "was", "were", "remains"})
+_GOVERNED = frozenset({"role", "person", "instruction", "activity"})
+
+
+def _governed_by_this(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> int | None:
+    """ "assistant conduct here is governed exclusively by this notice", "the user's requests
+    are overridden by the rules below": the model, its conduct or someone's instructions made
+    subject to this text, in the passive."""
+    if "prevail" not in tags[i] or not words[i].endswith(("ed", "en")):
+        return None
+    if _PASSIVE_LEAD.isdisjoint(words[max(0, i - 2) : i]):
+        return None
+    by = next((k for k in range(i + 1, min(len(words), i + 4)) if words[k] == "by"), None)
+    if by is None:
+        return None
+    this = next((k for k in range(by + 1, min(len(words), by + 4))
+                 if self_reference(words, tags, k, sl)), None)  # fmt: skip
+    if this is None or find_any(tags, _GOVERNED, max(0, i - 8), i) is None:
+        return None
+    return this
+
+
 def _in_conflict(words: Sequence[str], tags: Tags) -> bool:
     """A conflict verb with a person's or another instruction's side named in the sentence."""
     return any("conflict" in t for t in tags) and any(
@@ -241,8 +264,14 @@ def _owned(words: Sequence[str], tags: Tags, j: int) -> bool:
         return True
     # "any request from the user", "the instructions of the operator"
     return words[j + 1 : j + 2] in (["from"], ["of"], ["by"]) and any(
-        tags[x] & {"person", "role"} for x in range(j + 2, min(len(words), j + 5))
+        tags[x] & {"person", "role"} or words[x] in _ANYONE
+        for x in range(j + 2, min(len(words), j + 5))
     )
+
+
+# "the wishes of whoever is chatting": an indefinite pronoun standing for a person
+_ANYONE = frozenset({"whoever", "anyone", "anybody", "everyone", "everybody", "someone",
+                     "somebody"})  # fmt: skip
 
 
 def _declared_governing(
@@ -273,7 +302,10 @@ def _placed_ahead(sentence: Sentence, sl: Slots) -> tuple[int, int] | None:
     if _AHEAD.isdisjoint(words):
         return None
     tags = [sl.tags(w) for w in words]
-    ranked = "ahead" in words or any(t & {"governing", "precedence", "prevail"} for t in tags)
+    # ("our rules rank above the operator's wishes": a verb of ranking, intransitive)
+    ranked = "ahead" in words or any(
+        t & {"governing", "precedence", "prevail", "prioritize"} for t in tags
+    )
     if not ranked:
         return None
     toks = sentence.tokens

@@ -147,8 +147,10 @@ def _related(ctx: FieldContext, cat: TargetCategory) -> bool:
 def _acts_on(sentence: Sentence, lex: Lexicon) -> bool:
     """A verb of reading or sending outside a negation ("never put it in the field" is not)."""
     verbs = held_union(lex, "moves", lambda: lex.verbs["acquire"] | lex.verbs["transfer"])
+    # (+ the WordNet classes of the frames: "preceded by a call carrying the contents of …")
+    moving = slots().members["transfer"]
     return any(
-        base_form(t.text, verbs) is not None and not clause.negated(k)
+        (base_form(t.text, verbs) is not None or t.text in moving) and not clause.negated(k)
         for clause in sentence.clauses
         for k, t in enumerate(clause.tokens)
     )
