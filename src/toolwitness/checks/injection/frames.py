@@ -293,6 +293,7 @@ _OMISSION = frozenset({"omit", "omits", "omitted", "omitting", "exclude", "exclu
 # notes", "omit or set to an empty string", "omit if unsure", "omit entirely".
 _NO_OBJECT = frozenset({"to", "for", "if", "when", "whenever", "unless", "or", "and", "in",
                         "entirely", "otherwise", "except", "so", "then", "altogether"})  # fmt: skip
+_ARGUMENT_USAGE = frozenset({"for", "if", "when", "whenever", "unless", "or", "entirely"})
 _DETERMINERS = frozenset({"this", "that", "the", "these", "those", "a", "an"})
 _PARTICIPLE_LEAD = frozenset({"be", "is", "are", "was", "were", "been", "being", "keep", "keeps",
                               "remain", "remains", "stay", "stays", "get", "gets", "it", "this",
@@ -357,6 +358,8 @@ def attributive(words: Sequence[str], tags: Tags, i: int) -> bool:
 
 
 def _hides(words: Sequence[str], tags: Tags, i: int, sl: Slots, asked: bool) -> str | None:
+    if words[i] in _OMISSION and words[i + 1 : i + 2] and words[i + 1] in _ARGUMENT_USAGE:
+        return None  # "omit for the authenticated user": the argument's default, no audience
     audience = _audience(words, tags, i + 1, sl)
     if audience is None and (
         argument_left_out(words, tags, i)

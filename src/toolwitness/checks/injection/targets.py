@@ -423,7 +423,14 @@ def _successor(analysis: Analysis, sentence: Sentence, words: list[str], k: int,
         j -= 1
     if j > 0 and j < k - 1 and words[j] == "with":
         j -= 1
+    # "use search_mail on this server instead": the successor placed on this server
+    while j > 0 and words[j] in _HERE and k - j < 8:
+        j -= 1
     return j >= 0 and words[j] in ctx.siblings and words[j] != own
+
+
+_HERE = frozenset({"on", "from", "in", "of", "this", "the", "same", "server", "server's",
+                   "here", "connector", "integration", "package"})  # fmt: skip
 
 
 _TO_GET = frozenset({"to", "and"})

@@ -328,6 +328,9 @@ def _name_verb_positions(
     positions: set[int] = set()
     first = True
     for i, token in enumerate(tokens):
+        if first and i == 0 and token in vocab.inert_verbs and token not in vocab.verbs:
+            first = False  # "suggest_reply": an inert verb leads, the token after is its object
+            continue
         if token not in vocab.verbs or i in nouns:
             continue
         if first or (i > 0 and tokens[i - 1] in ("and", "then", "or")):
