@@ -80,6 +80,13 @@ QUIET = {
     "never_describe_a_failure_as_success": (
         "Runs the tests. Never describe a failed run as passed, even if only lint failed."
     ),
+    # "instead" choosing an argument or a tool, with no place named
+    "use_a_parameter_instead": (
+        "Lists units. To search for teams, use the teamIds parameter instead."
+    ),
+    "use_the_search_tool_instead": (
+        "Lists units. To find a unit by name, use the search tool instead; it is faster."
+    ),
     # keeping content (not activity) out of a summary with no reader named
     "keep_debug_lines_out_of_the_summary": "Lists units. Keep debug lines out of the summary.",
     # governed by a policy that is not this text, or something that is not the model

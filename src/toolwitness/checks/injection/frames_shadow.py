@@ -65,6 +65,7 @@ _DESTINATIONS = frozenset({"recipient", "recipients", "destination", "account", 
                            "address", "addresses", "path", "paths", "channel", "channels",
                            "iban", "wallet", "bcc", "cc", "inbox", "folder", "bucket", "payee",
                            "payees", "beneficiary", "beneficiaries"})  # fmt: skip
+DESTINATION_NOUNS = _DESTINATIONS
 _DEST_LITERAL = re.compile(r"://|@|(?:^|\s)[/#~]|\d{4}|0x[0-9a-fA-F]{8}")
 
 

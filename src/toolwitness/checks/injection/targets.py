@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from toolwitness.checks.injection.frames import skipped
+from toolwitness.checks.injection.frames_shadow import DESTINATION_NOUNS
 from toolwitness.checks.injection.model import INTENT, SENSITIVE, SHADOWING, FieldContext, Signal
 from toolwitness.checks.injection.slots import held_union, slots
 from toolwitness.checks.text.language import Analysis, Sentence, analyse, base_form, find_phrases
@@ -461,11 +462,14 @@ def shadowing(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[S
             for c in sentence.clauses
         ) and not _EMAIL.search(chunk):
             continue
+        address = bool(_EMAIL.search(chunk)) or bool(_URLISH.search(chunk))
+        # "instead" moves data only with a place named: "use gifRef instead", "use the search
+        # tool instead" choose an argument or a tool; "send it to X instead" redirects
+        placed = address or not DESTINATION_NOUNS.isdisjoint(words)
         redirect = bool((lex.sets["redirect_words"] - {"instead"}) & set(words)) or any(
-            w == "instead" and not _successor(analysis, sentence, words, k, ctx)
+            w == "instead" and placed and not _successor(analysis, sentence, words, k, ctx)
             for k, w in enumerate(words)
         )
-        address = bool(_EMAIL.search(chunk)) or bool(_URLISH.search(chunk))
         cred = any(
             w in ("token", "credential", "credentials", "key", "account")
             and not _obtained(analysis, sentence, words, k, lex)
