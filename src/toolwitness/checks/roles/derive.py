@@ -403,14 +403,17 @@ def _name_signals(
 def _noun_positions(raw_name: str, name: list[str], vocab: RoleVocabulary) -> frozenset[int]:
     """Name tokens whose structure makes them modifiers of a noun, not the tool's verb: an -ing
     form before another token ("browsing_history", "running_jobs") is a gerund or participle
-    modifying the noun after it (a tool's own verb is written in its base form)."""
+    modifying the noun after it, a plural ("labels_list") a noun (a tool's own verb is written
+    in its base form)."""
     raw = name_tokens(raw_name)
     if len(raw) != len(name) or len(name) < 2:
         return frozenset()
+    # (and a plural before another token, "labels_list", "tags_get": a noun, the list's
+    # subject, where a tool's verb would be in its base form)
     out = {
         i
         for i, token in enumerate(raw[:-1])
-        if token.endswith("ing") and name[i] != token and name[i] in vocab.verbs
+        if token.endswith(("ing", "s")) and name[i] != token and name[i] in vocab.verbs
     }
     return frozenset(out)
 
