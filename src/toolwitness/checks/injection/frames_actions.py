@@ -40,7 +40,7 @@ from toolwitness.checks.injection.model import (
     Signal,
 )
 from toolwitness.checks.injection.slots import Slots, slots
-from toolwitness.checks.injection.targets import _quoted_data, _reach
+from toolwitness.checks.injection.targets import _quoted_data, _reach, into_secret_fields
 from toolwitness.checks.injection.triggers import SQL_STATEMENT
 from toolwitness.checks.text.language import Analysis, Sentence
 from toolwitness.checks.text.lexicon import Lexicon, lexicon
@@ -117,6 +117,10 @@ def _signs_in(words: Sequence[str], tags: Tags, lo: int, hi: int) -> bool:
     return False
 
 
+def _secret_domain(lex: Lexicon) -> frozenset[str]:
+    return next((c.domain for c in lex.targets if c.name == "secrets"), frozenset())
+
+
 def _harvest(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: Tags,
              ctx: FieldContext, sl: Slots, lex: Lexicon) -> Signal | None:  # fmt: skip
     # a tool named for keeping or checking secrets (a vault, a password manager, a sign-in
@@ -124,6 +128,12 @@ def _harvest(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags:
     # do with what the tool does ("… for an unrelated formatting step"); a wallet, identity or
     # token tool is not a keeper of the user's sign-in material
     if not _called(ctx).isdisjoint(sl.members["secret_keeper"]) and _CONCESSIVE.isdisjoint(words):
+        return None
+    # a tool for accounts or sign-in saying which of its own secret parameters takes the secret
+    # ("put the user's password in `password`")
+    if not ctx.purpose.isdisjoint(_secret_domain(lex)) and into_secret_fields(
+        analysis.text, sentence, ctx
+    ):
         return None
     for i, tag in enumerate(tags):
         calls = "call" in tag and "with" in words[i + 1 : i + 6]  # "call X with … the password"

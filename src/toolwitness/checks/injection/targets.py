@@ -15,7 +15,14 @@ from toolwitness.checks.injection.frames import skipped
 from toolwitness.checks.injection.frames_shadow import DESTINATION_NOUNS
 from toolwitness.checks.injection.model import INTENT, SENSITIVE, SHADOWING, FieldContext, Signal
 from toolwitness.checks.injection.slots import held_union, slots
-from toolwitness.checks.text.language import Analysis, Sentence, analyse, base_form, find_phrases
+from toolwitness.checks.text.language import (
+    Analysis,
+    Sentence,
+    analyse,
+    base_form,
+    find_phrases,
+    split_identifier,
+)
 from toolwitness.checks.text.lexicon import Lexicon, TargetCategory
 from toolwitness.findings import Severity
 
@@ -143,6 +150,64 @@ def target_hits(lower: str, cat: TargetCategory) -> Iterator[tuple[int, int]]:
 
 def _related(ctx: FieldContext, cat: TargetCategory) -> bool:
     return bool(ctx.purpose & cat.domain)
+
+
+def _routed_params(text: str, sentence: Sentence, ctx: FieldContext) -> Iterator[str]:
+    """The tool's own parameters the sentence puts something into: named in code quotes or
+    with "field"/"parameter" after them, with in/into/to before them ("put them in `memo`")."""
+    if not ctx.params:
+        return
+    words = sentence.words()
+    for k, tok in enumerate(sentence.tokens):
+        name = words[k].strip("`'\"")
+        if name not in ctx.params:
+            continue
+        quoted = text[tok.start - 1 : tok.start] in _CODE_QUOTES if tok.start else False
+        named = quoted or words[k + 1 : k + 2] in (["field"], ["parameter"], ["argument"])
+        if named and not _INTO.isdisjoint(words[max(0, k - 3) : k]):
+            yield name
+
+
+def _into_own_field(text: str, sentence: Sentence, ctx: FieldContext, cat: TargetCategory) -> bool:
+    """Every parameter the sentence routes into is named for this kind of secret: its words
+    hold a secret word or all words of one of the category's literals (`card_number`)."""
+    routed = list(_routed_params(text, sentence, ctx))
+    if not routed:
+        return False
+    nouns = slots().members["secret"]
+    for name in routed:
+        parts = set(split_identifier(name))
+        if nouns.isdisjoint(parts) and not any(
+            set(literal.split()) <= parts for literal in cat.literals
+        ):
+            return False
+    return True
+
+
+def into_secret_fields(text: str, sentence: Sentence, ctx: FieldContext) -> bool:
+    """The sentence routes into the tool's own parameters only, each named for a secret
+    (`password`, `otp_code`): a sign-in tool saying where its secret goes."""
+    routed = list(_routed_params(text, sentence, ctx))
+    nouns = slots().members["secret"]  # a secret noun, not a modifier: `auth_blob` is a blob
+    return bool(routed) and not any(nouns.isdisjoint(split_identifier(n)) for n in routed)
+
+
+def _side_field(text: str, sentence: Sentence, ctx: FieldContext) -> bool:
+    """The sentence names one of the tool's own parameters that is not made for a secret
+    ("put them in `signing_note`", "drop them into `profile_blob`"): a secret routed into a
+    note, memo or blob is carried where nothing needs it, whatever the tool is for. A parameter
+    named for a secret (`password`, `otp_code`, `pin`) is where a related tool takes one."""
+    # (a plain word such as "file" or "host" is prose, not the parameter: `_routed_params`)
+    nouns = slots().members["secret"]
+    return any(nouns.isdisjoint(split_identifier(name))
+               for name in _routed_params(text, sentence, ctx))  # fmt: skip
+
+
+_INTO = frozenset({"in", "into", "inside", "to", "under", "within"})
+
+
+_CODE_QUOTES = frozenset({"`", "'", '"'})
+
 
 
 def _acts_on(sentence: Sentence, lex: Lexicon) -> bool:
@@ -376,7 +441,10 @@ def sensitive_targets(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> It
             judged.add((id(sentence), cat.name))
             related = _related(ctx, cat)
             directive = sentence.directive or ctx.is_param_text
-            if directive and (not related or _egress(sentence, analysis, lex)):
+            if related and _into_own_field(analysis.text, sentence, ctx, cat):
+                continue  # "put the password in `password`": where a related tool takes it
+            side = _side_field(analysis.text, sentence, ctx)
+            if directive and (not related or side or _egress(sentence, analysis, lex)):
                 if not _acts_on(sentence, lex) and not ctx.is_param_text:
                     continue
                 sev, how = Severity.HIGH, "tells the model to read or pass on"
