@@ -323,6 +323,8 @@ def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
     )
     conceal = lex.verbs["concealment"]
     secret_words = lex.sets["secret_nouns"]
+    # the people told (+ WordNet's person class: "participants", "attendees", "auditors")
+    people = held_union(lex, "people", lambda: lex.user_words | slots().members["person"])
     for sentence in analysis.sentences:
         for clause in sentence.clauses:
             words = [t.text for t in clause.tokens]
@@ -348,7 +350,7 @@ def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
                     and not _means_negated(words, clause.negation_from or 0, i, sentence)
                 ):
                     informs_user = verb in lex.verbs["informational"] and any(
-                        x in lex.user_words for x in words[i + 1 : i + 12]
+                        x in people for x in words[i + 1 : i + 12]
                     )
                     # "This tool never hides errors and logs every call": a statement of
                     # what the tool does not do (the negation runs over the coordinated verb)

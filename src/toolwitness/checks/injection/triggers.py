@@ -43,7 +43,12 @@ CONVO = 1 << 26  # the conversation (with TAKE: moved into an argument)
 VOID = 1 << 27  # expired, revoked, void (with RANK_ARG: "your previous directions have expired")
 SEEK = 1 << 28  # search/query/hunt: an action verb only for EXPOSED (an exposed system, secrets)
 PORTRAY, CONCEDE = 1 << 29, 1 << 30  # report/describe x even/regardless (a misreported state)
+ASKED = 1 << 31  # "if someone asks": with a negator (SECRECY), a scripted denial
 ACT = RUN | TAKE | CALL | SEND | AIM | SEEK  # the action verbs (the other half of EXPOSED)
+
+# verbs of a person asking (frames._scripted_denial reads them after "if someone …")
+ASK_WORDS = frozenset({"ask", "asks", "asked", "asking", "inquire", "inquires", "enquire",
+                       "enquires", "questions", "wonders", "checks"})  # fmt: skip
 
 _SHELL_SPLIT = re.compile(r"[\s;.!?<>]+")
 
@@ -119,6 +124,7 @@ def _build(lex: Lexicon) -> Triggers:
         SEEK: sl.of("seek"),
         PORTRAY: sl.of("portray"),
         CONCEDE: frozenset({"even", "regardless", "whether"}),
+        ASKED: ASK_WORDS,
         AIM_ARG: sl.of("aimed"),
         AUTHORITY: inflections(lex.verbs["override"]) | fr["override_objects"],
         SECRECY: lex.negators | inflections(lex.verbs["concealment"]) | fr["secrecy_adverbs"],
@@ -183,6 +189,7 @@ def frame_gates(mask: int, text: str) -> tuple[bool, bool, bool]:
         or (mask & KEEP and mask & KEEP_ARG)
         or (mask & SEE and mask & SECRECY)
         or (mask & PORTRAY and mask & CONCEDE)
+        or (mask & ASKED and mask & SECRECY)
     )
     acts = (
         bool(mask & LURE)
