@@ -32,3 +32,29 @@ def test_an_inert_verb_leading_the_name_takes_the_next_token_as_object(name: str
 )
 def test_the_same_tokens_as_the_verb_still_count(name: str, role: str) -> None:
     assert role in roles(name)
+
+
+def prose_roles(text: str) -> set[str]:
+    from toolwitness.checks.roles.prose import analyse_prose
+    from toolwitness.checks.roles.vocab import vocabulary
+
+    return {rule.role for rule, _ in analyse_prose(text, vocabulary()).hits}
+
+
+@pytest.mark.parametrize(
+    ("text", "role"),
+    [("Shell command executed on the database host after the query.", "code-exec"),
+     ("Authorization header forwarded to the endpoint.", "external-sink")],
+)
+def test_a_text_opening_with_object_and_participle_names_what_is_done(text: str, role: str) -> None:
+    assert role in prose_roles(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Records updated since Monday.", "Messages sent after this date.",
+     "Returns files created by the export job."],
+)
+def test_a_participle_of_time_or_after_a_verb_is_data(text: str) -> None:
+    acting = {"file-write", "state-write", "external-sink", "code-exec", "destructive"}
+    assert prose_roles(text).isdisjoint(acting)

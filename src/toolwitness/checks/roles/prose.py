@@ -309,9 +309,10 @@ def _analyse(text: str, vocab: RoleVocabulary) -> ProseAnalysis:
     # A token that is not a verb is always affirmed (kept if corroboration can ask for it).
     words = present.intersection(index.corroborating)
     words -= text_verbs
+    passive = _reduced_passive(parts[0].tokens, index, vocab) if parts else None
     if not text_verbs:
-        return ProseAnalysis((), frozenset(words), read_only)
-    hits: list[tuple[RoleRule, str]] = []
+        return ProseAnalysis((passive,) if passive else (), frozenset(words), read_only)
+    hits: list[tuple[RoleRule, str]] = [passive] if passive else []
     led: set[str] = set()
     foreign_actors = vocab.foreign_actors
     any_foreign = not foreign_actors.isdisjoint(present)
@@ -357,6 +358,36 @@ def _verb_position(tokens: tuple[str, ...], at: int, vocab: RoleVocabulary) -> b
     if prev == "to":
         return not (before in vocab.wh_words or _instruction_noun(before))
     return True
+
+
+_GOALS = frozenset({"on", "to", "into", "at", "against", "onto", "inside", "with", "by"})
+_PARTICIPLE_ENDS = ("ed", "en", "wn", "ne", "ent", "un")
+
+
+def _reduced_passive(
+    tokens: tuple[str, ...], index: _ProseIndex, vocab: RoleVocabulary
+) -> tuple[RoleRule, str] | None:
+    """A text that opens with its object and a participle, the verb's goal after it: "Shell
+    command executed on the database host", "Nameservers written to the registrar",
+    "Authorization header forwarded to the endpoint" (what a parameter is for). The noun must
+    open the clause (one modifier at most before it) and a goal follow, so "records updated
+    since Monday" (a time) or "returns files created by …" (a verb first) stay data."""
+    for at in (1, 2):
+        if at + 1 >= len(tokens) or tokens[at + 1] not in _GOALS:
+            continue
+        participle = tokens[at]
+        if not participle.endswith(_PARTICIPLE_ENDS):
+            continue
+        noun = tokens[at - 1]
+        if noun in vocab.verbs or (at == 2 and tokens[0] in vocab.verbs):
+            continue
+        lemma = lexical_classes().lemma(participle)
+        if lemma == participle or lemma not in vocab.verbs:
+            continue
+        for rule, _heads, _starts, _partners in index.by_verb.get(lemma, ()):
+            if not rule.objects or noun in rule.objects:
+                return rule, f"'{noun} {participle}'"
+    return None
 
 
 def _instruction_noun(token: str) -> bool:
