@@ -16,6 +16,7 @@ from typing import TypeVar
 from toolwitness.checks.injection import directives as inj_directives
 from toolwitness.checks.injection import frames as inj_frames
 from toolwitness.checks.injection import frames_actions as inj_actions
+from toolwitness.checks.injection import frames_consent as inj_consent
 from toolwitness.checks.injection import frames_precedence as inj_precedence
 from toolwitness.checks.injection import frames_shadow as inj_shadow
 from toolwitness.checks.injection import payloads as inj_payloads
@@ -48,6 +49,7 @@ DETECTORS: tuple[Detector, ...] = (
     inj_frames.concealment,
     inj_actions.actions,
     inj_shadow.rewire,
+    inj_consent.consent_bypass,
 )
 IDENTIFIER_KINDS = frozenset({"name", "schema-key", "key"})
 
@@ -95,6 +97,8 @@ def _text_gates(text: str, scan: trig.TextScan, lex: Lexicon) -> frozenset[Detec
         opened.append(inj_actions.actions)
     if inj_shadow.may_rewire(text, scan.words):
         opened.append(inj_shadow.rewire)
+    if inj_consent.may_bypass(scan.words):
+        opened.append(inj_consent.consent_bypass)
     return frozenset(opened)
 
 

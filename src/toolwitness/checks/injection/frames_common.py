@@ -57,7 +57,8 @@ def _clause_of(sentence: Sentence, i: int) -> tuple[int, bool]:
 _CAUSATIVE = frozenset({"have", "get", "let", "make"})
 _DETERMINERS = frozenset({"the", "your", "their", "a", "an", "each", "every", "any"})
 _LEADING = frozenset({"after", "before", "when", "whenever", "once", "upon", "while", "on",
-                      "for", "with", "during", "then", "also", "first", "finally"})  # fmt: skip
+                      "for", "with", "during", "then", "also", "first", "finally",
+                      "so"})  # fmt: skip
 
 
 _RELATIVE = frozenset({"that", "which", "who"})
