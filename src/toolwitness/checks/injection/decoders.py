@@ -107,6 +107,11 @@ def _function_words() -> tuple[frozenset[str], frozenset[str]]:
     return plain, frozenset(w for w in shifted if w not in plain and len(w) > 1)
 
 
+def function_words() -> frozenset[str]:
+    """English function words (the slot the ROT13 and reversal gates are built from)."""
+    return _function_words()[0]
+
+
 def _function_count(text: str) -> int:
     plain, _ = _function_words()
     return sum(1 for w in _LETTERS.findall(text.lower()) if w in plain)

@@ -22,7 +22,7 @@ from toolwitness.checks.injection import frames_shadow as inj_shadow
 from toolwitness.checks.injection import payloads as inj_payloads
 from toolwitness.checks.injection import targets as inj_targets
 from toolwitness.checks.injection import triggers as trig
-from toolwitness.checks.injection.decoders import Decoded, may_encode
+from toolwitness.checks.injection.decoders import Decoded, function_words, may_encode
 from toolwitness.checks.injection.model import ENCODED, HIDDEN, FieldContext, Signal
 from toolwitness.checks.text.language import Analysis, analyse
 from toolwitness.checks.text.lexicon import Lexicon, lexicon
@@ -256,10 +256,27 @@ def _hidden_words(raw: str, payload: Decoded) -> int:
     """How many words of the decoded text a reader does not see in the field as written: escapes
     sprinkled through readable text ("caf&eacute;") hide none; a run of entities or bytes hides
     them all."""
+    seen = {w.lower() for w in _LETTERS.findall(raw)}
+    if payload.chain[0] in _PROSE_TRANSFORMS:
+        # ROT13 or reversal of the whole field turns the visible prose into gibberish and the
+        # hidden part into prose: count only the hidden words of clauses that read as English
+        # (three distinct function words, a quarter of the words: reversed Spanish gives "on",
+        # "is", "in" by chance), so a field written plainly hides nothing
+        plain = function_words()
+        hidden = 0
+        for chunk in _CHUNKS.split(payload.text):
+            words = [w.lower() for w in _LETTERS.findall(chunk)]
+            found = [w for w in words if w in plain]
+            if len(set(found)) >= 3 and 4 * len(found) >= len(words):
+                hidden += sum(1 for w in words if w not in seen)
+        return hidden
     if payload.chain[0] in _WHOLE_TEXT:
         return 0
-    seen = {w.lower() for w in _LETTERS.findall(raw)}
     return sum(1 for w in _LETTERS.findall(payload.text) if w.lower() not in seen)
+
+
+_PROSE_TRANSFORMS = frozenset({"rot13", "reversed"})
+_CHUNKS = re.compile(r"[.!?;:\n]+")
 
 
 def hidden_signals(text: str, fctx: FieldContext, lex: Lexicon) -> list[Signal]:

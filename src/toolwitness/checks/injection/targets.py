@@ -139,6 +139,8 @@ def target_hits(lower: str, cat: TargetCategory) -> Iterator[tuple[int, int]]:
         at = lower.find(lit)
         while at >= 0:
             end = at + len(lit)
+            if lower[end : end + 1] == "s" and lit[-1:].isalpha() and _boundary(lower, at, end + 1):
+                end += 1  # the plural: "system messages", "recovery codes"
             if _boundary(lower, at, end) and at not in covered:
                 tail = lower[end : end + 8]
                 if not any(tail.startswith(s) for s in cat.exclude_suffixes):
