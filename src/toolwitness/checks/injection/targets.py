@@ -194,6 +194,30 @@ def into_secret_fields(text: str, sentence: Sentence, ctx: FieldContext) -> bool
     return bool(routed) and not any(nouns.isdisjoint(split_identifier(n)) for n in routed)
 
 
+def _quoted_side_field(
+    text: str, sentence: Sentence, ctx: FieldContext, cat: TargetCategory
+) -> bool:
+    """Not English (under two English function words), and a code-quoted parameter of the
+    tool's own not named for the secret (no secret noun, no literal of its category: `cvv`)."""
+    if not ctx.params:
+        return False
+    words = sentence.words()
+    plain = slots().members["function_words"]
+    if sum(1 for w in words if w in plain) >= 2:
+        return False
+    nouns = slots().members["secret"]
+    for k, tok in enumerate(sentence.tokens):
+        name = words[k].strip("`")
+        if name not in ctx.params:
+            continue
+        parts = set(split_identifier(name))
+        if not nouns.isdisjoint(parts) or any(set(lit.split()) <= parts for lit in cat.literals):
+            continue
+        if tok.start and text[tok.start - 1 : tok.start] == "`":
+            return True
+    return False
+
+
 def _side_field(text: str, sentence: Sentence, ctx: FieldContext) -> bool:
     """The sentence names one of the tool's own parameters that is not made for a secret
     ("put them in `signing_note`", "drop them into `profile_blob`"): a secret routed into a
@@ -450,6 +474,11 @@ def sensitive_targets(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> It
                 if not _acts_on(sentence, lex) and not ctx.is_param_text:
                     continue
                 sev, how = Severity.HIGH, "tells the model to read or pass on"
+            elif _quoted_side_field(analysis.text, sentence, ctx, cat):
+                # a sentence in another language naming a secret that does not translate (CVV,
+                # PIN, SMS code…) and one of the tool's own parameters, in code quotes, that is
+                # not made for it ("enviar en `verificacion` … el CVV")
+                sev, how = Severity.HIGH, "routes into a parameter not made for it"
             elif not related and _acts_on(sentence, lex):
                 if skipped(analysis, sentence, start):
                     continue  # "the simulated e-mail asks staff for their password": a drill
