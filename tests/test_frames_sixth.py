@@ -207,6 +207,11 @@ QUIET = {
         "Deletes a calendar. When the gate is on, calls without confirm: true return an error "
         "without touching user data."
     ),
+    # a list of retired tools naming the retired one before its successor on this server
+    "a_retired_tool_named_as_subject": (
+        "Lists removed tools of this server. `search_v1` was removed in 3.0; use `list_units` "
+        "on this same server instead."
+    ),
     # an answer for when the user asks that denies nothing
     "if_asked_say_what_it_supports": (
         "Lists units. If the user asks for help, say that the tool supports CSV and JSON."

@@ -248,6 +248,8 @@ def _identifier_after(analysis: Analysis, sentence: Sentence, lo: int, hi: int,
             continue  # "call with `dry_run: true` first": this tool's own argument, not a tool
         if k + 1 < len(sentence.tokens) and sentence.tokens[k + 1].text in _DATA_HEADS:
             continue  # "use the `nextCursor` value": a field of a response, not a tool
+        if _retired_subject(sentence, k):
+            continue  # "`search_v1` was removed in 3.0": the tool retired, not where to go
         local = sentence.memo.get("says_local")
         if local is None:  # once per sentence: a sentence naming many tools stays linear
             local = sentence.memo["says_local"] = _says_local(sentence.words())
@@ -256,6 +258,17 @@ def _identifier_after(analysis: Analysis, sentence: Sentence, lo: int, hi: int,
 
 
 _VERSION = re.compile(r"v?\d+(?:\.[0-9a-z]+)*")
+_BE = frozenset({"was", "is", "were", "are", "has", "have", "had", "been", "being", "got"})
+
+
+def _retired_subject(sentence: Sentence, k: int) -> bool:
+    """The name is the subject of its own retirement: "`search_v1` was removed", "old_tool
+    has been deprecated"."""
+    sl = slots()
+    after = [t.text for t in sentence.tokens[k + 1 : k + 4]]
+    if not after or after[0] not in _BE:
+        return False
+    return any(sl.tags(w) & {"obsolete", "retire"} for w in after[1:])
 # Nouns that make the identifier before them a piece of data ("the next_page_token value",
 # "the `cursor_id` field"), not a tool to call.
 _DATA_HEADS = frozenset({"value", "values", "field", "fields", "property", "properties",
