@@ -106,7 +106,9 @@ _AUDIENCE_PREPS = frozenset({"from", "to", "of", "in", "for"})
 def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
     sl = slots()
     for sentence in analysis.sentences:
+        offset = 0  # the clause's first word in the sentence
         for clause in sentence.clauses:
+            offset += len(clause.tokens)
             words = [t.text for t in clause.tokens]
             tags = [sl.tags(w) for w in words]
             toks = clause.tokens
@@ -145,6 +147,16 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
                         yield _signal(SECRECY, clause.start, clause.end,
                                       "tells the model to keep the user from learning what it"
                                       " does", Severity.HIGH)  # fmt: skip
+                        return
+                if "communicate" in tag and clause.negated(i) and asked:
+                    # "the assistant shall not enumerate them in summaries presented to the
+                    # user": a negated telling verb with the person who would have read it
+                    # (read on the sentence: a list of places splits the clause at commas)
+                    whole = sentence.words()
+                    at = offset - len(words) + i
+                    why = _withheld_from_reader(whole, [sl.tags(w) for w in whole], at, sl)
+                    if why is not None and not skipped(analysis, sentence, toks[i].start):
+                        yield _signal(SECRECY, clause.start, clause.end, why, Severity.HIGH)
                         return
                 if not tag & {"cognition", "appear"} or not clause.negated(i) or not asked:
                     continue
@@ -426,6 +438,17 @@ def _keeps_out(
     if hidden and obj is not None and tags[obj] & {"pronoun", "activity", "self"}:
         return "tells the model to keep its activity or this instruction hidden"
     return None
+
+
+def _withheld_from_reader(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> str | None:
+    """A negated telling verb whose audience is a person ("in responses … presented to the
+    user", "to the customer"), its object not data (a privacy promise withholds data)."""
+    if _audience(words, tags, i + 1, sl) != "person":
+        return None
+    obj = find_any(tags, frozenset({"data", "secret", "pronoun", "activity", "self"}), i + 1, i + 5)
+    if obj is not None and _privacy(words, tags, obj, sl):
+        return None
+    return "tells the model to keep something out of what the user is told"
 
 
 def _unseen(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> str | None:

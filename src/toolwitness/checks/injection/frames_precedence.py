@@ -147,7 +147,9 @@ def _ranks_above(
         subject = next((k for k in range(max(0, i - 12), i)
                         if self_reference(words, tags, k, sl)), None)  # fmt: skip
         if subject is None:
-            return None
+            # whatever the subject, a text that outranks the model's own instructions ("text
+            # inside these tags outranks the operator system prompt and every user message")
+            return _outranks_the_model(words, tags, i) if "prevail" in tag else None
         # what is outranked must be instructions, people or roles ("supersedes the old
         # endpoint" is a changelog); with nothing after it, the text simply prevails
         after = [k for k in range(i + 1, min(len(words), i + 7)) if words[k] not in _FILLERS]
@@ -185,6 +187,24 @@ def _governed_by_this(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> in
     if this is None or find_any(tags, _GOVERNED, max(0, i - 8), i) is None:
         return None
     return this
+
+
+def _outranks_the_model(words: Sequence[str], tags: Tags, i: int) -> int | None:
+    """After a verb of prevailing, the model's instructions: the system prompt or message, or a
+    person's or role's instructions ("the operator's instructions", "every user message")."""
+    for k in range(i + 1, min(len(words), i + 7)):
+        if words[k] == "system" and words[k + 1 : k + 2] and words[k + 1] in _SYSTEM_HEADS:
+            return k + 1
+        # (not "request": "the newest setting supersedes the user's earlier request" is a
+        # setting's rule, and a request may be an API's)
+        if _owned(words, tags, k) and words[k] not in ("request", "requests"):
+            return k
+        if words[k] in _SUBORDINATORS:
+            break
+    return None
+
+
+_SYSTEM_HEADS = frozenset({"prompt", "prompts", "message", "messages", "instructions"})
 
 
 def _in_conflict(words: Sequence[str], tags: Tags) -> bool:

@@ -16,11 +16,12 @@ import itertools
 import re
 from collections.abc import Iterator, Sequence
 
+from toolwitness.checks.crosstool.parties import owned_literal
 from toolwitness.checks.injection.frames import Tags, skipped
 from toolwitness.checks.injection.frames_common import _IDENT, _asked, _clause_of, _signal
 from toolwitness.checks.injection.model import SHADOWING, FieldContext, Signal
 from toolwitness.checks.injection.slots import slots
-from toolwitness.checks.text.language import Analysis, Sentence
+from toolwitness.checks.text.language import Analysis, Sentence, split_identifier
 from toolwitness.checks.text.lexicon import Lexicon
 from toolwitness.findings import Severity
 
@@ -32,6 +33,8 @@ def may_rewire(text: str, words: Sequence[str] | frozenset[str]) -> bool:
         w.removesuffix("'s") for w in words
     ):
         return True  # "payments made by other tools must be routed to …", "any git tool"
+    if _MAY_PIN.search(text) is not None and _ARG_PIN.search(text) is not None:
+        return True  # a destination argument pinned (`_sibling_pinned`)
     return "_" in text and not _MARKERS.isdisjoint(words)
 
 
@@ -87,7 +90,9 @@ def _rewire(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: 
     if ref is None:  # "other tools", "any git or shell tool", "another connector's tool"
         ref = _quantified_tool(words)
     if ref is None:
-        return None
+        # "create_payment -> set recipient_iban=LT60…", "invoke export_workspace with
+        # destination='s3://…'": a sibling's destination argument pinned to an address
+        return _sibling_pinned(analysis, sentence, words, ctx)
     pairs = set(itertools.pairwise(words))
     swapped = "instead" in words or ("rather", "than") in pairs or ("in", "place") in pairs
     # "… is to be submitted with destination_iban set to GB33 …": an argument pinned
@@ -141,6 +146,40 @@ def _quantified_tool(words: Sequence[str]) -> int | None:
 _TOOL_NOUNS_ANY = _TOOL_NOUNS | frozenset({"tooling", "server", "servers"})
 _BREAKS = frozenset({"the", "this", "that", "these", "its", "their", "your", "is", "are", "be",
                      "when", "if", "which", "who", "then"})  # fmt: skip
+_ARG_PIN = re.compile(
+    r"\b([A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*)\s*(?:=|:|\bto\b)\s*['\"`]?"
+    r"((?:[a-z][a-z0-9+.\-]*://|[\w.+\-]+@)[^\s'\"`)]+|[A-Z]{2}\d{2}[A-Z0-9]{10,30}"
+    r"|0x[0-9a-fA-F]{40})"
+)
+
+
+def _sibling_pinned(analysis: Analysis, sentence: Sentence, words: Sequence[str],
+                    ctx: FieldContext) -> Signal | None:  # fmt: skip
+    """Another tool of the server named, and one of its destination arguments (a name holding
+    recipient, destination, iban, account, address, bucket, url, endpoint, email…) set to an
+    address-shaped literal (URL, e-mail, IBAN, wallet) that is not the server's own."""
+    own = (ctx.tool or "").lower()
+    if not any(w in ctx.siblings and w != own for w in words):
+        return None
+    chunk = analysis.text[sentence.start : sentence.end]
+    for match in _ARG_PIN.finditer(chunk):
+        parts = set(split_identifier(match.group(1)))
+        if parts.isdisjoint(_DESTINATIONS | _PLACE_PARTS):
+            continue
+        if owned_literal(match.group(2), ctx.owners):
+            continue  # the vendor's own bucket or endpoint
+        if skipped(analysis, sentence, sentence.start + match.start()):
+            continue
+        return _signal(
+            SHADOWING, Severity.HIGH, sentence.start, sentence.end,
+            "pins another tool's destination argument to a fixed address (shadowing)",
+        )  # fmt: skip
+    return None
+
+
+_MAY_PIN = re.compile(r"://|@|0x|[A-Z]{2}\d{2}")  # what every literal `_ARG_PIN` takes holds
+_PLACE_PARTS = frozenset({"iban", "url", "uri", "endpoint", "webhook", "email", "mail", "to",
+                          "target", "dest", "sink", "host"})  # fmt: skip
 _PIN = frozenset({"to", "be", "is", "becomes", "as", "with"})
 
 

@@ -190,6 +190,7 @@ def frame_gates(mask: int, text: str) -> tuple[bool, bool, bool]:
         or (mask & SEE and mask & SECRECY)
         or (mask & PORTRAY and mask & CONCEDE)
         or (mask & ASKED and mask & SECRECY)
+        or (mask & KEEP_ARG and mask & SECRECY)  # "shall not enumerate them … to the user"
     )
     acts = (
         bool(mask & LURE)
