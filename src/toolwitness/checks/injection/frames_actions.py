@@ -40,7 +40,12 @@ from toolwitness.checks.injection.model import (
     Signal,
 )
 from toolwitness.checks.injection.slots import Slots, slots
-from toolwitness.checks.injection.targets import _quoted_data, _reach, into_secret_fields
+from toolwitness.checks.injection.targets import (
+    _other_sense,
+    _quoted_data,
+    _reach,
+    into_secret_fields,
+)
 from toolwitness.checks.injection.triggers import SQL_STATEMENT
 from toolwitness.checks.text.language import Analysis, Sentence
 from toolwitness.checks.text.lexicon import Lexicon, lexicon
@@ -146,6 +151,8 @@ def _harvest(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags:
         if _instrument(words, obj):
             continue  # "POSTed to your URL, signed with the shared secret": used, not moved
         at = sentence.tokens[obj].start
+        if _other_sense(analysis, sentence, at, sentence.tokens[obj].end):
+            continue  # "reduce token costs", "the session credential chain": another sense
         if _reach(analysis, at, ctx) or _quoted_data(analysis, sentence, at):
             continue  # a code runner's reach stated; a quoted template or sample message
         if skipped(analysis, sentence, sentence.tokens[i].start):

@@ -15,10 +15,15 @@ from typing import Any
 
 from toolwitness import paths
 from toolwitness.checks.injection.model import EXFIL_PARAM, Signal
-from toolwitness.checks.injection.targets import mentions_any_target, target_hits
+from toolwitness.checks.injection.targets import (
+    _other_sense,
+    _refused_example,
+    mentions_any_target,
+    target_hits,
+)
 from toolwitness.checks.injection.triggers import CACHE_MAX_CHARS
 from toolwitness.checks.injection.triggers import scan as scan_text
-from toolwitness.checks.text.language import analyse, find_phrases, split_identifier
+from toolwitness.checks.text.language import Analysis, analyse, find_phrases, split_identifier
 from toolwitness.checks.text.lexicon import Lexicon, lexicon
 from toolwitness.findings import Severity
 
@@ -102,6 +107,18 @@ def _may_ask_uncached(description: str, lex: Lexicon) -> bool:
     return any(need <= scan.words for w in scan.words & keyed.keys() for need in keyed[w])
 
 
+def _read_otherwise(analysis: Analysis, start: int, end: int) -> bool:
+    """The words name something other than the sensitive thing ("30-60% fewer tokens", "tokens
+    of 512", "Kubeconfig Context"), or are an example of what a negated clause keeps out ("do
+    not include sensitive information such as API keys"): `targets`' readings of a mention."""
+    sentence = analysis.sentence_at(start)
+    if sentence is None:
+        return False
+    return _other_sense(analysis, sentence, start, end) or _refused_example(
+        analysis, sentence, start
+    )
+
+
 def exfil_params(
     tool_name: str,
     schema: Any,
@@ -129,7 +146,8 @@ def exfil_params(
             (i, p)
             for i, p in find_phrases(words, lex.params["data_sources"])
             if not analysis.negated_at(toks[i].start) and not set(p) & (goal | name_words)
-        ]
+            and not _read_otherwise(analysis, toks[i].start, toks[i + len(p) - 1].end)
+        ]  # fmt: skip
         sensitive = (
             []
             if not mentions_any_target(analysis.lower, lex)
@@ -138,7 +156,7 @@ def exfil_params(
                 for cat in lex.targets
                 if not (goal | name_words) & cat.domain
                 for start, end in target_hits(analysis.lower, cat)
-                if not analysis.negated_at(start)
+                if not analysis.negated_at(start) and not _read_otherwise(analysis, start, end)
             ]
         )
         directive = any(s.directive for s in analysis.sentences)
