@@ -11,10 +11,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-
-import regex
+from typing import TYPE_CHECKING
 
 from toolwitness.checks.unicode.data import tables
+
+if TYPE_CHECKING:
+    import regex
 
 _EXCERPT = 160
 
@@ -37,6 +39,8 @@ class BidiReport:
 
 @lru_cache(maxsize=1)
 def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], regex.Pattern[str]]:
+    import regex  # on first use: only a text holding a bidi control needs it
+
     codes = sorted(tables().bidi_by_code)
     body = "".join(re.escape(chr(c)) for c in codes)
     controls = re.compile(f"[{body}]")
