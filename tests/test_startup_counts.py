@@ -96,6 +96,7 @@ NOT_ON_A_CATALOG_SCAN = (
     "toolwitness.acquire.config_entry",  # a client config's entries
     "shlex",  # a --stdio command line
     "bidi",  # python-bidi: the displayed form of a bidi hit
+    "regex",  # unicode.script / unicode.bidi: a non-ASCII text's tokens, a bidi control
 )  # fmt: skip
 
 

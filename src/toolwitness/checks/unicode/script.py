@@ -6,7 +6,8 @@ is, so two names collide exactly when one is a homoglyph disguise of the other. 
 function other checks (cross-server name collisions) may call.
 
 The confusable-homoglyphs tables (and the `urllib`/`http`/`ssl` that package imports) load at
-the first non-ASCII character looked up: an all-ASCII catalog never needs them.
+the first non-ASCII character looked up, and the `regex` package at the first non-ASCII text
+tokenised: an all-ASCII catalog never needs them.
 """
 
 from __future__ import annotations
@@ -14,14 +15,13 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
-
-import regex
+from typing import TYPE_CHECKING
 
 from toolwitness.checks.unicode.data import tables
 
-# A token: a run of letters, marks and digits (underscores, hyphens and dots split tokens).
-_TOKEN = regex.compile(r"[\p{L}\p{M}\p{N}]+")
-_ASCII_LETTER = regex.compile(r"[A-Za-z]")
+if TYPE_CHECKING:
+    import regex
+
 _NEUTRAL_SCRIPTS = frozenset({"COMMON", "INHERITED", "UNKNOWN"})
 
 
@@ -105,6 +105,15 @@ def _ascii_homoglyph_scripts() -> dict[str, frozenset[str]]:
     return {ch: frozenset(scripts) for ch, scripts in out.items()}
 
 
+@lru_cache(maxsize=1)
+def _token_patterns() -> tuple[regex.Pattern[str], regex.Pattern[str]]:
+    """A token (a run of letters, marks and digits: underscores, hyphens and dots split tokens)
+    and an ASCII letter. `regex` (~6 ms and five modules to import) loads here, on first use."""
+    import regex
+
+    return regex.compile(r"[\p{L}\p{M}\p{N}]+"), regex.compile(r"[A-Za-z]")
+
+
 def non_ascii_tokens(text: str, *, lookalikes_only: bool = False) -> list[ScriptToken]:
     """Every token holding a non-ASCII character, with its scripts and its ASCII lookalikes.
 
@@ -112,10 +121,11 @@ def non_ascii_tokens(text: str, *, lookalikes_only: bool = False) -> list[Script
     and no ASCII letter): the homoglyph checks need no others."""
     out: list[ScriptToken] = []
     imitators = _ascii_prototypes().keys()
-    for token in _TOKEN.findall(text):
+    token_pattern, ascii_letter = _token_patterns()
+    for token in token_pattern.findall(text):
         if token.isascii():
             continue
-        if lookalikes_only and imitators.isdisjoint(token) and not _ASCII_LETTER.search(token):
+        if lookalikes_only and imitators.isdisjoint(token) and not ascii_letter.search(token):
             continue
         out.append(analyse_token(token))
     return out
