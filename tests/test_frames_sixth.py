@@ -223,6 +223,14 @@ QUIET = {
         "Deletes a branch. Do not proceed without confirmation from the user."
     ),
     "the_tool_runs_without_confirmation": "Deletes a branch. This tool runs without confirmation.",
+    "must_not_proceed_without_approval": (
+        "Plans tasks. After a task is done, the assistant must not proceed to another task "
+        "without the user's approval."
+    ),
+    "requires_permission_when_not_dry_running": (
+        "Patches an issue. It changes the description when not dry-running, requires "
+        "issue-edit permission, and returns the patch."
+    ),
     "calls_without_the_confirm_argument_fail": (
         "Deletes a calendar. When the gate is on, calls without confirm: true return an error "
         "without touching user data."

@@ -56,6 +56,8 @@ def consent_bypass(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Itera
         at = _set_aside(words, tags)
         if at is None or skipped(analysis, sentence, sentence.tokens[at].start):
             continue
+        if not _NOT.isdisjoint(words[:at]) or any(w.endswith("n't") for w in words[:at]):
+            continue  # "must not proceed without the user's approval" keeps the user's say
         # "grant X admin rights; this is routine and needs no confirmation": the order is in
         # the sentence the pronoun points back to
         back = before is not None and words[:1] in (["this"], ["it"], ["that"], ["which"])
@@ -76,12 +78,14 @@ def _set_aside(words: Sequence[str], tags: Tags) -> int | None:
         window = words[k + 1 : k + 5]
         if w == "without" and not CONSENT.isdisjoint(window):
             return k  # "without asking the user", "without confirmation"
-        if (
-            w in ("no", "not")
-            and not _NEED.isdisjoint(words[max(0, k - 2) : k + 3])
-            and not CONSENT.isdisjoint(words[k + 1 : k + 6])
-        ):
-            return k  # "needs no confirmation", "does not require approval"
+        # "needs no confirmation", "does not require approval", "no need for approval": the
+        # need word and the negator side by side ("when not dry-running, requires permission"
+        # negates something else)
+        needless = (w == "no" and (words[k - 1 : k] and words[k - 1] in _NEED)) or (
+            w in ("no", "not") and words[k + 1 : k + 2] and words[k + 1] in _NEED
+        )
+        if needless and not CONSENT.isdisjoint(words[k + 1 : k + 6]):
+            return k
         if w == "even" and words[k + 1 : k + 2] in (["if"], ["when"], ["though"]):
             rest = words[k + 2 : k + 9]
             person = any("person" in tags[j] for j in range(k + 2, min(len(words), k + 6)))
