@@ -107,6 +107,8 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
     sl = slots()
     for sentence in analysis.sentences:
         offset = 0  # the clause's first word in the sentence
+        whole: list[str] | None = None
+        whole_tags: Tags = []
         for clause in sentence.clauses:
             offset += len(clause.tokens)
             words = [t.text for t in clause.tokens]
@@ -151,10 +153,13 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
                 if "communicate" in tag and clause.negated(i) and asked:
                     # "the assistant shall not enumerate them in summaries presented to the
                     # user": a negated telling verb with the person who would have read it
-                    # (read on the sentence: a list of places splits the clause at commas)
-                    whole = sentence.words()
+                    # (read on the sentence: a list of places splits the clause at commas;
+                    # its tags computed once per sentence, so many negations stay linear)
+                    if whole is None:
+                        whole = sentence.words()
+                        whole_tags = [sl.tags(w) for w in whole]
                     at = offset - len(words) + i
-                    why = _withheld_from_reader(whole, [sl.tags(w) for w in whole], at, sl)
+                    why = _withheld_from_reader(whole, whole_tags, at, sl)
                     if why is not None and not skipped(analysis, sentence, toks[i].start):
                         yield _signal(SECRECY, clause.start, clause.end, why, Severity.HIGH)
                         return
@@ -448,6 +453,11 @@ def _withheld_from_reader(words: Sequence[str], tags: Tags, i: int, sl: Slots) -
     obj = find_any(tags, frozenset({"data", "secret", "pronoun", "activity", "self"}), i + 1, i + 5)
     if obj is not None and _privacy(words, tags, obj, sl):
         return None
+    # "never reveal the user's API key": a person's thing, or a secret, is data kept private
+    window = range(i + 1, min(len(words), i + 5))
+    if any(words[k] in sl.members["personal"] or tags[k] & {"secret", "information"}
+           for k in window):  # fmt: skip
+        return None
     return "tells the model to keep something out of what the user is told"
 
 
@@ -522,7 +532,7 @@ def _state_as(words: Sequence[str], tags: Tags, k: int) -> bool:
 def _conceded(words: Sequence[str], lo: int) -> bool:
     """ "even if it failed", "even when jobs fail", "regardless of the result", "whether or
     not": a concession that the state reported may not hold."""
-    for k in range(lo, len(words)):
+    for k in range(lo, min(len(words), lo + 30)):  # bounded: many orders stay linear
         if words[k] == "even" and words[k + 1 : k + 2] and words[k + 1] in _CONCESSIVE_AFTER_EVEN:
             return True
         if words[k] == "regardless" or words[k : k + 3] == ["whether", "or", "not"]:
@@ -586,7 +596,8 @@ def _scripted_denial(analysis: Analysis, sentence: Sentence, sl: Slots) -> Itera
                    None)  # fmt: skip
         if ask is None:
             continue
-        say = next((j for j in range(ask + 1, len(words)) if words[j] in _SAY), None)
+        say = next((j for j in range(ask + 1, min(len(words), ask + 25)) if words[j] in _SAY),
+                   None)  # fmt: skip
         if say is None or _negated_word(sentence, say):
             continue
         answer = words[say + 1 : say + 9]
