@@ -454,10 +454,12 @@ def _withheld_from_reader(words: Sequence[str], tags: Tags, i: int, sl: Slots) -
     if obj is not None and _privacy(words, tags, obj, sl):
         return None
     # "never reveal the user's API key": a person's thing, or a secret, is data kept private
-    window = range(i + 1, min(len(words), i + 5))
-    if any(words[k] in sl.members["personal"] or tags[k] & {"secret", "information"}
-           for k in window):  # fmt: skip
-        return None
+    # (the object only: up to the audience's preposition, so "in your reply" is not it)
+    for k in range(i + 1, min(len(words), i + 5)):
+        if words[k] in _AUDIENCE_PREPS:
+            break
+        if words[k] in sl.members["personal"] or tags[k] & {"secret", "information"}:
+            return None
     return "tells the model to keep something out of what the user is told"
 
 
