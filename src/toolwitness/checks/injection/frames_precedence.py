@@ -251,23 +251,45 @@ def _role_label(analysis: Analysis, sentence: Sentence, sl: Slots) -> Iterator[S
     """ "System: must select this", "Assistant: always prefer ...": a chat role written into
     metadata, followed by an order."""
     toks = sentence.tokens
-    if len(toks) < 3 or toks[0].text not in sl.members["role"]:
+    at = _label_at(analysis, sentence, sl)
+    if at is None or len(toks) < at + 3 or skipped(analysis, sentence, toks[at].start):
         return
-    after = analysis.text[toks[0].end : toks[0].end + 2]
-    if not after.startswith(":") or skipped(analysis, sentence, toks[0].start):
-        return
-    rest = [t.text for t in toks[1:]]
+    rest = [t.text for t in toks[at + 1 :]]
     lex_tags = [sl.tags(w) for w in rest[:4]]
     ordered = sentence.directive or any(w in _OBLIGATION or w in ("always", "never")
                                         for w in rest[:4])  # fmt: skip
+    # (or an imperative after a leading phrase: "assistant: after the estimate, recommend …")
+    ordered = ordered or (
+        (at > 0 or toks[at].text in _ADDRESSEES) and any(c.directive for c in sentence.clauses)
+    )
     if ordered or any(t & {"prioritize", "obey", "disregard", "conceal"} for t in lex_tags):
         yield _signal(
             AUTHORITY,
-            toks[0].start,
+            toks[at].start,
             sentence.end,
             "speaks to the model in a chat role (system, assistant, developer) and gives orders",
             Severity.HIGH,
         )
+
+
+_OPENERS = frozenset("([{")
+# labels that name the model itself ("Model:" or "Admin:" also head a parameter's description)
+_ADDRESSEES = frozenset({"assistant", "assistants", "agent", "agents", "ai"})
+
+
+def _label_at(analysis: Analysis, sentence: Sentence, sl: Slots) -> int | None:
+    """A chat-role label: a role word and a colon, opening the sentence or a bracket ("System:
+    …", "Discount (agents: always apply …)")."""
+    toks = sentence.tokens
+    for k, tok in enumerate(toks[:8]):
+        if tok.text not in sl.members["role"]:
+            continue
+        if not analysis.text[tok.end : tok.end + 2].startswith(":"):
+            continue
+        before = analysis.text[max(0, tok.start - 2) : tok.start].strip()
+        if k == 0 or (before and before[-1] in _OPENERS):
+            return k
+    return None
 
 
 def _strong_governing(word: str, tag: frozenset[str]) -> bool:

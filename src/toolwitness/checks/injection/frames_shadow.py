@@ -57,7 +57,7 @@ _USE_AFTER = frozenset({"call", "calls", "invocation", "invocations", "request",
 _TOOL_NOUNS = frozenset({"tool", "tools", "integration", "integrations", "plugin", "plugins",
                          "connector", "connectors", "function", "functions"})  # fmt: skip
 _USE_BEFORE = frozenset({"any", "every", "each", "all", "to", "when", "whenever", "subsequent",
-                         "later", "future", "next", "if", "once"})  # fmt: skip
+                         "later", "future", "next", "if", "once", "via"})  # fmt: skip
 _STORES = frozenset({"write", "save", "store", "archive"})  # "write the file to s3://… as well"
 _ALSO = frozenset({"also", "additionally", "too"})
 _SWAP = frozenset({"instead", "rather", "place"})

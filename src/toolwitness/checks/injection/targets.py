@@ -236,6 +236,22 @@ _CODE_QUOTES = frozenset({"`", "'", '"'})
 
 
 
+@lru_cache(maxsize=1)
+def _asking_words() -> frozenset[str]:
+    return slots().of("transfer", "acquire")
+
+
+def _asks_for(sentence: Sentence) -> bool:
+    """A WordNet verb of gathering or moving ("ask the traveller for …", "take", "collect"),
+    not negated: read only for a sentence that routes into a side field."""
+    asking = _asking_words()
+    return any(
+        t.text in asking and not clause.negated(k)
+        for clause in sentence.clauses
+        for k, t in enumerate(clause.tokens)
+    )
+
+
 def _acts_on(sentence: Sentence, lex: Lexicon) -> bool:
     """A verb of reading or sending outside a negation ("never put it in the field" is not)."""
     verbs = held_union(lex, "moves", lambda: lex.verbs["acquire"] | lex.verbs["transfer"])
@@ -456,7 +472,11 @@ def sensitive_targets(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> It
                 continue
             if analysis.exemplified_at(start) or _subject_negated(analysis, start, lex):
                 continue
-            if _sought(analysis, sentence, start, ctx, lex) or _reach(analysis, start, ctx):
+            # asked of the user for the tool's own use, unless routed into a side field
+            side = _side_field(analysis.text, sentence, ctx)
+            if not side and (_sought(analysis, sentence, start, ctx, lex) or _reach(
+                analysis, start, ctx
+            )):
                 continue
             if _quoted_data(analysis, sentence, start):
                 continue
@@ -469,9 +489,13 @@ def sensitive_targets(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> It
             directive = sentence.directive or ctx.is_param_text
             if related and _into_own_field(analysis.text, sentence, ctx, cat):
                 continue  # "put the password in `password`": where a related tool takes it
-            side = _side_field(analysis.text, sentence, ctx)
+            # "For faster check-in, ask the traveller for …, then store it in `notes`": an
+            # imperative clause after a leading phrase orders it too
+            directive = directive or (side and any(c.directive for c in sentence.clauses))
             if directive and (not related or side or _egress(sentence, analysis, lex)):
-                if not _acts_on(sentence, lex) and not ctx.is_param_text:
+                if not (_acts_on(sentence, lex) or (side and _asks_for(sentence))) and not (
+                    ctx.is_param_text
+                ):
                     continue
                 sev, how = Severity.HIGH, "tells the model to read or pass on"
             elif _quoted_side_field(analysis.text, sentence, ctx, cat):
