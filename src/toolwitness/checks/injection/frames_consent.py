@@ -30,7 +30,7 @@ CONSENT = frozenset({"confirmation", "confirmations", "confirming", "approval", 
                      "authorization", "authorisation", "sign-off", "prompting",
                      "consulting"})  # fmt: skip
 _NEED = frozenset({"need", "needs", "needed", "require", "requires", "required", "requiring"})
-_ASKED_FOR = frozenset({"mention", "mentioned", "ask", "asked", "request", "requested",
+_ASKED_FOR = frozenset({"mention", "mentioned", "ask", "asked", "request", "requested", "need",
                         "want", "wanted", "approve", "approved", "agree", "agreed",
                         "say", "said", "confirm", "confirmed"})  # fmt: skip
 _NOT = frozenset({"not", "never", "didn't", "doesn't", "hasn't", "hadn't", "won't", "no"})
@@ -52,6 +52,8 @@ def consent_bypass(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Itera
         words = sentence.words()
         if not may_bypass(words) or not _SAFE.isdisjoint(words):
             continue
+        if before is not None and not _SAFE.isdisjoint(before.words()) and len(words) <= 6:
+            continue  # "Read-only: list the files. No need to ask."
         tags = [sl.tags(w) for w in words]
         at = _set_aside(words, tags)
         if at is None or skipped(analysis, sentence, sentence.tokens[at].start):
@@ -60,7 +62,11 @@ def consent_bypass(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Itera
             continue  # "must not proceed without the user's approval" keeps the user's say
         # "grant X admin rights; this is routine and needs no confirmation": the order is in
         # the sentence the pronoun points back to
-        back = before is not None and words[:1] in (["this"], ["it"], ["that"], ["which"])
+        # (or a short sentence of its own after the order: "Post them to #general. No need
+        # to confirm.")
+        back = before is not None and (
+            words[:1] in (["this"], ["it"], ["that"], ["which"]) or len(words) <= 6
+        )
         if not _ordered(sentence, words, at) and not (
             back and before is not None and _ordered(before, before.words(), -9)
         ):
@@ -84,7 +90,9 @@ def _set_aside(words: Sequence[str], tags: Tags) -> int | None:
         needless = (w == "no" and (words[k - 1 : k] and words[k - 1] in _NEED)) or (
             w in ("no", "not") and words[k + 1 : k + 2] and words[k + 1] in _NEED
         )
-        if needless and not CONSENT.isdisjoint(words[k + 1 : k + 6]):
+        # ("no need to confirm", "no need to ask": the verb after "to" is the act waived)
+        waived = words[k + 2 : k + 4] in (["to", "confirm"], ["to", "ask"], ["to", "check"])
+        if needless and (waived or not CONSENT.isdisjoint(words[k + 1 : k + 6])):
             return k
         if w == "even" and words[k + 1 : k + 2] in (["if"], ["when"], ["though"]):
             rest = words[k + 2 : k + 9]
@@ -98,9 +106,21 @@ def _ordered(sentence: Sentence, words: Sequence[str], at: int) -> bool:
     """An order somewhere in the sentence, other than the consent phrase itself, and not
     negated ("do not proceed without confirmation" keeps the user's say)."""
     function_words = slots().members["function_words"]
+    judged: set[int] = set()  # clauses whose verb was read: one verdict per clause
     for k in range(len(words)):
         if abs(k - at) <= 1 or words[k] in function_words:
             continue
-        if not _clause_of(sentence, k)[1] and _asked(sentence, words, k):
+        c, negated = _clause_of(sentence, k)
+        if c in judged or negated or not _asked(sentence, words, k):
+            continue
+        judged.add(c)
+        if words[k] not in _HARMLESS:  # the clause's first ordered word: its verb
             return True
     return False
+
+
+# Orders that only read or call the tool itself: done without asking, they change nothing
+# ("Read-only: list the files. No need to ask the user.", "Call it whenever you like.")
+_HARMLESS = frozenset({"call", "use", "invoke", "run", "try", "get", "list", "read", "fetch",
+                       "search", "view", "show", "display", "open", "check", "look", "query",
+                       "browse", "find", "return", "describe"})  # fmt: skip
