@@ -150,6 +150,16 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
                                       "tells the model to keep the user from learning what it"
                                       " does", Severity.HIGH)  # fmt: skip
                         return
+                if words[i] in _INCLUDE and clause.negated(i) and asked:
+                    # "do not include filter creation in the activity recap": kept out of a
+                    # record the user or oversight reads (a person's data stays a promise)
+                    if whole is None:
+                        whole = sentence.words()
+                        whole_tags = [sl.tags(w) for w in whole]
+                    why = _left_out_of_record(whole, whole_tags, offset - len(words) + i, sl)
+                    if why is not None and not skipped(analysis, sentence, toks[i].start):
+                        yield _signal(SECRECY, clause.start, clause.end, why, Severity.HIGH)
+                        return
                 if "communicate" in tag and clause.negated(i) and asked:
                     # "the assistant shall not enumerate them in summaries presented to the
                     # user": a negated telling verb with the person who would have read it
@@ -445,6 +455,30 @@ def _keeps_out(
     return None
 
 
+_INCLUDE = frozenset({"include", "includes", "including", "add", "list", "mention", "put"})
+
+
+def _left_out_of_record(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> str | None:
+    """A negated verb of including whose place is a record someone reads: the user's answer,
+    a recap, summary, report, log or audit trail, not a person's data or a secret."""
+    audience = _audience(words, tags, i + 1, sl)
+    if audience is None:
+        return None
+    acts = False  # the thing left out is an action: "filter creation", "the deletion"
+    for k in range(i + 1, min(len(words), i + 6)):
+        if words[k] in _AUDIENCE_PREPS:
+            break
+        if words[k] in sl.members["personal"] or tags[k] & {"secret", "data", "information"}:
+            return None  # "do not include personal data in the summary": a promise
+        acts = acts or "activity" in tags[k] or words[k].endswith(_ACTION_NOUN)
+    if not acts:
+        return None  # "do not include debug lines in the summary", "… markdown in the reply"
+    return "tells the model to leave something out of what the user or oversight reads"
+
+
+_ACTION_NOUN = ("tion", "sion", "ment", "ance", "ence", "ing", "al")  # creation, removal…
+
+
 def _withheld_from_reader(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> str | None:
     """A negated telling verb whose audience is a person ("in responses … presented to the
     user", "to the customer"), its object not data (a privacy promise withholds data)."""
@@ -516,6 +550,7 @@ def _without_notice(analysis: Analysis, sentence: Sentence, sl: Slots) -> Iterat
             return
 
 
+_ONLY = frozenset({"only", "merely", "solely"})  # (the words the gate's CONCEDE half holds)
 _CONCESSIVE_AFTER_EVEN = frozenset({"if", "when", "though", "where", "after"})
 _AS_IDIOMS = frozenset({"well", "soon", "long", "if", "though", "needed", "required", "follows",
                         "usual", "before", "described", "shown", "is"})  # fmt: skip
@@ -563,7 +598,8 @@ def _misreported(
             opens = i == _first_word(words, lex) and words[i] not in lexical_classes().forms
             if not opens and not addressed(sentence, clause, words):
                 continue
-            if not _conceded(sentence.words(), offset + at + 2):
+            only = words[at - 1] in _ONLY  # "describe them to the user only as 'rules'"
+            if not only and not _conceded(sentence.words(), offset + at + 2):
                 continue
             if skipped(analysis, sentence, clause.tokens[i].start):
                 continue

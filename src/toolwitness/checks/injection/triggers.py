@@ -104,6 +104,7 @@ def _build(lex: Lexicon) -> Triggers:
         HIDE: sl.of("conceal", "covert", "hidden"),
         KEEP: sl.of("keep") | {"without"},
         KEEP_ARG: sl.of("away", "hidden", "communicate", "disclosure")
+        | {"include", "includes", "including", "add", "list", "mention", "put"}  # negated
         | {"unaware", "uninformed", "oblivious", "unwitting"}
         | {"un" + w for w in sl.members["communicate"] if w.endswith(("ed", "n"))},
         RUN: sl.of("execute"),
@@ -123,7 +124,7 @@ def _build(lex: Lexicon) -> Triggers:
         AIM: sl.of("intrusive"),
         SEEK: sl.of("seek"),
         PORTRAY: sl.of("portray"),
-        CONCEDE: frozenset({"even", "regardless", "whether"}),
+        CONCEDE: frozenset({"even", "regardless", "whether", "only", "merely", "solely"}),
         ASKED: ASK_WORDS,
         AIM_ARG: sl.of("aimed"),
         AUTHORITY: inflections(lex.verbs["override"]) | fr["override_objects"],
