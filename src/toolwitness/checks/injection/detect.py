@@ -17,6 +17,7 @@ from toolwitness.checks.injection import directives as inj_directives
 from toolwitness.checks.injection import frames as inj_frames
 from toolwitness.checks.injection import frames_actions as inj_actions
 from toolwitness.checks.injection import frames_consent as inj_consent
+from toolwitness.checks.injection import frames_grant as inj_grant
 from toolwitness.checks.injection import frames_precedence as inj_precedence
 from toolwitness.checks.injection import frames_shadow as inj_shadow
 from toolwitness.checks.injection import payloads as inj_payloads
@@ -50,6 +51,7 @@ DETECTORS: tuple[Detector, ...] = (
     inj_actions.actions,
     inj_shadow.rewire,
     inj_consent.consent_bypass,
+    inj_grant.privilege_grant,
 )
 IDENTIFIER_KINDS = frozenset({"name", "schema-key", "key"})
 
@@ -99,6 +101,8 @@ def _text_gates(text: str, scan: trig.TextScan, lex: Lexicon) -> frozenset[Detec
         opened.append(inj_shadow.rewire)
     if inj_consent.may_bypass(scan.words):
         opened.append(inj_consent.consent_bypass)
+    if inj_grant.may_grant(scan.words):
+        opened.append(inj_grant.privilege_grant)
     return frozenset(opened)
 
 
