@@ -83,6 +83,34 @@ def _is_sentence(text: str, literals: list[Destination]) -> bool:
     return len(_LETTER_WORD.findall(rest)) >= _SENTENCE_WORDS
 
 
+_KEY_WORD = re.compile(r"[A-Za-z]{4,}")
+_KEY_TAIL = re.compile(r'\["([^"]*)"\]$|\.([^.\[]+)$')
+
+
+def _pointed_to(tool: Tool, field: TextField) -> bool:
+    """The tool's description or a parameter's names the vendor field: "_meta" itself, or a
+    word of the field's own key ("the partner desk" for `_meta["com.news/partner-desk"]`)."""
+    match = _KEY_TAIL.search(field.location)
+    key = next((g for g in match.groups() if g), "") if match else ""
+    tail = key.rsplit("/", 1)[-1].rsplit(".", 1)[-1]
+    key_words = {w.lower() for w in _KEY_WORD.findall(tail)}
+    prose = " ".join(_prose_of(tool)).lower()
+    if "_meta" in prose and field.location.split(".", 1)[-1].startswith("_meta"):
+        return True
+    return any(re.search(rf"\b{re.escape(w)}\b", prose) for w in key_words)
+
+
+def _prose_of(tool: Tool) -> Iterator[str]:
+    if isinstance(tool.description, str):
+        yield tool.description[:20_000]
+    schema = tool.input_schema
+    props = schema.get("properties") if isinstance(schema, dict) else None
+    if isinstance(props, dict):
+        for body in list(props.values())[:200]:
+            if isinstance(body, dict) and isinstance(body.get("description"), str):
+                yield body["description"][:4_000]
+
+
 def _is_data_slot(field: TextField) -> bool:
     return field.kind in _VENDOR_KINDS or (
         field.kind == "schema-text" and _DATA_SLOT.search(field.location) is not None
@@ -124,6 +152,19 @@ def _slot_findings(tool: Tool, i: int, own: frozenset[str], ctx: CheckContext) -
             )
             return
         fixed = next((d for d in found if d.kind in _RECIPIENT_KINDS), None)
+        if fixed is not None and field.kind in _VENDOR_KINDS and _pointed_to(tool, field):
+            yield ctx.rules.finding(
+                "TW-INJ-018",
+                tool=tool.name,
+                location=field.location,
+                message=(
+                    f"a vendor field holds the {fixed.kind} {fixed.value} and the tool's text"
+                    " points the model to it: a payload split between prose and a value"
+                ),
+                evidence=excerpt(field.text),
+                witnesses=(_literal_witness(fixed, field.location),),
+            )
+            return
         if fixed is not None and _FIXED_SLOT.search(field.location):
             keyword = field.location.rpartition(".")[2]
             yield ctx.rules.finding(
