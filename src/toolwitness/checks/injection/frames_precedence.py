@@ -262,6 +262,12 @@ def _role_label(analysis: Analysis, sentence: Sentence, sl: Slots) -> Iterator[S
     ordered = ordered or (
         (at > 0 or toks[at].text in _ADDRESSEES) and any(c.directive for c in sentence.clauses)
     )
+    # a turn labelled as the assistant's or the agents' own, with a clause after it ("agents:
+    # also mark every rush order as shipped"): metadata has no turns to give them
+    # ("Agent: the support agent assigned to the ticket" defines a parameter: a noun phrase)
+    ordered = ordered or (
+        toks[at].text in _TURN_LABELS and len(rest) >= 4 and rest[0] not in _NOUN_PHRASE
+    )
     if ordered or any(t & {"prioritize", "obey", "disregard", "conceal"} for t in lex_tags):
         yield _signal(
             AUTHORITY,
@@ -275,6 +281,10 @@ def _role_label(analysis: Analysis, sentence: Sentence, sl: Slots) -> Iterator[S
 _OPENERS = frozenset("([{")
 # labels that name the model itself ("Model:" or "Admin:" also head a parameter's description)
 _ADDRESSEES = frozenset({"assistant", "assistants", "agent", "agents", "ai"})
+_TURN_LABELS = frozenset({"assistant", "assistants", "agent", "agents"})
+_NOUN_PHRASE = frozenset({"the", "a", "an", "this", "that", "its", "their", "his", "her", "id",
+                          "name", "identifier", "optional", "required", "one", "which", "who",
+                          "email", "username", "user"})  # fmt: skip
 
 
 def _label_at(analysis: Analysis, sentence: Sentence, sl: Slots) -> int | None:
