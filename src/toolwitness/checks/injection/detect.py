@@ -18,6 +18,7 @@ from toolwitness.checks.injection import frames as inj_frames
 from toolwitness.checks.injection import frames_actions as inj_actions
 from toolwitness.checks.injection import frames_consent as inj_consent
 from toolwitness.checks.injection import frames_grant as inj_grant
+from toolwitness.checks.injection import frames_policy as inj_policy
 from toolwitness.checks.injection import frames_precedence as inj_precedence
 from toolwitness.checks.injection import frames_shadow as inj_shadow
 from toolwitness.checks.injection import payloads as inj_payloads
@@ -52,6 +53,7 @@ DETECTORS: tuple[Detector, ...] = (
     inj_shadow.rewire,
     inj_consent.consent_bypass,
     inj_grant.privilege_grant,
+    inj_policy.policy_keys,
 )
 IDENTIFIER_KINDS = frozenset({"name", "schema-key", "key"})
 
@@ -103,6 +105,8 @@ def _text_gates(text: str, scan: trig.TextScan, lex: Lexicon) -> frozenset[Detec
         opened.append(inj_consent.consent_bypass)
     if inj_grant.may_grant(scan.words):
         opened.append(inj_grant.privilege_grant)
+    if inj_policy.may_set_off(text):
+        opened.append(inj_policy.policy_keys)
     return frozenset(opened)
 
 
