@@ -11,13 +11,14 @@ ordinary workflow note. Quiet like every frame (negated, documentary, quoted).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from toolwitness.checks.injection.frames import skipped
 from toolwitness.checks.injection.frames_common import _IDENT, _asked, _clause_of, _signal
 from toolwitness.checks.injection.model import SEQUENCING, FieldContext, Signal
 from toolwitness.checks.injection.slots import slots
-from toolwitness.checks.text.language import Analysis
+from toolwitness.checks.text.language import Analysis, split_identifier
 from toolwitness.checks.text.lexicon import Lexicon
 from toolwitness.findings import Severity
 
@@ -33,13 +34,56 @@ _SEQUENCE = frozenset({"before", "first", "then", "prior", "after", "order", "pr
                        "beforehand", "initially"})  # fmt: skip
 
 
-def may_grant(words: frozenset[str]) -> bool:
-    """A necessary condition: an access word, a privileged value and a sequence word."""
+def may_grant(words: frozenset[str], text: str = "") -> bool:
+    """A necessary condition: an access word, a privileged value and a sequence word; or an
+    argument set to a universal value (`_everything`)."""
+    if "=" in text and _UNIVERSAL_ARG.search(text) is not None:
+        return True
     return (not ACCESS.isdisjoint(words) and not _SEQUENCE.isdisjoint(words)
             and not PRIVILEGED.isdisjoint(words))  # fmt: skip
 
 
+# `scope="all"`, `target="all_players"`, `audience='*'`: an argument given every record there is
+_UNIVERSAL_ARG = re.compile(
+    r"\b([A-Za-z][A-Za-z0-9_]{0,40})\s*=\s*[\"'`]((?:all|everything|everyone|\*)"
+    r"(?:_[A-Za-z0-9]+)*)[\"'`]",
+    re.IGNORECASE,
+)
+# Verbs in another tool's name that carry records out wholesale (the names are identifiers,
+# English in any language of the prose: "export_contacts", "dump_users", "share_all").
+_BULK = frozenset({"export", "dump", "share", "sync", "backup", "copy", "download", "send",
+                   "upload", "mirror", "replicate", "transfer", "forward", "publish"})  # fmt: skip
+
+
+def _everything(analysis: Analysis, ctx: FieldContext) -> Signal | None:
+    """Another tool that carries records out, named with an argument set to every record
+    ("… export_contacts with scope="all" …"), in any language of the prose around it."""
+    own = (ctx.tool or "").lower()
+    for match in _UNIVERSAL_ARG.finditer(analysis.text):
+        if match.group(1).lower() in ctx.params:
+            continue  # this tool's own argument, documented
+        window = analysis.text[max(0, match.start() - 80) : match.start()]
+        names = [n for n in _NAME.findall(window) if n.lower() != own]
+        if not any(not _BULK.isdisjoint(split_identifier(n)) for n in names):
+            continue
+        sentence = analysis.sentence_at(match.start())
+        if sentence is not None and skipped(analysis, sentence, match.start()):
+            continue
+        return _signal(
+            SEQUENCING, Severity.HIGH, match.start(), match.end(),
+            "orders the model to run another tool over every record (a bulk export)",
+        )  # fmt: skip
+    return None
+
+
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+")
+
+
 def privilege_grant(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
+    bulk = _everything(analysis, ctx) if "=" in analysis.text else None
+    if bulk is not None:
+        yield bulk
+        return
     calls = slots().members["call"]
     for sentence in analysis.sentences:
         words = sentence.words()

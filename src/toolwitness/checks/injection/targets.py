@@ -206,6 +206,8 @@ def _quoted_side_field(
     if sum(1 for w in words if w in plain) >= 2:
         return False
     nouns = slots().members["secret"]
+    chunk = text[sentence.start : sentence.end]
+    accented = any(c.isalpha() and not c.isascii() for c in chunk)
     for k, tok in enumerate(sentence.tokens):
         name = words[k].strip("`")
         if name not in ctx.params:
@@ -213,7 +215,10 @@ def _quoted_side_field(
         parts = set(split_identifier(name))
         if not nouns.isdisjoint(parts) or any(set(lit.split()) <= parts for lit in cat.literals):
             continue
-        if tok.start and text[tok.start - 1 : tok.start] == "`":
+        quoted = tok.start > 0 and text[tok.start - 1 : tok.start] == "`"
+        # bare, among letters no English word has ("в полі pidtverdzhennia", "ในช่อง
+        # verify_data", "nel campo note"): an identifier or a parameter's name
+        if quoted or (accented and ("_" in name or len(name) >= 4)):
             return True
     return False
 
