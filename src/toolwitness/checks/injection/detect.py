@@ -105,7 +105,7 @@ def _text_gates(text: str, scan: trig.TextScan, lex: Lexicon) -> frozenset[Detec
         opened.append(inj_consent.consent_bypass)
     if inj_grant.may_grant(scan.words, text):
         opened.append(inj_grant.privilege_grant)
-    if inj_policy.may_set_off(text):
+    if inj_policy.may_set_off(text, scan.words):
         opened.append(inj_policy.policy_keys)
     return frozenset(opened)
 

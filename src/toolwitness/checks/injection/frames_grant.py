@@ -37,7 +37,8 @@ _SEQUENCE = frozenset({"before", "first", "then", "prior", "after", "order", "pr
 def may_grant(words: frozenset[str], text: str = "") -> bool:
     """A necessary condition: an access word, a privileged value and a sequence word; or an
     argument set to a universal value (`_everything`)."""
-    if "=" in text and _UNIVERSAL_ARG.search(text) is not None:
+    if "=" in text and ("all" in text or "ALL" in text or "All" in text or "every" in text
+                        or "*" in text) and _UNIVERSAL_ARG.search(text) is not None:  # fmt: skip
         return True
     return (not ACCESS.isdisjoint(words) and not _SEQUENCE.isdisjoint(words)
             and not PRIVILEGED.isdisjoint(words))  # fmt: skip

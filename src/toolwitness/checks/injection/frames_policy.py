@@ -34,9 +34,17 @@ _RECORDS = frozenset({"report", "reports", "log", "logs", "audit", "summary", "s
                       "transcript"})  # fmt: skip
 
 
-def may_set_off(text: str) -> bool:
-    """A necessary condition: an identifier-shaped key set to an 'off' value."""
-    return ("_" in text or "-" in text) and _KEY_SET_OFF.search(text) is not None
+_OFF = frozenset({"false", "no", "never", "off", "none", "hidden", "0"})
+
+
+def may_set_off(text: str, words: frozenset[str] | None = None) -> bool:
+    """A necessary condition: an identifier-shaped key set to an 'off' value (`words`: the
+    text's lower-cased word set, when known, tested first)."""
+    if words is not None and _OFF.isdisjoint(words):
+        return False
+    if not ("_" in text or "-" in text) or not (":" in text or "=" in text):
+        return False
+    return _KEY_SET_OFF.search(text) is not None
 
 
 def policy_keys(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:

@@ -33,7 +33,7 @@ def may_rewire(text: str, words: Sequence[str] | frozenset[str]) -> bool:
         w.removesuffix("'s") for w in words
     ):
         return True  # "payments made by other tools must be routed to …", "any git tool"
-    if _MAY_PIN.search(text) is not None and _ARG_PIN.search(text) is not None:
+    if ("=" in text or ":" in text or " to " in text) and _may_pin(text):
         return True  # a destination argument pinned (`_sibling_pinned`)
     return "_" in text and not _MARKERS.isdisjoint(words)
 
@@ -177,7 +177,14 @@ def _sibling_pinned(analysis: Analysis, sentence: Sentence, words: Sequence[str]
     return None
 
 
-_MAY_PIN = re.compile(r"://|@|0x|[A-Z]{2}\d{2}")  # what every literal `_ARG_PIN` takes holds
+_IBAN_HEAD = re.compile(r"[A-Z]{2}\d{2}")
+
+
+def _may_pin(text: str) -> bool:
+    """What every literal `_ARG_PIN` takes holds (substring tests first), then the pin."""
+    if not ("://" in text or "@" in text or "0x" in text or _IBAN_HEAD.search(text)):
+        return False
+    return _ARG_PIN.search(text) is not None
 _PLACE_PARTS = frozenset({"iban", "url", "uri", "endpoint", "webhook", "email", "mail", "to",
                           "target", "dest", "sink", "host"})  # fmt: skip
 _PIN = frozenset({"to", "be", "is", "becomes", "as", "with"})
