@@ -18,11 +18,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
-
 from toolwitness.errors import InputError, InternalError
 from toolwitness.files import read_regular_text
 from toolwitness.findings import Confidence, Finding, Severity, Witness
+from toolwitness.records import Record, field
 from toolwitness.yamlload import load_untrusted_yaml, load_yaml
 
 FAMILIES = ("UNI", "INJ", "CAP", "FLOW", "SUP", "NET", "PIN", "CODE", "LAB", "META")
@@ -30,9 +29,7 @@ DOCS_BASE = "https://github.com/toolwitness/toolwitness/blob/main/docs/rules.md"
 _MAX_PACK_BYTES = 2 * 1024 * 1024
 
 
-class Rule(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
+class Rule(Record):
     id: str
     title: str
     family: str
@@ -42,7 +39,7 @@ class Rule(BaseModel):
     benign_triggers: str
     remediation: str
     references: tuple[str, ...] = ()
-    patterns: dict[str, Any] = {}
+    patterns: dict[str, Any] = field(default_factory=dict)
 
     @property
     def help_uri(self) -> str:
