@@ -6,7 +6,7 @@ a rule the registry does not hold.
 A user's pack (`--rules`) is hostile input: strict YAML, then the schema, before a rule is built.
 The built-in packs ship with toolwitness and are validated against the same schema by the tests
 (`tests/test_rules_registry.py`), not at every start: start-up then needs no `jsonschema`
-(≈ 10 modules and the schema compilation). The `Rule` model still refuses unknown or mistyped
+(≈ 10 modules and the schema compilation). The `Rule` record still refuses unknown or missing
 fields, so a broken built-in pack fails loudly rather than loading half a rule.
 """
 
