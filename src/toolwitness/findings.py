@@ -5,7 +5,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from toolwitness.records import Record
 
 
 class Severity(StrEnum):
@@ -45,10 +45,8 @@ class Confidence(StrEnum):
         return {"confirmed": 2, "strong": 1, "heuristic": 0}[self.value]
 
 
-class Witness(BaseModel):
+class Witness(Record):
     """The concrete thing a finding points at: a source line, a path written, a syscall, a field."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     kind: str  # text | source | fs | syscall | field | config
     file: str | None = None
@@ -62,9 +60,7 @@ class Witness(BaseModel):
         return self.model_dump(mode="json", exclude_none=True, exclude_defaults=False)
 
 
-class Finding(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
+class Finding(Record):
     rule_id: str
     title: str
     severity: Severity

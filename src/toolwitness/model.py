@@ -10,9 +10,8 @@ from collections.abc import Iterator
 from enum import StrEnum
 from typing import Any, Literal, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from toolwitness import paths
+from toolwitness.records import Record, field
 
 JsonObject = dict[str, Any]
 
@@ -31,8 +30,8 @@ class Coverage(StrEnum):
     CONFIG = "config"  # only the client-config entry was read; nothing was run or listed
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+class _Frozen(Record):
+    """Frozen; built by field name or wire alias; unknown fields refused."""
 
 
 class TextField(NamedTuple):
@@ -60,13 +59,13 @@ class Tool(_Frozen):
     name: str
     title: str | None = None
     description: str | None = None
-    input_schema: JsonObject = Field(alias="inputSchema")  # {} when `input_schema_fault` is set
+    input_schema: JsonObject = field(alias="inputSchema")  # {} when `input_schema_fault` is set
     input_schema_fault: SchemaFault | None = None
-    output_schema: JsonObject | None = Field(default=None, alias="outputSchema")
+    output_schema: JsonObject | None = field(default=None, alias="outputSchema")
     annotations: JsonObject | None = None
-    meta: JsonObject | None = Field(default=None, alias="_meta")
+    meta: JsonObject | None = field(default=None, alias="_meta")
     icons: list[Any] | None = None
-    extra: JsonObject = Field(default_factory=dict)
+    extra: JsonObject = field(default_factory=dict)
 
     def hint(self, name: str) -> bool | None:
         """A policy hint as a client reads it: True/False when set, None when absent."""
@@ -106,7 +105,7 @@ class PromptArgument(_Frozen):
     title: str | None = None
     description: str | None = None
     required: bool | None = None
-    extra: JsonObject = Field(default_factory=dict)  # every other wire field (_meta, vendor keys)
+    extra: JsonObject = field(default_factory=dict)  # every other wire field (_meta, vendor keys)
 
 
 class Prompt(_Frozen):
@@ -114,7 +113,7 @@ class Prompt(_Frozen):
     title: str | None = None
     description: str | None = None
     arguments: tuple[PromptArgument, ...] = ()
-    extra: JsonObject = Field(default_factory=dict)  # every other wire field (_meta, icons, …)
+    extra: JsonObject = field(default_factory=dict)  # every other wire field (_meta, icons, …)
 
 
 class Resource(_Frozen):
@@ -122,17 +121,17 @@ class Resource(_Frozen):
     name: str | None = None
     title: str | None = None
     description: str | None = None
-    mime_type: str | None = Field(default=None, alias="mimeType")
-    extra: JsonObject = Field(default_factory=dict)  # every other wire field (_meta, size, …)
+    mime_type: str | None = field(default=None, alias="mimeType")
+    extra: JsonObject = field(default_factory=dict)  # every other wire field (_meta, size, …)
 
 
 class ResourceTemplate(_Frozen):
-    uri_template: str = Field(alias="uriTemplate")
+    uri_template: str = field(alias="uriTemplate")
     name: str | None = None
     title: str | None = None
     description: str | None = None
-    mime_type: str | None = Field(default=None, alias="mimeType")
-    extra: JsonObject = Field(default_factory=dict)  # every other wire field
+    mime_type: str | None = field(default=None, alias="mimeType")
+    extra: JsonObject = field(default_factory=dict)  # every other wire field
 
 
 class Transport(_Frozen):
@@ -141,10 +140,10 @@ class Transport(_Frozen):
     kind: str  # stdio | http | sse | file
     command: str | None = None
     args: tuple[str, ...] = ()
-    env: dict[str, str] = Field(default_factory=dict)
+    env: dict[str, str] = field(default_factory=dict)
     cwd: str | None = None
     url: str | None = None
-    headers: dict[str, str] = Field(default_factory=dict)
+    headers: dict[str, str] = field(default_factory=dict)
 
 
 class PackageRef(_Frozen):
@@ -169,14 +168,14 @@ class ServerSpec(_Frozen):
 class ServerSurface(_Frozen):
     id: str
     source: str | None = None
-    server_info: JsonObject | None = Field(default=None, alias="serverInfo")
-    protocol_version: str | None = Field(default=None, alias="protocolVersion")
+    server_info: JsonObject | None = field(default=None, alias="serverInfo")
+    protocol_version: str | None = field(default=None, alias="protocolVersion")
     capabilities: JsonObject | None = None
     instructions: str | None = None
     tools: tuple[Tool, ...] = ()
     prompts: tuple[Prompt, ...] = ()
     resources: tuple[Resource, ...] = ()
-    resource_templates: tuple[ResourceTemplate, ...] = Field(default=(), alias="resourceTemplates")
+    resource_templates: tuple[ResourceTemplate, ...] = field(default=(), alias="resourceTemplates")
     transport: Transport | None = None
     package: PackageRef | None = None
     source_root: str | None = None

@@ -280,9 +280,9 @@ def _server_result(
         roles = tool_roles(surface)
     except Exception:  # the role checks already failed closed on this input (TW-META-005)
         roles = {}
-    # Our own values, already of the declared types: built without re-validating every row
+    # Our own values, already of the declared types: built without converting every row
     # (tests/test_pipeline_results.py checks each equals its validated copy). Every field is
-    # given: for a missing one pydantic would inspect the default factory's signature, per row.
+    # given, so no default factory runs per row (the fields-set argument is pydantic's, unused).
     tools = tuple(
         ToolResult.model_construct(
             {"name", "digest", "field_digests", "roles"},  # the fields set, as validation had it

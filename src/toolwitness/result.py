@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from toolwitness.findings import FLAG_THRESHOLD, Finding, Severity, Witness
 from toolwitness.model import ServerSurface
+from toolwitness.records import Record, field
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+class _Frozen(Record):
+    """Frozen; unknown fields refused (as the pydantic models were)."""
 
 
 class Penalty(_Frozen):
@@ -68,7 +67,7 @@ class ToolResult(_Frozen):
     undeclared: tuple[str, ...] | None = None
     verdict: str | None = None  # OK | VIOLATION | UNANALYZABLE
     verdict_reason: str | None = None
-    witnesses: dict[str, tuple[Witness, ...]] = Field(default_factory=dict)
+    witnesses: dict[str, tuple[Witness, ...]] = field(default_factory=dict)
     probe: dict[str, Any] | None = None
     # Where the code registers the tool (code scans): SARIF places metadata findings there.
     registration: Witness | None = None

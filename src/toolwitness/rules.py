@@ -6,7 +6,7 @@ a rule the registry does not hold.
 A user's pack (`--rules`) is hostile input: strict YAML, then the schema, before a rule is built.
 The built-in packs ship with toolwitness and are validated against the same schema by the tests
 (`tests/test_rules_registry.py`), not at every start: start-up then needs no `jsonschema`
-(≈ 10 modules and the schema compilation). The `Rule` model still refuses unknown or mistyped
+(≈ 10 modules and the schema compilation). The `Rule` record still refuses unknown or missing
 fields, so a broken built-in pack fails loudly rather than loading half a rule.
 """
 
@@ -18,11 +18,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
-
 from toolwitness.errors import InputError, InternalError
 from toolwitness.files import read_regular_text
 from toolwitness.findings import Confidence, Finding, Severity, Witness
+from toolwitness.records import Record, field
 from toolwitness.yamlload import load_untrusted_yaml, load_yaml
 
 FAMILIES = ("UNI", "INJ", "CAP", "FLOW", "SUP", "NET", "PIN", "CODE", "LAB", "META")
@@ -30,9 +29,7 @@ DOCS_BASE = "https://github.com/toolwitness/toolwitness/blob/main/docs/rules.md"
 _MAX_PACK_BYTES = 2 * 1024 * 1024
 
 
-class Rule(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
+class Rule(Record):
     id: str
     title: str
     family: str
@@ -42,7 +39,7 @@ class Rule(BaseModel):
     benign_triggers: str
     remediation: str
     references: tuple[str, ...] = ()
-    patterns: dict[str, Any] = {}
+    patterns: dict[str, Any] = field(default_factory=dict)
 
     @property
     def help_uri(self) -> str:
