@@ -636,7 +636,7 @@ def _scripted_denial(analysis: Analysis, sentence: Sentence, sl: Slots) -> Itera
             continue
         say = next((j for j in range(ask + 1, min(len(words), ask + 25)) if words[j] in _SAY),
                    None)  # fmt: skip
-        if say is None or _negated_word(sentence, say):
+        if say is None or negated_word(sentence, say):
             continue
         answer = words[say + 1 : say + 9]
         if _DENIALS.isdisjoint(answer) and not any(a.endswith("n't") for a in answer):
@@ -648,7 +648,9 @@ def _scripted_denial(analysis: Analysis, sentence: Sentence, sl: Slots) -> Itera
         return
 
 
-def _negated_word(sentence: Sentence, k: int) -> bool:
+def negated_word(sentence: Sentence, k: int) -> bool:
+    """Whether word k of the sentence is negated in its clause (a linear walk of the clauses;
+    `frames_common._clause_of` bisects, for callers that ask often)."""
     seen = 0
     for clause in sentence.clauses:
         if k < seen + len(clause.tokens):

@@ -19,6 +19,7 @@ from toolwitness.checks.injection.frames import (
     _signal,
     find,
     find_any,
+    negated_word,
     self_reference,
     skipped,
 )
@@ -362,7 +363,7 @@ def _placed_ahead(sentence: Sentence, sl: Slots) -> tuple[int, int] | None:
         return None
     toks = sentence.tokens
     for c, w in enumerate(words):
-        if w not in _AHEAD or _negated_token(sentence, c):
+        if w not in _AHEAD or negated_word(sentence, c):
             continue
         subject = next((k for k in range(max(0, c - 12), c)
                         if self_reference(words, tags, k, sl)
@@ -376,15 +377,6 @@ def _placed_ahead(sentence: Sentence, sl: Slots) -> tuple[int, int] | None:
         if target is not None:
             return toks[subject].start, toks[target].end
     return None
-
-
-def _negated_token(sentence: Sentence, k: int) -> bool:
-    seen = 0
-    for clause in sentence.clauses:
-        if k < seen + len(clause.tokens):
-            return clause.negated(k - seen)
-        seen += len(clause.tokens)
-    return False
 
 
 _NAMED = frozenset({"instruction", "person", "role", "conversation"})

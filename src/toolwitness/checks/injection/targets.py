@@ -174,24 +174,24 @@ def _into_own_field(text: str, sentence: Sentence, ctx: FieldContext, cat: Targe
     """Every parameter the sentence routes into is named for this kind of secret: its words
     hold a secret word or all words of one of the category's literals (`card_number`)."""
     routed = list(_routed_params(text, sentence, ctx))
-    if not routed:
-        return False
-    nouns = slots().members["secret"]
-    for name in routed:
-        parts = set(split_identifier(name))
-        if nouns.isdisjoint(parts) and not any(
-            set(literal.split()) <= parts for literal in cat.literals
-        ):
-            return False
-    return True
+    return bool(routed) and all(_named_for_secret(name, cat) for name in routed)
+
+
+def _named_for_secret(name: str, cat: TargetCategory | None = None) -> bool:
+    """A parameter whose name holds a secret noun (`password`, `otp_code`; a modifier is not
+    one: `auth_blob` is a blob), or all words of one of the category's literals
+    (`card_number`, `cvv`)."""
+    parts = set(split_identifier(name))
+    if not slots().members["secret"].isdisjoint(parts):
+        return True
+    return cat is not None and any(set(lit.split()) <= parts for lit in cat.literals)
 
 
 def into_secret_fields(text: str, sentence: Sentence, ctx: FieldContext) -> bool:
     """The sentence routes into the tool's own parameters only, each named for a secret
     (`password`, `otp_code`): a sign-in tool saying where its secret goes."""
     routed = list(_routed_params(text, sentence, ctx))
-    nouns = slots().members["secret"]  # a secret noun, not a modifier: `auth_blob` is a blob
-    return bool(routed) and not any(nouns.isdisjoint(split_identifier(n)) for n in routed)
+    return bool(routed) and all(_named_for_secret(name) for name in routed)
 
 
 def _quoted_side_field(
@@ -205,15 +205,11 @@ def _quoted_side_field(
     plain = slots().members["function_words"]
     if sum(1 for w in words if w in plain) >= 2:
         return False
-    nouns = slots().members["secret"]
     chunk = text[sentence.start : sentence.end]
     accented = any(c.isalpha() and not c.isascii() for c in chunk)
     for k, tok in enumerate(sentence.tokens):
         name = words[k].strip("`")
-        if name not in ctx.params:
-            continue
-        parts = set(split_identifier(name))
-        if not nouns.isdisjoint(parts) or any(set(lit.split()) <= parts for lit in cat.literals):
+        if name not in ctx.params or _named_for_secret(name, cat):
             continue
         quoted = tok.start > 0 and text[tok.start - 1 : tok.start] == "`"
         # bare, among letters no English word has ("в полі pidtverdzhennia", "ในช่อง
@@ -229,9 +225,7 @@ def _side_field(text: str, sentence: Sentence, ctx: FieldContext) -> bool:
     note, memo or blob is carried where nothing needs it, whatever the tool is for. A parameter
     named for a secret (`password`, `otp_code`, `pin`) is where a related tool takes one."""
     # (a plain word such as "file" or "host" is prose, not the parameter: `_routed_params`)
-    nouns = slots().members["secret"]
-    return any(nouns.isdisjoint(split_identifier(name))
-               for name in _routed_params(text, sentence, ctx))  # fmt: skip
+    return any(not _named_for_secret(name) for name in _routed_params(text, sentence, ctx))
 
 
 _INTO = frozenset({"in", "into", "inside", "to", "under", "within"})
