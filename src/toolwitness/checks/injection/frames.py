@@ -22,7 +22,7 @@ from collections.abc import Iterator, Sequence
 
 from toolwitness.checks.injection.model import SECRECY, FieldContext, Signal
 from toolwitness.checks.injection.slots import Slots, slots
-from toolwitness.checks.injection.triggers import ASK_WORDS
+from toolwitness.checks.injection.triggers import ASK_WORDS, INCLUDE_WORDS, ONLY_WORDS
 from toolwitness.checks.text.language import Analysis, Clause, Sentence
 from toolwitness.checks.text.lexicon import Lexicon
 from toolwitness.checks.text.wordnet import lexical_classes
@@ -150,7 +150,7 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
                                       "tells the model to keep the user from learning what it"
                                       " does", Severity.HIGH)  # fmt: skip
                         return
-                if words[i] in _INCLUDE and clause.negated(i) and asked:
+                if words[i] in INCLUDE_WORDS and clause.negated(i) and asked:
                     # "do not include filter creation in the activity recap": kept out of a
                     # record the user or oversight reads (a person's data stays a promise)
                     if whole is None:
@@ -455,7 +455,6 @@ def _keeps_out(
     return None
 
 
-_INCLUDE = frozenset({"include", "includes", "including", "add", "list", "mention", "put"})
 
 
 def _left_out_of_record(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> str | None:
@@ -550,7 +549,6 @@ def _without_notice(analysis: Analysis, sentence: Sentence, sl: Slots) -> Iterat
             return
 
 
-_ONLY = frozenset({"only", "merely", "solely"})  # (the words the gate's CONCEDE half holds)
 _CONCESSIVE_AFTER_EVEN = frozenset({"if", "when", "though", "where", "after"})
 _AS_IDIOMS = frozenset({"well", "soon", "long", "if", "though", "needed", "required", "follows",
                         "usual", "before", "described", "shown", "is"})  # fmt: skip
@@ -598,7 +596,7 @@ def _misreported(
             opens = i == _first_word(words, lex) and words[i] not in lexical_classes().forms
             if not opens and not addressed(sentence, clause, words):
                 continue
-            only = words[at - 1] in _ONLY  # "describe them to the user only as 'rules'"
+            only = words[at - 1] in ONLY_WORDS  # "describe them to the user only as 'rules'"
             if not only and not _conceded(sentence.words(), offset + at + 2):
                 continue
             if skipped(analysis, sentence, clause.tokens[i].start):

@@ -46,6 +46,11 @@ PORTRAY, CONCEDE = 1 << 29, 1 << 30  # report/describe x even/regardless (a misr
 ASKED = 1 << 31  # "if someone asks": with a negator (SECRECY), a scripted denial
 ACT = RUN | TAKE | CALL | SEND | AIM | SEEK  # the action verbs (the other half of EXPOSED)
 
+# verbs of including something in a record (negated: frames._left_out_of_record) and the
+# restricting adverbs of "describe it only as …" (frames._misreported): one list each, read by
+# the frame and by its gate
+INCLUDE_WORDS = frozenset({"include", "includes", "including", "add", "list", "mention", "put"})
+ONLY_WORDS = frozenset({"only", "merely", "solely"})
 # verbs of a person asking (frames._scripted_denial reads them after "if someone …")
 ASK_WORDS = frozenset({"ask", "asks", "asked", "asking", "inquire", "inquires", "enquire",
                        "enquires", "questions", "wonders", "checks"})  # fmt: skip
@@ -104,7 +109,7 @@ def _build(lex: Lexicon) -> Triggers:
         HIDE: sl.of("conceal", "covert", "hidden"),
         KEEP: sl.of("keep") | {"without"},
         KEEP_ARG: sl.of("away", "hidden", "communicate", "disclosure")
-        | {"include", "includes", "including", "add", "list", "mention", "put"}  # negated
+        | INCLUDE_WORDS  # negated: frames._left_out_of_record
         | {"unaware", "uninformed", "oblivious", "unwitting"}
         | {"un" + w for w in sl.members["communicate"] if w.endswith(("ed", "n"))},
         RUN: sl.of("execute"),
@@ -124,7 +129,7 @@ def _build(lex: Lexicon) -> Triggers:
         AIM: sl.of("intrusive"),
         SEEK: sl.of("seek"),
         PORTRAY: sl.of("portray"),
-        CONCEDE: frozenset({"even", "regardless", "whether", "only", "merely", "solely"}),
+        CONCEDE: frozenset({"even", "regardless", "whether"}) | ONLY_WORDS,
         ASKED: ASK_WORDS,
         AIM_ARG: sl.of("aimed"),
         AUTHORITY: inflections(lex.verbs["override"]) | fr["override_objects"],
