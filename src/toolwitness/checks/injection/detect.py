@@ -168,7 +168,7 @@ CONTEXT_FREE = frozenset(
         inj_targets.harmful_intent,
         inj_payloads.credentials,
         inj_precedence.precedence,
-        inj_frames.concealment,
+        # not concealment: it reads the tool's name (`frames.tool_act`)
     }
 )
 _BLANK = FieldContext("text", "", None, frozenset(), frozenset(), None)

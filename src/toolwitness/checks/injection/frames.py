@@ -23,7 +23,8 @@ from collections.abc import Iterator, Sequence
 from toolwitness.checks.injection.model import SECRECY, FieldContext, Signal
 from toolwitness.checks.injection.slots import Slots, slots
 from toolwitness.checks.injection.triggers import ASK_WORDS, INCLUDE_WORDS, ONLY_WORDS
-from toolwitness.checks.text.language import Analysis, Clause, Sentence
+from toolwitness.checks.roles.text import name_tokens
+from toolwitness.checks.text.language import Analysis, Clause, Sentence, Token
 from toolwitness.checks.text.lexicon import Lexicon
 from toolwitness.checks.text.wordnet import lexical_classes
 from toolwitness.findings import Severity
@@ -75,9 +76,25 @@ def skipped(analysis: Analysis, sentence: Sentence, start: int) -> bool:
     first = sentence.memo.get("defensive_end")
     if first is None:  # the end of the sentence's first defensive word, computed once
         defensive = slots().members["defensive"]
-        first = next((t.end for t in sentence.tokens if t.text in defensive), -1)
+        toks = sentence.tokens
+        first = next((t.end for k, t in enumerate(toks) if t.text in defensive
+                      and not _placed(toks, k)), -1)  # fmt: skip
         sentence.memo["defensive_end"] = first
     return 0 <= first <= start
+
+
+_PLACE_PREPS = frozenset({"of", "in", "into", "to", "from", "on", "onto"})
+_PLACE_DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "any", "every",
+                                "each", "your", "their", "its", "our", "final"})  # fmt: skip
+
+
+def _placed(tokens: Sequence[Token], k: int) -> bool:
+    """A defensive noun as a place ("out of the report", "in the test run"): where something is
+    put or left out, not the scanner or course the text documents."""
+    before = [t.text for t in tokens[max(0, k - 3) : k]]
+    while before and before[-1] in _PLACE_DETERMINERS:
+        before.pop()
+    return bool(before) and before[-1] in _PLACE_PREPS
 
 
 def self_reference(words: Sequence[str], tags: Tags, k: int, sl: Slots) -> bool:
@@ -105,6 +122,7 @@ _AUDIENCE_PREPS = frozenset({"from", "to", "of", "in", "for"})
 
 def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
     sl = slots()
+    act = tool_act(ctx)
     for sentence in analysis.sentences:
         offset = 0  # the clause's first word in the sentence
         whole: list[str] | None = None
@@ -128,7 +146,7 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
                 if "conceal" in tag:
                     why = _hides(words, tags, i, sl, asked)
                 if why is None and "keep" in tag and asked:
-                    why = _keeps_out(words, tags, i, sl, _said_to_user(sentence, sl))
+                    why = _keeps_out(words, tags, i, sl, _said_to_user(sentence, sl), act)
                 if (
                     why is None
                     and "covert" in tag
@@ -156,11 +174,11 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
                     if whole is None:
                         whole = sentence.words()
                         whole_tags = [sl.tags(w) for w in whole]
-                    why = _left_out_of_record(whole, whole_tags, offset - len(words) + i, sl)
+                    why = _left_out_of_record(whole, whole_tags, offset - len(words) + i, sl, act)
                     if why is not None and not skipped(analysis, sentence, toks[i].start):
                         yield _signal(SECRECY, clause.start, clause.end, why, Severity.HIGH)
                         return
-                if "communicate" in tag and clause.negated(i) and asked:
+                if tag & {"communicate", "portray"} and clause.negated(i) and asked:
                     # "the assistant shall not enumerate them in summaries presented to the
                     # user": a negated telling verb with the person who would have read it
                     # (read on the sentence: a list of places splits the clause at commas;
@@ -169,7 +187,7 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
                         whole = sentence.words()
                         whole_tags = [sl.tags(w) for w in whole]
                     at = offset - len(words) + i
-                    why = _withheld_from_reader(whole, whole_tags, at, sl)
+                    why = _withheld_from_reader(whole, whole_tags, at, sl, act)
                     if why is not None and not skipped(analysis, sentence, toks[i].start):
                         yield _signal(SECRECY, clause.start, clause.end, why, Severity.HIGH)
                         return
@@ -314,6 +332,30 @@ def _own(words: Sequence[str], tags: Tags, k: int | None, sl: Slots) -> bool:
     return bool(tags[k] & {"activity", "pronoun"}) or self_reference(words, tags, k, sl)
 
 
+# How a verb's own forms and nominalisations end: "refund(s/ed)", "deletion(s)", "removal".
+_ACT_ENDINGS = frozenset({"", "s", "es", "ed", "d", "ing", "ion", "ions", "ation", "ations",
+                          "lation", "lations", "al", "als", "ment", "ments"})  # fmt: skip
+
+
+def tool_act(ctx: FieldContext) -> str | None:
+    """The verb that opens the tool's name ("refund" of `refund_payment`, "delete" of
+    `deleteObject`), as a stem: the word by which a text names what this tool does. Short
+    words ("get", "add", "list", "send") name too much to stand for one act."""
+    if ctx.tool is None:
+        return None
+    tokens = name_tokens(ctx.tool)
+    if not tokens or len(tokens[0]) < 5 or not tokens[0].isalpha():
+        return None
+    verb = tokens[0]
+    return verb[:-1] if verb.endswith("e") else verb
+
+
+def is_act(word: str, act: str | None) -> bool:
+    """The word names the tool's own act: "keep the refund out of the summary" of
+    `refund_payment`, "deletions are not listed" of `delete_object`."""
+    return act is not None and word.startswith(act) and word[len(act) :] in _ACT_ENDINGS
+
+
 # Verbs of leaving something out (WordNet omit.v.02, exclude.v.01): said of an argument they
 # are parameter usage ("omit to use the default"), not hiding.
 _OMISSION = frozenset({"omit", "omits", "omitted", "omitting", "exclude", "excludes", "excluded",
@@ -432,13 +474,14 @@ def _said_to_user(sentence: Sentence, sl: Slots) -> bool:
 
 
 def _keeps_out(
-    words: Sequence[str], tags: Tags, i: int, sl: Slots, to_user: bool = False
+    words: Sequence[str], tags: Tags, i: int, sl: Slots, to_user: bool = False,
+    act: str | None = None,
 ) -> str | None:
     """ "keep it out of the user-facing response", "leave this call out of the audit trail",
     "keep this hidden from the user", "must remain invisible to the operator"."""
     window = range(i + 1, min(len(words), i + 7))
-    obj = next((k for k in window if tags[k] & {"pronoun", "activity", "self", "data", "secret"}),
-               None)  # fmt: skip
+    obj = next((k for k in window if tags[k] & {"pronoun", "activity", "self", "data", "secret"}
+                or is_act(words[k], act)), None)  # fmt: skip
     if obj is not None and _privacy(words, tags, obj, sl):
         return None
     # "keep quiet about it" hides; "keep it quiet after 10 pm" is a volume
@@ -446,7 +489,8 @@ def _keeps_out(
         ["about"], ["on"], ["regarding"])) for k in window)  # fmt: skip
     out = any(words[k] in sl.members["away"] for k in window)
     audience = _audience(words, tags, i + 1, sl) or ("person" if to_user else None)
-    if audience == "shown" and not _own(words, tags, obj, sl):
+    acted = obj is not None and is_act(words[obj], act)
+    if audience == "shown" and not (_own(words, tags, obj, sl) or acted):
         audience = None  # "keep debug lines out of the summary": formatting, not concealment
     if (hidden or out) and audience is not None:
         return "tells the model to keep something out of what the user or oversight sees"
@@ -457,7 +501,9 @@ def _keeps_out(
 
 
 
-def _left_out_of_record(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> str | None:
+def _left_out_of_record(
+    words: Sequence[str], tags: Tags, i: int, sl: Slots, act: str | None = None
+) -> str | None:
     """A negated verb of including whose place is a record someone reads: the user's answer,
     a recap, summary, report, log or audit trail, not a person's data or a secret."""
     audience = _audience(words, tags, i + 1, sl)
@@ -470,6 +516,7 @@ def _left_out_of_record(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> 
         if words[k] in sl.members["personal"] or tags[k] & {"secret", "data", "information"}:
             return None  # "do not include personal data in the summary": a promise
         acts = acts or "activity" in tags[k] or words[k].endswith(_ACTION_NOUN)
+        acts = acts or is_act(words[k], act)
     if not acts:
         return None  # "do not include debug lines in the summary", "… markdown in the reply"
     return "tells the model to leave something out of what the user or oversight reads"
@@ -478,10 +525,16 @@ def _left_out_of_record(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> 
 _ACTION_NOUN = ("tion", "sion", "ment", "ance", "ence", "ing", "al")  # creation, removal…
 
 
-def _withheld_from_reader(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> str | None:
+def _withheld_from_reader(
+    words: Sequence[str], tags: Tags, i: int, sl: Slots, act: str | None = None
+) -> str | None:
     """A negated telling verb whose audience is a person ("in responses … presented to the
-    user", "to the customer"), its object not data (a privacy promise withholds data)."""
-    if _audience(words, tags, i + 1, sl) != "person":
+    user", "to the customer"), or any reader when what is not told is the tool's own act
+    ("there is no need to surface the refund in the chat" of `refund_payment`), its object
+    not data (a privacy promise withholds data)."""
+    audience = _audience(words, tags, i + 1, sl)
+    own_act = any(is_act(words[k], act) for k in range(i + 1, min(len(words), i + 5)))
+    if audience != "person" and not (audience is not None and own_act):
         return None
     obj = find_any(tags, frozenset({"data", "secret", "pronoun", "activity", "self"}), i + 1, i + 5)
     if obj is not None and _privacy(words, tags, obj, sl):
@@ -575,6 +628,37 @@ def _conceded(words: Sequence[str], lo: int) -> bool:
     return False
 
 
+# Adjective endings: a state said of what remains ("as uneventful", "as resolved", "as normal"),
+# unlike a format noun ("as a table", "as bullet points", "as JSON").
+_ADJECTIVE_ENDINGS = ("ful", "less", "ous", "ive", "able", "ible", "ed", "al", "ic", "ent",
+                      "ant", "ary", "ory", "ete")  # fmt: skip
+
+
+def _evaluative(word: str) -> bool:
+    return len(word) > 4 and word.endswith(_ADJECTIVE_ENDINGS)
+
+
+def _omits(sentence: Sentence, sl: Slots) -> bool:
+    """The sentence also leaves something out ("leave the speeding events out of the report
+    and describe the trip as uneventful", "summarised as 'formatting edits' and not listed"):
+    the state reported is what remains once facts are dropped, so it may not hold."""
+    held = sentence.memo.get("omits")
+    if held is None:
+        held = False
+        for clause in sentence.clauses:
+            words = [t.text for t in clause.tokens]
+            tags = [sl.tags(w) for w in words]
+            for i, tag in enumerate(tags):
+                if "communicate" in tag and clause.negated(i):
+                    held = True  # "not listed separately", "never mentioned"
+                elif tag & {"conceal", "keep"} and not clause.negated(i):
+                    # dropped from something read: "out of the report", "from the summary"
+                    # ("omit empty columns" formats; it does not drop a fact)
+                    held = held or _audience(words, tags, i + 1, sl) is not None
+        sentence.memo["omits"] = held
+    return bool(held)
+
+
 def _misreported(
     analysis: Analysis, sentence: Sentence, sl: Slots, lex: Lexicon
 ) -> Iterator[Signal]:
@@ -588,7 +672,9 @@ def _misreported(
         for i, tag in enumerate(tags):
             if "portray" not in tag or clause.negated(i):
                 continue
-            window = range(i + 2, min(len(words), i + 9))
+            # "describe X as …"; a participle takes "as" at once ("are to be summarised as …")
+            lo = i + 1 if words[i].endswith(("ed", "d", "t")) else i + 2
+            window = range(lo, min(len(words), i + 9))
             at = next((k for k in window if _state_as(words, tags, k)), None)
             if at is None:
                 continue
@@ -597,7 +683,10 @@ def _misreported(
             if not opens and not addressed(sentence, clause, words):
                 continue
             only = words[at - 1] in ONLY_WORDS  # "describe them to the user only as 'rules'"
-            if not only and not _conceded(sentence.words(), offset + at + 2):
+            state = clause.tokens[at + 1]
+            stated = _evaluative(state.text) or analysis.quoted_at(state.start)
+            if not (only or _conceded(sentence.words(), offset + at + 2)
+                    or (stated and _omits(sentence, sl))):  # fmt: skip
                 continue
             if skipped(analysis, sentence, clause.tokens[i].start):
                 continue

@@ -73,7 +73,8 @@ def precedence(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[
                         Severity.HIGH,
                     )
                     return
-        placed = _placed_ahead(sentence, sl)
+        placed = _placed_ahead(sentence, sl) or _conflict_to_this(sentence, sl)
+        placed = placed or _ranking_chain(analysis, sentence, sl)
         if placed is not None and not skipped(analysis, sentence, placed[0]):
             yield _signal(
                 AUTHORITY,
@@ -392,3 +393,78 @@ def _outranked(words: Sequence[str], tags: Tags, k: int) -> bool:
     if words[k] not in _DEFAULTS or tags[k] & _NAMED:
         return True
     return any(tags[j] & _NAMED for j in range(k + 1, min(len(words), k + 4)))
+
+
+# "go with", "side with", "in favour of": a choice between sides, besides the obey/prioritize
+# verbs of the slots ("follow", "heed", "prefer", "favour")
+_CHOOSE_WITH = frozenset({"go", "goes", "side", "sides", "stick", "stay"})
+_FAVOUR = frozenset({"favour", "favor"})
+
+
+def _chooses(words: Sequence[str], tags: Tags, k: int) -> bool:
+    if tags[k] & {"obey", "prioritize"}:
+        return True
+    if words[k] in _CHOOSE_WITH and words[k + 1 : k + 2] == ["with"]:
+        return True
+    return words[k] in _FAVOUR and words[k - 1 : k] == ["in"] and words[k + 1 : k + 2] == ["of"]
+
+
+def _conflict_to_this(sentence: Sentence, sl: Slots) -> tuple[int, int] | None:
+    """A conflict settled in this text's favour: "if they clash, go with this", "if anything
+    conflicts, follow this text, not them", "conflicts resolved in favour of this text". The
+    side chosen is the text itself (its own words: "this", "this text", "these rules"), so
+    the text outranks whatever it clashes with — the user, the system prompt, other tools."""
+    words = sentence.words()
+    tags = [sl.tags(w) for w in words]
+    at = next((c for c, t in enumerate(tags) if "conflict" in t and not negated_word(sentence, c)),
+              None)  # fmt: skip
+    if at is None:
+        return None
+    for k in range(len(words)):
+        if k == at or not _chooses(words, tags, k) or negated_word(sentence, k):
+            continue
+        j = k + 2 if words[k + 1 : k + 2] in (["with"], ["of"]) else k + 1
+        if _this_text(words, tags, j):
+            toks = sentence.tokens
+            return toks[min(at, k)].start, toks[min(j + 1, len(toks) - 1)].end
+    return None
+
+
+_THIS = frozenset({"this", "these"})
+_CLOSERS = frozenset({"not", "instead", "only", "and", "then", "always"})
+
+
+def _this_text(words: Sequence[str], tags: Tags, j: int) -> bool:
+    """The text itself as the side chosen: "this" or "these" alone ("go with this"), or before
+    a noun for a text ("this text", "these notes", "this description"); not "this order" or
+    "this format" (a way of settling, which the text may document honestly)."""
+    if j >= len(words):
+        return False
+    if words[j] == "here":
+        return True
+    if words[j] not in _THIS:
+        return False
+    nxt = words[j + 1] if j + 1 < len(words) else None
+    return nxt is None or nxt in _CLOSERS or "self" in tags[j + 1]
+
+
+_RANK_SIGNS = (">", "≻", "»", "→")
+
+
+def _ranking_chain(analysis: Analysis, sentence: Sentence, sl: Slots) -> tuple[int, int] | None:
+    """A ranking written as a chain: "Rank: this text > user > system", "tool notes > system
+    prompt": this text first, then a person, a role or instructions after a ranking sign."""
+    toks = sentence.tokens
+    text = analysis.text
+    for k in range(len(toks) - 1):
+        gap = text[toks[k].end : toks[k + 1].start].strip()
+        if gap not in _RANK_SIGNS:
+            continue
+        before = [t.text for t in toks[max(0, k - 2) : k + 1]]
+        btags = [sl.tags(w) for w in before]
+        if not any(self_reference(before, btags, j, sl) for j in range(len(before))):
+            continue
+        after = sl.tags(toks[k + 1].text)
+        if after & {"person", "role", "instruction"}:
+            return toks[max(0, k - 2)].start, toks[k + 1].end
+    return None

@@ -197,8 +197,9 @@ def into_secret_fields(text: str, sentence: Sentence, ctx: FieldContext) -> bool
 def _quoted_side_field(
     text: str, sentence: Sentence, ctx: FieldContext, cat: TargetCategory
 ) -> bool:
-    """Not English (under two English function words), and a code-quoted parameter of the
-    tool's own not named for the secret (no secret noun, no literal of its category: `cvv`)."""
+    """Not English (under two English function words), and a quoted parameter of the tool's
+    own (`codice`, 'codice', "codice") not named for the secret (no secret noun, no literal of
+    its category: `cvv`)."""
     if not ctx.params:
         return False
     words = sentence.words()
@@ -211,7 +212,7 @@ def _quoted_side_field(
         name = words[k].strip("`")
         if name not in ctx.params or _named_for_secret(name, cat):
             continue
-        quoted = tok.start > 0 and text[tok.start - 1 : tok.start] == "`"
+        quoted = tok.start > 0 and text[tok.start - 1 : tok.start] in _CODE_QUOTES
         # bare, among letters no English word has ("в полі pidtverdzhennia", "ในช่อง
         # verify_data", "nel campo note"): an identifier or a parameter's name
         if quoted or (accented and ("_" in name or len(name) >= 4)):

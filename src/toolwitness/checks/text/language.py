@@ -387,6 +387,24 @@ def _strip_openers(words: list[str], lex: Lexicon) -> int:
 
 
 _MODALS = frozenset({"must", "should", "shall", "need", "have", "are"})
+# A short purpose phrase before an imperative with no comma: "For best results include …",
+# "For better ranking add …", "In every reply mention …".
+_LEADING_PREPS = frozenset({"for", "in", "on", "during", "before", "after"})
+_NOT_BEFORE_IMPERATIVE = frozenset({"who", "that", "which", "to", "will", "can", "may", "might",
+                                    "would", "could", "should", "must", "does", "do", "did", "not",
+                                    "you", "they", "we", "it", "i", "he", "she", "and", "or",
+                                    "the", "a", "an"})  # fmt: skip
+
+
+def _after_leading_phrase(words: list[str], i: int, verbs: frozenset[str]) -> bool:
+    """A base verb two to four words after a leading preposition, right after a plain word of
+    its phrase ("for best results include", "for better ranking add"): the order after a
+    purpose phrase. Not after a pronoun, a relative or an auxiliary ("for users who include",
+    "for files you add")."""
+    for k in range(i + 2, min(len(words), i + 5)):
+        if words[k] in verbs and words[k - 1] not in _NOT_BEFORE_IMPERATIVE:
+            return not words[k - 1].endswith(("ly", "ing"))
+    return False
 
 
 def _is_directive(
@@ -408,7 +426,10 @@ def _is_directive(
     at_i = modal.get(words[i]) if i else None  # i == 0 was just tested
     if at_i is not None and any(match_at(words, i, p) for p in at_i):
         return True
-    if words[i] in lex.verbs["imperative"] or words[i] in (verbs or base_verbs()):
+    verbs = verbs or base_verbs()
+    if words[i] in lex.verbs["imperative"] or words[i] in verbs:
+        return True
+    if words[i] in _LEADING_PREPS and _after_leading_phrase(words, i, verbs):
         return True
     # "you must", "the assistant should" anywhere in the clause
     if lex.model_words.isdisjoint(words):
