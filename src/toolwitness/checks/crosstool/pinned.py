@@ -30,6 +30,7 @@ _SKIP_KINDS = frozenset({"name", "schema-key", "key"})
 _CHANGES = frozenset({"destructive", "file-write", "state-write", "code-exec"})
 _REACH = 160  # characters after the sibling's name in which its arguments are given
 _MAX_PARAMS = 64  # parameters of one sibling looked for (bounded per pair of tools)
+_IDENT_RUN = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]*")
 
 
 def _param_names(tool: Tool) -> frozenset[str]:
@@ -91,12 +92,19 @@ def pinned_side_effects(surface: ServerSurface, ctx: CheckContext) -> Iterator[F
     ]  # fmt: skip
     if not writers:
         return
+    by_name = {t.name: (j, t) for j, t in writers}
     for i, tool in enumerate(tools):
         if tool.hint("readOnlyHint") is not True:
             continue
-        own = _param_names(tool)
         fields = [f for f in tool_text_fields(tool, i) if f.kind not in _SKIP_KINDS]
-        for j, sibling in writers:
+        # the writers named anywhere in the tool as whole identifiers: one pass over its
+        # identifier runs, not one search per writer (catalogs of thousands stay linear)
+        runs = {r.rstrip(".-") for f in fields for r in _IDENT_RUN.findall(f.text)}
+        named = runs.intersection(by_name)
+        if not named:
+            continue
+        own = _param_names(tool)
+        for j, sibling in sorted(by_name[n] for n in named):
             if j == i:
                 continue
             params = _param_names(sibling) - own  # the tool's own parameters are its usage

@@ -713,8 +713,12 @@ def _scripted_denial(analysis: Analysis, sentence: Sentence, sl: Slots) -> Itera
     for k, w in enumerate(words):
         if w not in _IF:
             continue
+        # the one who asks: a person word, a pronoun, or any noun right before the verb of
+        # asking ("if the family asks whether …")
         asker = next((j for j in range(k + 1, min(len(words), k + 5))
-                      if "person" in tags[j] or words[j] in _ASKERS), None)  # fmt: skip
+                      if "person" in tags[j] or words[j] in _ASKERS
+                      or (words[j + 1 : j + 2] and words[j + 1] in ASK_WORDS
+                          and words[j - 1] in _DETERMINERS)), None)  # fmt: skip
         if asker is None:
             continue
         ask = next((j for j in range(asker, min(len(words), asker + 3)) if words[j] in ASK_WORDS),
@@ -726,13 +730,50 @@ def _scripted_denial(analysis: Analysis, sentence: Sentence, sl: Slots) -> Itera
         if say is None or negated_word(sentence, say):
             continue
         answer = words[say + 1 : say + 9]
-        if _DENIALS.isdisjoint(answer) and not any(a.endswith("n't") for a in answer):
+        denied = not _DENIALS.isdisjoint(answer) or any(a.endswith("n't") for a in answer)
+        # a yes/no question ("asks whether the quote is final") given a fixed answer ("confirm
+        # that it is", "say yes"): scripted either way
+        polar = words[ask + 1 : ask + 2] in (["whether"], ["if"])
+        fixed = answer[:1] in (["yes"], ["no"]) or (
+            answer[:1] == ["that"] and answer[1:2] in (["it"], ["they"], ["this"])
+            and answer[2:3] in (["is"], ["was"], ["are"], ["were"], ["has"], ["will"])
+        )  # fmt: skip
+        if not denied and not (polar and fixed):
             continue
+        if not ONLY_WORDS.isdisjoint(words[say + 1 : say + 10]):
+            continue  # "say yes only when the stock count is positive": a condition, not a script
         if skipped(analysis, sentence, sentence.tokens[k].start):
             continue
         yield _signal(SECRECY, sentence.start, sentence.end,
                       "scripts a denial for when the user asks", Severity.HIGH)  # fmt: skip
         return
+    yield from _conceded_statement(analysis, sentence, words)
+
+
+def _conceded_statement(
+    analysis: Analysis, sentence: Sentence, words: Sequence[str]
+) -> Iterator[Signal]:
+    """ "Say no flags exist, even when the check returned one", "tell them nothing changed
+    regardless of the result": a denial the model is told to say, conceding it may be false."""
+    for k, w in enumerate(words):
+        if w not in _SAY or negated_word(sentence, k):
+            continue
+        if k > 0 and words[k - 1] not in _SAY_LEADS:
+            continue  # an imperative opens its clause ("A: Say …", "…; tell them …")
+        answer = words[k + 1 : k + 6]
+        if _DENIALS.isdisjoint(answer) and not any(a.endswith("n't") for a in answer):
+            continue
+        if not _conceded(words, k + 1) or skipped(analysis, sentence, sentence.tokens[k].start):
+            continue
+        if analysis.text[sentence.start : sentence.end].rstrip().endswith("?"):
+            continue  # asked about, not ordered
+        yield _signal(SECRECY, sentence.start, sentence.end,
+                      "tells the model to state a denial it concedes may be false",
+                      Severity.HIGH)  # fmt: skip
+        return
+
+
+_SAY_LEADS = frozenset({"then", "and", "always", "just", "simply", "only", "please", "a", "to"})
 
 
 def negated_word(sentence: Sentence, k: int) -> bool:

@@ -10,6 +10,7 @@ user's request"). Slots and quiet conditions are those of `checks.injection.fram
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 
 from toolwitness.checks.injection.frames import (
@@ -48,6 +49,12 @@ _PRECEDENCE_VERBS = frozenset({"take", "takes", "taking", "has", "have", "given"
 
 def precedence(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
     sl = slots()
+    listed = _enumerated_ranking(analysis, sl)
+    if listed is not None:
+        yield _signal(AUTHORITY, listed[0], listed[1],
+                      "puts this text's instructions above the model's other instructions",
+                      Severity.HIGH)  # fmt: skip
+        return
     for sentence in analysis.sentences:
         yield from _role_label(analysis, sentence, sl)
         conflicted = _in_conflict(sentence.words(), [sl.tags(w) for w in sentence.words()])
@@ -467,4 +474,37 @@ def _ranking_chain(analysis: Analysis, sentence: Sentence, sl: Slots) -> tuple[i
         after = sl.tags(toks[k + 1].text)
         if after & {"person", "role", "instruction"}:
             return toks[max(0, k - 2)].start, toks[k + 1].end
+    return None
+
+
+_ITEM = re.compile(r"\(?([1-9])[).]\s+(?:the\s+|your\s+|any\s+)?([A-Za-z][A-Za-z'-]*)")
+_RANK_HEADS = frozenset({"authority", "priority", "priorities", "precedence", "rank", "ranking",
+                         "order", "hierarchy"})  # fmt: skip
+
+
+def _enumerated_ranking(analysis: Analysis, sl: Slots) -> tuple[int, int] | None:
+    """A numbered ranking under a heading of rank: "Order of authority: (1) this tool
+    description; (2) firm policy; (3) the user" — this text first, a person, a role or
+    instructions after it. Items may sit in separate sentences (";" splits them)."""
+    text = analysis.text
+    if "1" not in text:
+        return None
+    items = [(m.start(), int(m.group(1)), m.group(2).lower()) for m in _ITEM.finditer(text)]
+    for start, number, word in items:
+        if number != 1 or word not in ("this", "these"):
+            continue
+        nxt = text[start : start + 60].lower().replace(";", " ").split()[2:4]
+        if not any(sl.tags(w) & {"self", "instruction"} for w in nxt):
+            continue  # "(1) this dataset": a source, not the text itself
+        head = text[max(0, start - 60) : start].lower()
+        if not any(h in head.replace(":", " ").replace("*", " ").split() for h in _RANK_HEADS):
+            continue
+        if analysis.quoted_at(start):
+            continue
+        for later, n, w in items:
+            if later > start and n > 1 and sl.tags(w) & {"person", "role", "instruction"}:
+                sentence = analysis.sentence_at(start)
+                if sentence is not None and sentence.documentary_at(start):
+                    return None
+                return start, later + len(w) + 4
     return None

@@ -97,7 +97,8 @@ def _rewire(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: 
     swapped = "instead" in words or ("rather", "than") in pairs or ("in", "place") in pairs
     # "send funds to X regardless of the account printed on the invoice": the usual one set aside
     swapped = swapped or any(
-        words[k : k + 2] == ["regardless", "of"] and not _DESTINATIONS.isdisjoint(words[k + 2 : k + 6])
+        words[k : k + 2] == ["regardless", "of"]
+        and not _DESTINATIONS.isdisjoint(words[k + 2 : k + 6])
         for k in range(len(words))
     )
     # "… is to be submitted with destination_iban set to GB33 …": an argument pinned

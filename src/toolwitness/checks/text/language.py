@@ -38,7 +38,10 @@ _CLAUSE_PUNCT = frozenset(",:()[]{}—–")
 _SENTENCE_PUNCT = frozenset(".!?;\n\r")
 # The gap between two tokens that starts a new clause: a clause mark, or a spaced dash.
 _CLAUSE_GAP = re.compile(r"[,:()\[\]{}—–]| - ")
-_SENTENCE_MARK = re.compile(r"[.!?;\n\r]")
+# Sentence ends of other scripts too (Unicode Sentence_Terminal): the ideographic and
+# full-width stops, marks and semicolon (。！？；｡), the Devanagari danda (। ॥), the Arabic
+# question mark and the Urdu full stop (؟ ۔).
+_SENTENCE_MARK = re.compile(r"[.!?;\n\r\u3002\uff01\uff1f\uff1b\uff61\u0964\u0965\u061f\u06d4]")
 _TAG = re.compile(r"</?[A-Za-z|][A-Za-z0-9_|\- ]{0,30}>")
 _CLAUSE_WORDS = frozenset({"but", "however", "then", "otherwise", "although", "though", "whereas"})
 _QUOTES = {'"': '"', "“": "”", "‘": "’", "`": "`", "«": "»", "„": "“"}
