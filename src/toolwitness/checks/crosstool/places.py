@@ -71,7 +71,50 @@ def place_findings(surface: ServerSurface, ctx: CheckContext) -> Iterator[Findin
         found = next(_slot_findings(tool, i, own, ctx), None)
         if found is not None:
             yield found
-        yield from _description_route(tool, i, own, siblings, ctx)
+        routed = list(_description_route(tool, i, own, siblings, ctx))
+        yield from routed
+        if found is None and not routed:
+            yield from _schema_text_route(tool, i, own, ctx)
+
+
+# Literals that are a place by themselves (a person's or account's address), unlike a link a
+# parameter's description may cite as documentation.
+_ADDRESS_KINDS = frozenset({"email", "iban", "phone", "wallet"})
+
+
+def _schema_text_route(
+    tool: Tool, i: int, own: frozenset[str], ctx: CheckContext
+) -> Iterator[Finding]:
+    """021 in a parameter's or the output's description or a `$comment`: a third party's
+    e-mail address, IBAN, phone number or wallet written into prose about a value, outside an
+    example — where the text sends the model or its data, in any language."""
+    schemas = [tool.input_schema, tool.output_schema]
+    if not any(schemas) or not may_hold_destination(json.dumps(schemas, ensure_ascii=False)):
+        return
+    for field in tool_text_fields(tool, i):
+        if field.kind != "schema-text" or _DATA_SLOT.search(field.location):
+            continue
+        if not may_hold_destination(field.text):
+            continue
+        found = [d for d in destinations(field.text)
+                 if d.kind in _ADDRESS_KINDS and third_party(d, own)]  # fmt: skip
+        analysis = analyse(field.text) if found else None
+        for literal in found:
+            if analysis is not None and shown_as_example(analysis, field.text.find(literal.value)):
+                continue
+            yield ctx.rules.finding(
+                "TW-INJ-021",
+                tool=tool.name,
+                location=field.location,
+                message=(
+                    f"a schema's description carries the {literal.kind} {literal.value}, a"
+                    " third party's address outside every value the user sets: a place the"
+                    " text points the model or its data to"
+                ),
+                evidence=excerpt(field.text),
+                witnesses=(_literal_witness(literal, field.location),),
+            )
+            return
 
 
 def _is_sentence(text: str, literals: list[Destination]) -> bool:
