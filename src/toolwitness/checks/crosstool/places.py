@@ -170,7 +170,11 @@ def _slot_findings(tool: Tool, i: int, own: frozenset[str], ctx: CheckContext) -
     if not any(rest):
         return
     fault = tool.input_schema_fault
+    vendor = [tool.meta, tool.extra, tool.annotations]
+    prose = next(_vendor_prose(tool, i), None) if any(vendor) else None
     if fault is None and not may_hold_destination(json.dumps(rest, ensure_ascii=False)):
+        if prose is not None:
+            yield _prose_finding(tool, prose, ctx)
         return  # a superset gate, serialised in C: no literal anywhere, no slot holds one
     for field in tool_text_fields(tool, i):
         if not _is_data_slot(field) or _URI_KEYWORD.search(field.location):
@@ -222,6 +226,53 @@ def _slot_findings(tool: Tool, i: int, own: frozenset[str], ctx: CheckContext) -
                 witnesses=(_literal_witness(fixed, field.location),),
             )
             return
+    if prose is not None:
+        yield _prose_finding(tool, prose, ctx)
+
+
+_VENDOR_PROSE_WORDS = 12  # a vendor value of this many words is a paragraph, not metadata
+
+
+def _vendor_prose(tool: Tool, i: int) -> Iterator[tuple[TextField, int]]:
+    """Vendor fields (`_meta`, a custom annotation, an unknown top-level key) that hold a
+    paragraph: twelve words or more (scripts without spaces: two characters a word). Machine
+    metadata is a label, a number or a one-line note ("Maintained by the platform team; report
+    issues in #data", eleven words); a paragraph there is written for a reader, and the reader
+    a client shows it to is the model."""
+    for field in tool_text_fields(tool, i):
+        if field.kind not in _VENDOR_KINDS:
+            continue
+        words = _word_count(field.text[:4000])
+        if words >= _VENDOR_PROSE_WORDS:
+            yield field, words
+
+
+def _word_count(text: str) -> int:
+    """Words as a reader counts them: space-separated tokens with a letter (an Indic word's vowel
+    signs are marks, not letters, so a regex letter run would split it), and in scripts written
+    without spaces two characters a word."""
+    count = 0
+    for token in text.split():
+        unspaced = len(_UNSPACED.findall(token))
+        if unspaced >= 2:
+            count += unspaced // 2
+        elif any(c.isalpha() for c in token):
+            count += 1
+    return count
+
+
+def _prose_finding(tool: Tool, prose: tuple[TextField, int], ctx: CheckContext) -> Finding:
+    field, words = prose
+    return ctx.rules.finding(
+        "TW-INJ-018",
+        tool=tool.name,
+        location=field.location,
+        message=(
+            f"a vendor field holds {words} words of prose: machine metadata the model reads and"
+            " few reviewers do, where a sentence has no business"
+        ),
+        evidence=excerpt(field.text),
+    )
 
 
 def _parameter_names(schema: object, depth: int = 0) -> set[str]:
