@@ -3,7 +3,6 @@
 from toolwitness.checks import meta, posture, supply_chain  # noqa: F401
 from toolwitness.checks.capability import annotations, elicitation, mismatch, schemas  # noqa: F401
 from toolwitness.checks.crosstool import check as crosstool_check  # noqa: F401
-from toolwitness.checks.crosstool import pinned as crosstool_pinned  # noqa: F401
 from toolwitness.checks.crosstool import places as crosstool_places  # noqa: F401
 from toolwitness.checks.flow import collisions, toxic, with_builtins  # noqa: F401
 from toolwitness.checks.injection import check as injection_check  # noqa: F401

@@ -1,5 +1,5 @@
-"""The registered check `crosstool.pinned`: TW-INJ-022 — a tool that declares itself read-only
-fixes the arguments of a call to a sibling that changes state.
+"""TW-INJ-022 (reported by the check `crosstool.structure`, which reads the same fields): a tool
+that declares itself read-only fixes the arguments of a call to a sibling that changes state.
 
 A read-only tool has nothing to ask of a tool that writes, deletes, pays or books: reading a
 forecast needs no fuel reservation, a telescope's status no cancelled bookings. When its text
@@ -20,13 +20,12 @@ import re
 from collections.abc import Iterator
 
 from toolwitness.checks.crosstool.tokens import identifier_shaped
-from toolwitness.checks.interface import CheckContext, server_check
+from toolwitness.checks.interface import CheckContext
 from toolwitness.checks.roles.derive import ToolRoles, surface_roles
 from toolwitness.findings import Finding, Witness
-from toolwitness.model import ServerSurface, TextField, Tool, tool_text_fields
+from toolwitness.model import ServerSurface, TextField, Tool
 from toolwitness.textnorm import window
 
-_SKIP_KINDS = frozenset({"name", "schema-key", "key"})
 _CHANGES = frozenset({"destructive", "file-write", "state-write", "code-exec"})
 _REACH = 160  # characters after the sibling's name in which its arguments are given
 _MAX_PARAMS = 64  # parameters of one sibling looked for (bounded per pair of tools)
@@ -80,59 +79,65 @@ def _pinned_call(
     return None
 
 
-@server_check("crosstool.pinned", ["TW-INJ-022"])
-def pinned_side_effects(surface: ServerSurface, ctx: CheckContext) -> Iterator[Finding]:
+Writers = dict[str, tuple[int, Tool]]
+
+
+def writers_of(surface: ServerSurface) -> Writers:
+    """The tools of the surface that change state, by name (empty when no tool declares itself
+    read-only: then nothing here can fire)."""
     tools = surface.tools
     if len(tools) < 2 or not any(t.hint("readOnlyHint") is True for t in tools):
-        return
+        return {}
     roles = surface_roles(surface)
-    writers = [
-        (j, t) for j, t in enumerate(tools)
+    return {
+        t.name: (j, t) for j, t in enumerate(tools)
         if identifier_shaped(t.name) and _changes_state(t, roles[j])
-    ]  # fmt: skip
-    if not writers:
-        return
-    by_name = {t.name: (j, t) for j, t in writers}
-    for i, tool in enumerate(tools):
-        if tool.hint("readOnlyHint") is not True:
+    }  # fmt: skip
+
+
+def pinned_finding(
+    tool: Tool, i: int, fields: list[TextField], writers: Writers, ctx: CheckContext
+) -> Finding | None:
+    """TW-INJ-022 for a tool declared read-only, given its text fields (not its name or keys)
+    and the surface's writers (`writers_of`)."""
+    if not writers or tool.hint("readOnlyHint") is not True:
+        return None
+    # the writers named anywhere in the tool as whole identifiers: one pass over its
+    # identifier runs, not one search per writer (catalogs of thousands stay linear)
+    runs = {r.rstrip(".-") for f in fields for r in _IDENT_RUN.findall(f.text)}
+    named = runs.intersection(writers)
+    if not named:
+        return None
+    own = _param_names(tool)
+    for j, sibling in sorted(writers[n] for n in named):
+        if j == i:
             continue
-        fields = [f for f in tool_text_fields(tool, i) if f.kind not in _SKIP_KINDS]
-        # the writers named anywhere in the tool as whole identifiers: one pass over its
-        # identifier runs, not one search per writer (catalogs of thousands stay linear)
-        runs = {r.rstrip(".-") for f in fields for r in _IDENT_RUN.findall(f.text)}
-        named = runs.intersection(by_name)
-        if not named:
+        params = _param_names(sibling) - own  # the tool's own parameters are its usage
+        if not params:
             continue
-        own = _param_names(tool)
-        for j, sibling in sorted(by_name[n] for n in named):
-            if j == i:
-                continue
-            params = _param_names(sibling) - own  # the tool's own parameters are its usage
-            if not params:
-                continue
-            hit = _pinned_call(tool, fields, sibling, params)
-            if hit is None:
-                continue
-            field, param = hit
-            start = field.text.find(sibling.name)
-            yield ctx.rules.finding(
-                "TW-INJ-022",
-                tool=tool.name,
-                location=field.location,
-                message=(
-                    f"declared read-only, yet its text sets `{param}` of a call to"
-                    f" `{sibling.name}`, a tool that changes state: a side effect scripted"
-                    " for the model under cover of a read"
+        hit = _pinned_call(tool, fields, sibling, params)
+        if hit is None:
+            continue
+        field, param = hit
+        start = field.text.find(sibling.name)
+        return ctx.rules.finding(
+            "TW-INJ-022",
+            tool=tool.name,
+            location=field.location,
+            message=(
+                f"declared read-only, yet its text sets `{param}` of a call to"
+                f" `{sibling.name}`, a tool that changes state: a side effect scripted"
+                " for the model under cover of a read"
+            ),
+            evidence=window(field.text, start, start + len(sibling.name) + _REACH),
+            witnesses=(
+                Witness(
+                    kind="field",
+                    symbol="readOnlyHint",
+                    path=(f"tools[{i}].annotations.readOnlyHint",),
                 ),
-                evidence=window(field.text, start, start + len(sibling.name) + _REACH),
-                witnesses=(
-                    Witness(
-                        kind="field",
-                        symbol="readOnlyHint",
-                        path=(f"tools[{i}].annotations.readOnlyHint",),
-                    ),
-                    Witness(kind="field", symbol=sibling.name, path=(f"tools[{j}].name",)),
-                    Witness(kind="field", symbol=param, path=(field.location,)),
-                ),
-            )
-            break
+                Witness(kind="field", symbol=sibling.name, path=(f"tools[{j}].name",)),
+                Witness(kind="field", symbol=param, path=(field.location,)),
+            ),
+        )
+    return None

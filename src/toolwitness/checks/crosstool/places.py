@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from toolwitness.checks.crosstool.parties import own_labels, shown_as_example, third_party
 from toolwitness.checks.crosstool.tokens import (
@@ -68,12 +68,16 @@ def place_findings(surface: ServerSurface, ctx: CheckContext) -> Iterator[Findin
     own = own_labels(surface)
     siblings = frozenset(t.name for t in surface.tools)
     for i, tool in enumerate(surface.tools):
-        found = next(_slot_findings(tool, i, own, ctx), None)
+        rest = [tool.input_schema, tool.output_schema, tool.meta, tool.extra, tool.annotations]
+        # every string but the description, serialised once in C for the gates below
+        dump = json.dumps(rest, ensure_ascii=False) if any(rest) else ""
+        holds = tool.input_schema_fault is not None or may_hold_destination(dump)
+        found = next(_slot_findings(tool, i, own, ctx, dump, holds), None) if dump else None
         if found is not None:
             yield found
         routed = list(_description_route(tool, i, own, siblings, ctx))
         yield from routed
-        if found is None and not routed:
+        if found is None and not routed and holds:
             yield from _schema_text_route(tool, i, own, ctx)
 
 
@@ -88,9 +92,6 @@ def _schema_text_route(
     """021 in a parameter's or the output's description or a `$comment`: a third party's
     e-mail address, IBAN, phone number or wallet written into prose about a value, outside an
     example — where the text sends the model or its data, in any language."""
-    schemas = [tool.input_schema, tool.output_schema]
-    if not any(schemas) or not may_hold_destination(json.dumps(schemas, ensure_ascii=False)):
-        return
     for field in tool_text_fields(tool, i):
         if field.kind != "schema-text" or _DATA_SLOT.search(field.location):
             continue
@@ -164,17 +165,15 @@ def _literal_witness(literal: Destination, location: str) -> Witness:
     return Witness(kind="text", symbol=literal.value, path=(location,), detail=literal.kind)
 
 
-def _slot_findings(tool: Tool, i: int, own: frozenset[str], ctx: CheckContext) -> Iterator[Finding]:
-    """018 or 019 for the first data slot that holds a foreign destination (one per tool)."""
-    rest = [tool.input_schema, tool.output_schema, tool.meta, tool.extra, tool.annotations]
-    if not any(rest):
-        return
-    fault = tool.input_schema_fault
+def _slot_findings(
+    tool: Tool, i: int, own: frozenset[str], ctx: CheckContext, dump: str, holds: bool
+) -> Iterator[Finding]:
+    """018 or 019 for the first data slot that holds a foreign destination (one per tool).
+    `dump`: the schemas and vendor fields as JSON; `holds`: it may hold a destination."""
     vendor = [tool.meta, tool.extra, tool.annotations]
-    prose = next(_vendor_prose(tool, i), None) if any(vendor) else None
-    dump = json.dumps(rest, ensure_ascii=False)
+    prose = next(_vendor_prose(tool, i), None) if _may_hold_prose(vendor) else None
     lists = '"enum"' in dump or '"examples"' in dump  # the keys `_odd_value` reads
-    if fault is None and not may_hold_destination(dump):
+    if not holds:
         # a superset gate, serialised in C: no literal anywhere, no slot holds one
         yield from _prose_findings(tool, i, prose, ctx, lists)
         return
@@ -278,6 +277,20 @@ def _odd_value(tool: Tool, i: int) -> TextField | None:
 
 
 _VENDOR_PROSE_WORDS = 12  # a vendor value of this many words is a paragraph, not metadata
+
+
+def _may_hold_prose(vendor: Sequence[object]) -> bool:
+    """A superset gate of `_vendor_prose`, serialised in C without separator spaces: a paragraph
+    needs eleven gaps between words somewhere in the strings, or letters of an unspaced
+    script."""
+    if not any(vendor):
+        return False
+    compact = json.dumps(vendor, ensure_ascii=False, separators=(",", ":"))
+    gaps = len(_SPACE.findall(compact)) + compact.count("\\n") + compact.count("\\t")
+    return gaps >= _VENDOR_PROSE_WORDS - 1 or _UNSPACED.search(compact) is not None
+
+
+_SPACE = re.compile(r"\s")  # any Unicode space a paragraph may separate its words with
 
 
 def _vendor_prose(tool: Tool, i: int) -> Iterator[tuple[TextField, int]]:
