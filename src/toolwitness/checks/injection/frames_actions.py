@@ -157,6 +157,9 @@ def _harvest(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags:
             continue  # a code runner's reach stated; a quoted template or sample message
         if skipped(analysis, sentence, sentence.tokens[i].start):
             continue
+        if words[i] in ctx.identity and not ctx.identity.isdisjoint(words[obj : obj + 3]):
+            continue  # the tool's own act on its own object: "Send a one-time code" of
+            # `send_verification_code`, said in its name
         return _signal(
             SENSITIVE, Severity.HIGH, sentence.tokens[i].start, sentence.tokens[obj].end,
             "tells the model to collect or pass on secret values, outside the tool's purpose",

@@ -154,6 +154,12 @@ def _related(ctx: FieldContext, cat: TargetCategory) -> bool:
     return bool(ctx.purpose & cat.domain)
 
 
+def _named_for(literal: str, ctx: FieldContext) -> bool:
+    """Every word of the target as written is a word of the tool's name or title."""
+    words = split_identifier(literal)
+    return bool(words) and all(w in ctx.identity or w.rstrip("s") in ctx.identity for w in words)
+
+
 def _routed_params(text: str, sentence: Sentence, ctx: FieldContext) -> Iterator[str]:
     """The tool's own parameters the sentence puts something into: named in code quotes or
     with "field"/"parameter" after them, with in/into/to before them ("put them in `memo`")."""
@@ -485,7 +491,9 @@ def sensitive_targets(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> It
             if _refused_example(analysis, sentence, start):
                 continue
             judged.add((id(sentence), cat.name))
-            related = _related(ctx, cat)
+            # (or the tool is named for the very thing: "recovery codes" of
+            # `recovery_codes_status`)
+            related = _related(ctx, cat) or _named_for(analysis.lower[start:end], ctx)
             directive = sentence.directive or ctx.is_param_text
             if related and _into_own_field(analysis.text, sentence, ctx, cat):
                 continue  # "put the password in `password`": where a related tool takes it
