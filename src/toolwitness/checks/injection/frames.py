@@ -143,7 +143,7 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
                 if skipped(analysis, sentence, toks[i].start):
                     continue
                 why = None
-                if "conceal" in tag:
+                if "conceal" in tag and not _data_participle(sentence, offset - len(words) + i, sl):
                     why = _hides(words, tags, i, sl, asked)
                 if why is None and "keep" in tag and asked:
                     why = _keeps_out(words, tags, i, sl, _said_to_user(sentence, sl), act)
@@ -456,6 +456,23 @@ def _hides(words: Sequence[str], tags: Tags, i: int, sl: Slots, asked: bool) -> 
     if own or audience == "person":
         return "tells the model to hide its activity or this instruction from the user or oversight"
     return None
+
+
+def _data_participle(sentence: Sentence, i: int, sl: Slots) -> bool:
+    """A participle after the data it hides ("personal data (e-mail, phone, IP) masked for
+    sharing", "card numbers redacted"): what is hidden is data, a privacy feature, unless an
+    act of the tool is named there ("the deletions hidden from auditors"). Read on the
+    sentence: commas and brackets split the data's list from its participle."""
+    words = sentence.words()
+    if not words[i].endswith("ed"):
+        return False
+    tags = [sl.tags(w) for w in words[max(0, i - 8) : i]]
+    for k in range(len(tags) - 1, -1, -1):  # the nearest noun of either kind decides
+        if tags[k] & {"activity"}:
+            return False
+        if tags[k] & {"data", "sensitive_data", "personal"}:
+            return True
+    return False
 
 
 def _said_to_user(sentence: Sentence, sl: Slots) -> bool:

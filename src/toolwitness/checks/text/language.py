@@ -370,12 +370,22 @@ def _clauses(text: str, toks: list[Token]) -> list[Clause]:
     return [c for c in clauses if c.tokens]
 
 
-def _mark_negation(clause: Clause, lex: Lexicon, words: list[str]) -> None:
+def _mark_negation(
+    clause: Clause,
+    lex: Lexicon,
+    words: list[str],
+    quotes: list[tuple[int, int]] | None = None,
+    quote_starts: list[int] | None = None,
+) -> None:
     if lex.negators.isdisjoint(words) and "n't\x00" not in "\x00".join(words) + "\x00":
         return  # no negator and no word ending in n't
     for i, w in enumerate(words):
         if w in lex.negators or w.endswith("n't"):
             if starts_phrase(words, i, lex.non_negating):
+                continue
+            if quotes and quote_starts and _inside(quotes, quote_starts, clause.tokens[i].start):
+                # a negation inside a quotation ("such as \"Do not tell the user\" is shown
+                # …") scopes over the quoted words only, which the frames skip as quoted
                 continue
             clause.negation_from = i
             return
@@ -525,6 +535,7 @@ def _analyse(text: str, lex: Lexicon) -> Analysis:
     verbs = base_verbs()
     imperative = lex.verbs["imperative"]
     quotes = _quote_spans(text)
+    quote_starts = [lo for lo, _ in quotes]  # for a bisect per negator (linear overall)
     sentences: list[Sentence] = []
     starts = [t.start for t in toks]
     k = 0
@@ -540,7 +551,7 @@ def _analyse(text: str, lex: Lexicon) -> Analysis:
         clause_words = [[t.text for t in c.tokens] for c in sentence.clauses]
         sentence._finish(clause_words)
         for clause, cwords in zip(sentence.clauses, clause_words, strict=True):
-            _mark_negation(clause, lex, cwords)
+            _mark_negation(clause, lex, cwords, quotes, quote_starts)
         carried = carries_negation(
             clause_words,
             [c.negation_from is not None for c in sentence.clauses],
