@@ -252,6 +252,8 @@ def _identifier_after(analysis: Analysis, sentence: Sentence, lo: int, hi: int,
             continue
         if _VERSION.fullmatch(tok.text):
             continue  # "removal in v3.0": a release, not a tool
+        if "." in tok.text and all(len(p) <= 2 for p in tok.text.split(".")):
+            continue  # "e.g", "i.e", "a.m": an abbreviation, not a dotted tool name
         if tok.text in ctx.siblings:
             return k, True
         if tok.text in ctx.params:
