@@ -10,9 +10,10 @@ from __future__ import annotations
 import mimetypes
 import re
 from collections.abc import Collection, Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+
+from toolwitness.plainclass import plainclass
 
 _IDENT = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]{0,127}")
 _CAMEL = re.compile(r"[a-z0-9][A-Z]")
@@ -32,7 +33,7 @@ _BARE_HOST = re.compile(
 _LEGACY_TLDS = frozenset({"com", "net", "org"})
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class Destination:
     kind: str  # email | iban | wallet | url | host | phone
     value: str
