@@ -8,7 +8,7 @@ import copy
 import dataclasses
 import pickle
 from functools import cached_property
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import pytest
 
@@ -200,6 +200,48 @@ def test_declarations_dataclass_refuses_are_refused() -> None:
         @plainclass
         class Clash:
             _set: int
+
+
+def test_a_subclass_inherits_the_fields_as_dataclass_orders_them() -> None:
+    def family(deco: Any) -> tuple[type, type]:
+        @deco
+        class Base:
+            rule: str
+            note: str = ""
+            tool: str | None = None
+
+        @deco
+        class Sub(Base):
+            fingerprints: frozenset[str] = frozenset()
+            note: str = "kept in place"  # a redeclared field keeps its place
+
+        return Base, Sub
+
+    (_, plain), (_, real) = (
+        family(plainclass(frozen=True)),
+        family(dataclasses.dataclass(frozen=True)),
+    )
+    a, b = plain("r", fingerprints=frozenset("x")), real("r", fingerprints=frozenset("x"))
+    assert repr(a) == repr(b)
+    shown = "Sub(rule='r', note='kept in place', tool=None, fingerprints=frozenset({'x'}))"
+    assert repr(a).endswith(f".<locals>.{shown}")
+    assert hash(a) == hash(b) and fields_of(a) == ("rule", "note", "tool", "fingerprints")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        a.rule = "s"
+    with pytest.raises(TypeError, match="frozen and mutable"):
+        plainclass(type("Loose", (plain,), {"__annotations__": {"extra": "int"}, "extra": 0}))
+    with pytest.raises(TypeError, match="non-default argument 'late' follows default argument"):
+        plainclass(frozen=True)(type("Late", (plain,), {"__annotations__": {"late": "int"}}))
+
+    @plainclass(slots=True)
+    class Slotted:
+        a: int
+
+    @plainclass(slots=True)
+    class More(Slotted):
+        b: int = 0
+
+    assert More.__slots__ == ("b",) and repr(More(1, 2)).endswith("More(a=1, b=2)")
 
 
 def test_one_compiled_function_per_class() -> None:

@@ -21,6 +21,8 @@ functions or closures over the class's field names:
 - `frozen=True`: assigning or deleting a field raises `dataclasses.FrozenInstanceError` (the same
   type, imported only when raised). `slots=True` rebuilds the class with `__slots__` (pickling a
   frozen slotted instance goes through `__getstate__`/`__setstate__`, as `dataclass` does).
+- A `@plainclass` subclass of a `@plainclass` takes its base's fields first (a redeclared field
+  keeps its place), as `dataclass` orders them; frozen and mutable classes do not mix.
 - `__match_args__`, the class attributes holding plain defaults, `replace(obj, **changes)`
   (`dataclasses.replace`) and `fields_of(cls)` (the field names, in order).
 
@@ -91,16 +93,31 @@ def _mutable(value: Any) -> bool:
 
 
 class _Plan:
-    """A class's fields: names, plain defaults, default factories."""
+    """A class's fields, its bases' first (as `dataclass` orders them): names, plain defaults,
+    default factories."""
 
-    __slots__ = ("defaults", "factories", "names")
+    __slots__ = ("defaults", "factories", "frozen", "names")
 
-    def __init__(self, cls: type) -> None:
-        annotations = cls.__dict__.get("__annotations__", {})  # noqa: RUF063 - no inspect
-        self.names = _field_names(cls, annotations)
+    def __init__(self, cls: type, frozen: bool) -> None:
+        self.frozen = frozen
+        self.names: list[str] = []
         self.defaults: dict[str, Any] = {}
         self.factories: dict[str, Callable[[], Any]] = {}
-        for name in self.names:
+        for base in reversed(cls.__mro__[1:]):
+            inherited: _Plan | None = base.__dict__.get("__plain_plan__")
+            if inherited is None:
+                continue
+            if inherited.frozen != frozen:
+                raise TypeError(f"{cls.__qualname__}: frozen and mutable @plainclass inheritance")
+            for name in inherited.names:
+                self._add(name)
+            self.defaults.update(inherited.defaults)
+            self.factories.update(inherited.factories)
+        annotations = cls.__dict__.get("__annotations__", {})  # noqa: RUF063 - no inspect
+        for name in _field_names(cls, annotations):
+            self._add(name)
+            self.defaults.pop(name, None)
+            self.factories.pop(name, None)
             value = cls.__dict__.get(name, _NO_DEFAULT)
             if isinstance(value, _Field):
                 if value.default_factory is not None:
@@ -111,8 +128,6 @@ class _Plan:
                 if value is not _NO_DEFAULT:
                     setattr(cls, name, value)
             if value is _NO_DEFAULT:
-                if self.defaults or self.factories:
-                    raise TypeError(f"non-default argument {name!r} follows default argument")
                 continue
             if _mutable(value):
                 raise ValueError(
@@ -120,6 +135,16 @@ class _Plan:
                     " use default_factory"
                 )
             self.defaults[name] = value
+        seen_default = False
+        for name in self.names:
+            if name in self.defaults or name in self.factories:
+                seen_default = True
+            elif seen_default:
+                raise TypeError(f"non-default argument {name!r} follows default argument")
+
+    def _add(self, name: str) -> None:
+        if name not in self.names:  # a redeclared field keeps its place
+            self.names.append(name)
 
 
 _FACTORY = object()  # the default of a parameter whose value comes from a factory
@@ -142,7 +167,7 @@ def _make_init(cls: type, plan: _Plan, frozen: bool) -> Callable[..., None]:
             params.append(name)
             value = name
         body.append(f"_set(self, {name!r}, {value})" if frozen else f"self.{name} = {value}")
-    if "__post_init__" in cls.__dict__:
+    if hasattr(cls, "__post_init__"):
         body.append("self.__post_init__()")
     source = (
         f"def _make({', '.join(values)}):\n"
@@ -237,7 +262,8 @@ def _with_slots(cls: type, names: tuple[str, ...], frozen: bool) -> type:
     namespace = dict(cls.__dict__)
     if "__slots__" in namespace:
         raise TypeError(f"{cls.__name__} already specifies __slots__")
-    namespace["__slots__"] = names
+    inherited = {n for base in cls.__mro__[1:-1] for n in base.__dict__.get("__slots__", ())}
+    namespace["__slots__"] = tuple(n for n in names if n not in inherited)
     for name in (*names, "__dict__", "__weakref__"):
         namespace.pop(name, None)
     if frozen:
@@ -249,7 +275,7 @@ def _with_slots(cls: type, names: tuple[str, ...], frozen: bool) -> type:
 
 
 def _process(cls: type[_T], frozen: bool, eq: bool, slots: bool) -> type[_T]:
-    plan = _Plan(cls)
+    plan = _Plan(cls, frozen)
     names = tuple(plan.names)
     if slots:
         cls = _with_slots(cls, names, frozen)
@@ -257,6 +283,7 @@ def _process(cls: type[_T], frozen: bool, eq: bool, slots: bool) -> type[_T]:
     body_hash = own.get("__hash__", _NO_DEFAULT)
     explicit_hash = not (body_hash is _NO_DEFAULT or (body_hash is None and "__eq__" in own))
     setattr(cls, "__plain_fields__", names)  # noqa: B010 - a name mypy does not know
+    setattr(cls, "__plain_plan__", plan)  # noqa: B010 - what a subclass inherits
     if "__init__" not in own:
         setattr(cls, "__init__", _make_init(cls, plan, frozen))  # noqa: B010
     if "__repr__" not in own:
