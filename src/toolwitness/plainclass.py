@@ -4,8 +4,9 @@
 separately, builds a `Field` object per field and, for a class without a docstring, calls
 `inspect.signature` to write one. A one-tool catalog scan declared 62 of them, ~35 ms of a
 ~170 ms process (docs/performance.md, twelfth pass). `@plainclass` keeps the behaviour the
-project uses and compiles one function per class, its `__init__`; the other methods are shared
-functions or closures over the class's field names:
+project uses and compiles one function per class, its `__init__`, at the class's first
+construction (a class never built compiles nothing); the other methods are shared functions or
+closures over the class's field names:
 
 - `__init__(self, a, b=default, c=<default_factory>)`: positional or keyword, defaults,
   `field(default_factory=...)` called afresh per instance, then `__post_init__()` if the class
@@ -184,6 +185,22 @@ def _make_init(cls: type, plan: _Plan, frozen: bool) -> Callable[..., None]:
     return init
 
 
+def _deferred_init(cls: type, plan: _Plan, frozen: bool) -> Callable[..., None]:
+    """An `__init__` that compiles the real one at the class's first construction and puts it
+    in its place: a class never built costs no compilation (half of those a one-tool scan
+    declares), and every later construction runs the compiled function itself."""
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        init = cls.__dict__["__init__"]
+        if init is __init__:  # not compiled yet (a caller may hold this function: check)
+            init = _make_init(cls, plan, frozen)
+            setattr(cls, "__init__", init)  # noqa: B010
+        init(self, *args, **kwargs)
+
+    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+    return __init__
+
+
 def _key(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
     """The instance's field values as a tuple: what `dataclass` compares and hashes."""
     if len(names) > 1:
@@ -285,7 +302,7 @@ def _process(cls: type[_T], frozen: bool, eq: bool, slots: bool) -> type[_T]:
     setattr(cls, "__plain_fields__", names)  # noqa: B010 - a name mypy does not know
     setattr(cls, "__plain_plan__", plan)  # noqa: B010 - what a subclass inherits
     if "__init__" not in own:
-        setattr(cls, "__init__", _make_init(cls, plan, frozen))  # noqa: B010
+        setattr(cls, "__init__", _deferred_init(cls, plan, frozen))  # noqa: B010
     if "__repr__" not in own:
         setattr(cls, "__repr__", _repr)  # noqa: B010
     if eq:
