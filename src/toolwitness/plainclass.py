@@ -10,7 +10,7 @@ closures over the class's field names:
 
 - `__init__(self, a, b=default, c=<default_factory>)`: positional or keyword, defaults,
   `field(default_factory=...)` called afresh per instance, then `__post_init__()` if the class
-  has one. A frozen class sets its fields with `object.__setattr__` (one closure lookup, not
+  has one. A frozen class sets its fields with `object.__setattr__` (a global of the function, not
   `dataclasses`' attribute lookup per field), so construction is a little faster than the
   dataclass's and the instance is the same size.
 - `__repr__` (`Name(a=1, b='x')`, `...` for a recursive reference), `__eq__` (same class, equal
@@ -152,9 +152,11 @@ _FACTORY = object()  # the default of a parameter whose value comes from a facto
 
 
 def _make_init(cls: type, plan: _Plan, frozen: bool) -> Callable[..., None]:
-    """The class's `__init__`, compiled from one generated source (one `exec` per class)."""
+    """The class's `__init__`, compiled from one generated source (one `exec` per class); the
+    defaults, factories and `object.__setattr__` are the globals it reads."""
     params, body = ["self"], []
-    values: dict[str, Any] = {"_FACTORY": _FACTORY, "_set": object.__setattr__}
+    values: dict[str, Any] = {"__builtins__": __builtins__, "_FACTORY": _FACTORY,
+                              "_set": object.__setattr__}  # fmt: skip
     for name in plan.names:
         if name in plan.factories:
             params.append(f"{name}=_FACTORY")
@@ -170,16 +172,12 @@ def _make_init(cls: type, plan: _Plan, frozen: bool) -> Callable[..., None]:
         body.append(f"_set(self, {name!r}, {value})" if frozen else f"self.{name} = {value}")
     if hasattr(cls, "__post_init__"):
         body.append("self.__post_init__()")
-    source = (
-        f"def _make({', '.join(values)}):\n"
-        f" def __init__({', '.join(params)}):\n"
-        + "".join(f"  {line}\n" for line in body or ["pass"])
-        + " return __init__\n"
+    source = f"def __init__({', '.join(params)}):\n" + "".join(
+        f" {line}\n" for line in body or ["pass"]
     )
-    namespace: dict[str, Any] = {}
-    exec(source, {"__builtins__": __builtins__}, namespace)  # noqa: S102 - our own field names
+    exec(source, values)  # noqa: S102 - our own field names
     COMPILED.append(cls.__qualname__)
-    init: Callable[..., None] = namespace["_make"](**values)
+    init: Callable[..., None] = values["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     init.__module__ = cls.__module__
     return init
