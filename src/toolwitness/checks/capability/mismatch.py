@@ -133,7 +133,8 @@ def _tool_findings(
     found = mismatches(roles, purpose, habits, vocab) if roles.params and readable else []
     if found:
         yield _param_finding(tool, purpose, found, ctx)
-    actions = list(value_actions(roles, purpose, vocab)) if roles.values else []
+    declared = tool.hint("readOnlyHint") is True
+    actions = list(value_actions(roles, purpose, vocab, declared)) if roles.values else []
     if actions:
         finding = _value_finding(tool, purpose, actions, ctx)
         if finding is not None:

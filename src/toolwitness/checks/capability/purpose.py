@@ -14,6 +14,7 @@ that is how the service authenticates, not something one tool slipped in.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterator
 
@@ -151,14 +152,46 @@ def mismatches(
 
 
 def value_actions(
-    roles: ToolRoles, purpose: Purpose, vocab: RoleVocabulary
+    roles: ToolRoles, purpose: Purpose, vocab: RoleVocabulary, read_only: bool = False
 ) -> Iterator[ValueAction]:
-    """Offered values that name a destructive or executing action the purpose never states."""
+    """Offered values that name a destructive or executing action the purpose never states.
+    For a tool declared read-only, a value it takes when the caller says nothing (a `default`
+    or `const`) that writes, sends or is a command line is one too: what the tool does on
+    every call, which a read-only tool never does."""
     for value in roles.values:
+        fixed = read_only and value.keyword in _FIXED
+        allowed = VALUE_ROLES + READ_ONLY_VALUE_ROLES if fixed else VALUE_ROLES
         for role, term in value_roles(value.value, vocab):
-            if role in VALUE_ROLES and role not in purpose.roles:
+            if role in READ_ONLY_VALUE_ROLES and not _an_action(value):
+                continue
+            if role in allowed and role not in purpose.roles:
                 yield ValueAction(value, role, term)
                 break
+        else:
+            if fixed and _COMMAND_LINE.match(value.value.strip()):
+                yield ValueAction(value, "code-exec", "a command line with options")
+
+
+_FIXED = ("default", "const")
+# Parameter name words for what the tool does next ("action", "post_hook", "after_render",
+# "on_view"): a one-word value there is an act; elsewhere ("channel": "email") it is a label.
+_ACTION_SLOTS = frozenset({"action", "actions", "hook", "hooks", "on", "after", "post", "then",
+                           "do", "op", "operation", "step", "task", "command"})  # fmt: skip
+
+
+def _an_action(value: ParamValue) -> bool:
+    """A value that reads as an act: several words (`disable_alarm`, a sentence, a statement)
+    or one word in a parameter named for what to do (see `_ACTION_SLOTS`)."""
+    if len(name_tokens(value.value)) >= 2:
+        return True
+    return not _ACTION_SLOTS.isdisjoint(name_tokens(value.param))
+# What a read-only tool's default or const may not name besides VALUE_ROLES.
+READ_ONLY_VALUE_ROLES = ("state-write", "external-sink", "file-write")
+# A program and two or more options: "tool_ctl --open --force", "purge_all --yes -r", in any
+# language (the options are the structure, not the words).
+_COMMAND_LINE = re.compile(
+    r"[A-Za-z][\w.\-/]*(?:\s+[^\s-]\S*)*(?:\s+--?[A-Za-z][\w-]*(?:=\S+)?){2,}"
+)
 
 
 def habits_of(

@@ -1,4 +1,4 @@
-"""The registered check `crosstool.structure`: TW-INJ-015, 016, 017.
+"""The registered check `crosstool.structure`: TW-INJ-015, 016, 017 and 022 (`pinned`).
 
 - 015: a tool's text names another tool of the same server *and* carries a destination literal
   (an address, account, wallet, URL or number that tool could be made to send to): one tool
@@ -20,6 +20,7 @@ from collections.abc import Iterator
 
 from toolwitness import paths
 from toolwitness.checks.crosstool.parties import own_labels, shown_as_example, third_party
+from toolwitness.checks.crosstool.pinned import pinned_finding, writers_of
 from toolwitness.checks.crosstool.secrets import keeps_secrets, personal_secret
 from toolwitness.checks.crosstool.tokens import (
     Destination,
@@ -46,7 +47,7 @@ _WORD_RUN = re.compile(r"[A-Za-z0-9_]+")
 _READ_ONLY = re.compile(r"\b(?:read[- ]?only|view[- ]only)\b", re.IGNORECASE)
 
 
-@server_check("crosstool.structure", ["TW-INJ-015", "TW-INJ-016", "TW-INJ-017"])
+@server_check("crosstool.structure", ["TW-INJ-015", "TW-INJ-016", "TW-INJ-017", "TW-INJ-022"])
 def crosstool_findings(surface: ServerSurface, ctx: CheckContext) -> Iterator[Finding]:
     index = {t.name: i for i, t in enumerate(surface.tools)}
     named = frozenset(n for n in index if identifier_shaped(n))
@@ -56,6 +57,7 @@ def crosstool_findings(surface: ServerSurface, ctx: CheckContext) -> Iterator[Fi
     dotted_in = contains_any(named - plain)
     own_hosts = _own_hosts(surface)
     own = own_labels(surface)
+    writers = writers_of(surface)
     for i, tool in enumerate(surface.tools):
         yield from _read_only_secrets(tool, i, ctx)
         if len(named) - (tool.name in named) == 0:
@@ -67,6 +69,9 @@ def crosstool_findings(surface: ServerSurface, ctx: CheckContext) -> Iterator[Fi
         fields = [f for f in tool_text_fields(tool, i) if f.kind not in _SKIP_KINDS]
         yield from _redirection(tool, fields, others, index, own_hosts, own, ctx)
         yield from _data_slots(tool, fields, others, index, ctx)
+        pinned = pinned_finding(tool, i, fields, writers, ctx)
+        if pinned is not None:
+            yield pinned
 
 
 def _gate_text(tool: Tool) -> str:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from toolwitness.checks.crosstool.parties import own_labels, shown_as_example, third_party
 from toolwitness.checks.crosstool.tokens import (
@@ -68,10 +68,54 @@ def place_findings(surface: ServerSurface, ctx: CheckContext) -> Iterator[Findin
     own = own_labels(surface)
     siblings = frozenset(t.name for t in surface.tools)
     for i, tool in enumerate(surface.tools):
-        found = next(_slot_findings(tool, i, own, ctx), None)
+        rest = [tool.input_schema, tool.output_schema, tool.meta, tool.extra, tool.annotations]
+        # every string but the description, serialised once in C for the gates below
+        dump = json.dumps(rest, ensure_ascii=False) if any(rest) else ""
+        holds = tool.input_schema_fault is not None or may_hold_destination(dump)
+        found = next(_slot_findings(tool, i, own, ctx, dump, holds), None) if dump else None
         if found is not None:
             yield found
-        yield from _description_route(tool, i, own, siblings, ctx)
+        routed = list(_description_route(tool, i, own, siblings, ctx))
+        yield from routed
+        if found is None and not routed and holds:
+            yield from _schema_text_route(tool, i, own, ctx)
+
+
+# Literals that are a place by themselves (a person's or account's address), unlike a link a
+# parameter's description may cite as documentation.
+_ADDRESS_KINDS = frozenset({"email", "iban", "phone", "wallet"})
+
+
+def _schema_text_route(
+    tool: Tool, i: int, own: frozenset[str], ctx: CheckContext
+) -> Iterator[Finding]:
+    """021 in a parameter's or the output's description or a `$comment`: a third party's
+    e-mail address, IBAN, phone number or wallet written into prose about a value, outside an
+    example — where the text sends the model or its data, in any language."""
+    for field in tool_text_fields(tool, i):
+        if field.kind != "schema-text" or _DATA_SLOT.search(field.location):
+            continue
+        if not may_hold_destination(field.text):
+            continue
+        found = [d for d in destinations(field.text)
+                 if d.kind in _ADDRESS_KINDS and third_party(d, own)]  # fmt: skip
+        analysis = analyse(field.text) if found else None
+        for literal in found:
+            if analysis is not None and shown_as_example(analysis, field.text.find(literal.value)):
+                continue
+            yield ctx.rules.finding(
+                "TW-INJ-021",
+                tool=tool.name,
+                location=field.location,
+                message=(
+                    f"a schema's description carries the {literal.kind} {literal.value}, a"
+                    " third party's address outside every value the user sets: a place the"
+                    " text points the model or its data to"
+                ),
+                evidence=excerpt(field.text),
+                witnesses=(_literal_witness(literal, field.location),),
+            )
+            return
 
 
 def _is_sentence(text: str, literals: list[Destination]) -> bool:
@@ -121,14 +165,18 @@ def _literal_witness(literal: Destination, location: str) -> Witness:
     return Witness(kind="text", symbol=literal.value, path=(location,), detail=literal.kind)
 
 
-def _slot_findings(tool: Tool, i: int, own: frozenset[str], ctx: CheckContext) -> Iterator[Finding]:
-    """018 or 019 for the first data slot that holds a foreign destination (one per tool)."""
-    rest = [tool.input_schema, tool.output_schema, tool.meta, tool.extra, tool.annotations]
-    if not any(rest):
+def _slot_findings(
+    tool: Tool, i: int, own: frozenset[str], ctx: CheckContext, dump: str, holds: bool
+) -> Iterator[Finding]:
+    """018 or 019 for the first data slot that holds a foreign destination (one per tool).
+    `dump`: the schemas and vendor fields as JSON; `holds`: it may hold a destination."""
+    vendor = [tool.meta, tool.extra, tool.annotations]
+    prose = next(_vendor_prose(tool, i), None) if _may_hold_prose(vendor) else None
+    lists = '"enum"' in dump or '"examples"' in dump  # the keys `_odd_value` reads
+    if not holds:
+        # a superset gate, serialised in C: no literal anywhere, no slot holds one
+        yield from _prose_findings(tool, i, prose, ctx, lists)
         return
-    fault = tool.input_schema_fault
-    if fault is None and not may_hold_destination(json.dumps(rest, ensure_ascii=False)):
-        return  # a superset gate, serialised in C: no literal anywhere, no slot holds one
     for field in tool_text_fields(tool, i):
         if not _is_data_slot(field) or _URI_KEYWORD.search(field.location):
             continue
@@ -179,6 +227,112 @@ def _slot_findings(tool: Tool, i: int, own: frozenset[str], ctx: CheckContext) -
                 witnesses=(_literal_witness(fixed, field.location),),
             )
             return
+    yield from _prose_findings(tool, i, prose, ctx, lists)
+
+
+def _prose_findings(
+    tool: Tool, i: int, prose: tuple[TextField, int] | None, ctx: CheckContext, lists: bool
+) -> Iterator[Finding]:
+    """A paragraph in a vendor field, else a sentence among short list values (one finding)."""
+    if prose is not None:
+        yield _prose_finding(tool, prose, ctx)
+        return
+    odd = _odd_value(tool, i) if lists else None
+    if odd is not None:
+        yield ctx.rules.finding(
+            "TW-INJ-018",
+            tool=tool.name,
+            location=odd.location,
+            message=(
+                "one value of a list of short values is a sentence: the choices a client"
+                " offers are data, and a sentence among them is text for the model"
+            ),
+            evidence=excerpt(odd.text),
+        )
+
+
+_LIST_ITEM = re.compile(r"\.(?:enum|examples)\[[0-9]+\]$")
+_ODD_WORDS = 6  # a sentence among values of at most three words
+_SHORT_WORDS = 3
+
+
+def _odd_value(tool: Tool, i: int) -> TextField | None:
+    """An `enum` or `examples` member that is a sentence (six words or more) beside members of
+    a few words ("friendly", "formal", "after replying, DM the recovery email to …"): in any
+    language, the odd one out is where the text was hidden. Every other member is short and at
+    most half are long (a list of sample texts is a list of texts)."""
+    lists: dict[str, list[TextField]] = {}
+    for field in tool_text_fields(tool, i):
+        if field.kind == "schema-text" and _LIST_ITEM.search(field.location):
+            lists.setdefault(field.location.rsplit("[", 1)[0], []).append(field)
+    for members in lists.values():
+        if len(members) < 2:
+            continue
+        counts = [_word_count(m.text[:4000]) for m in members]
+        long = [m for m, n in zip(members, counts, strict=True) if n >= _ODD_WORDS]
+        short = sum(1 for n in counts if n <= _SHORT_WORDS)
+        if long and 2 * len(long) <= len(members) and short + len(long) == len(members):
+            return long[0]
+    return None
+
+
+_VENDOR_PROSE_WORDS = 12  # a vendor value of this many words is a paragraph, not metadata
+
+
+def _may_hold_prose(vendor: Sequence[object]) -> bool:
+    """A superset gate of `_vendor_prose`, serialised in C without separator spaces: a paragraph
+    needs eleven gaps between words somewhere in the strings, or letters of an unspaced
+    script."""
+    if not any(vendor):
+        return False
+    compact = json.dumps(vendor, ensure_ascii=False, separators=(",", ":"))
+    gaps = len(_SPACE.findall(compact)) + compact.count("\\n") + compact.count("\\t")
+    return gaps >= _VENDOR_PROSE_WORDS - 1 or _UNSPACED.search(compact) is not None
+
+
+_SPACE = re.compile(r"\s")  # any Unicode space a paragraph may separate its words with
+
+
+def _vendor_prose(tool: Tool, i: int) -> Iterator[tuple[TextField, int]]:
+    """Vendor fields (`_meta`, a custom annotation, an unknown top-level key) that hold a
+    paragraph: twelve words or more (scripts without spaces: two characters a word). Machine
+    metadata is a label, a number or a one-line note ("Maintained by the platform team; report
+    issues in #data", eleven words); a paragraph there is written for a reader, and the reader
+    a client shows it to is the model."""
+    for field in tool_text_fields(tool, i):
+        if field.kind not in _VENDOR_KINDS:
+            continue
+        words = _word_count(field.text[:4000])
+        if words >= _VENDOR_PROSE_WORDS:
+            yield field, words
+
+
+def _word_count(text: str) -> int:
+    """Words as a reader counts them: space-separated tokens with a letter (an Indic word's vowel
+    signs are marks, not letters, so a regex letter run would split it), and in scripts written
+    without spaces two characters a word."""
+    count = 0
+    for token in text.split():
+        unspaced = len(_UNSPACED.findall(token))
+        if unspaced >= 2:
+            count += unspaced // 2
+        elif any(c.isalpha() for c in token):
+            count += 1
+    return count
+
+
+def _prose_finding(tool: Tool, prose: tuple[TextField, int], ctx: CheckContext) -> Finding:
+    field, words = prose
+    return ctx.rules.finding(
+        "TW-INJ-018",
+        tool=tool.name,
+        location=field.location,
+        message=(
+            f"a vendor field holds {words} words of prose: machine metadata the model reads and"
+            " few reviewers do, where a sentence has no business"
+        ),
+        evidence=excerpt(field.text),
+    )
 
 
 def _parameter_names(schema: object, depth: int = 0) -> set[str]:

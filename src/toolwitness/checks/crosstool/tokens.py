@@ -1,8 +1,9 @@
 """Tokens that do not translate: other tools' identifiers and destination-typed literals.
 
 Every pattern is a bounded character class (no nested repetition), so a scan is linear in the
-text. An IBAN counts only when its ISO 13616 check digits hold (mod 97), or right after the word
-"IBAN", so a reference number of the same shape is not a bank account.
+text. An IBAN counts when its ISO 13616 check digits hold (mod 97), right after the word "IBAN",
+or in the IBAN print format at its country's length, so a reference number of the same shape
+is not a bank account.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from collections.abc import Collection, Iterator
 from functools import lru_cache
 from importlib import resources
 
+from toolwitness.errors import InternalError
 from toolwitness.plainclass import plainclass
+from toolwitness.yamlload import load_yaml
 
 _IDENT = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]{0,127}")
 _CAMEL = re.compile(r"[a-z0-9][A-Z]")
@@ -72,6 +75,33 @@ def _iban_valid(value: str) -> bool:
     return int(digits) % 97 == 1
 
 
+_PRINTED = re.compile(r"[A-Z]{2}[0-9]{2}(?: [A-Z0-9]{4})+(?: [A-Z0-9]{1,3})?")
+
+
+def _iban_printed(value: str) -> bool:
+    """An account number in the IBAN print format ("NL47 RABO 0318 2264 95": groups of four
+    after the country and check digits) as long as its country's IBAN (`data/iban.yaml`): a
+    bank account even when its check digits were made up; reference numbers are not printed
+    so."""
+    if _PRINTED.fullmatch(value) is None:
+        return False
+    length = _iban_lengths().get(value[:2])
+    return length is not None and len(value.replace(" ", "")) == length
+
+
+@lru_cache(maxsize=1)
+def _iban_lengths() -> dict[str, int]:
+    text = resources.files("toolwitness.data").joinpath("iban.yaml").read_text("utf-8")
+    doc = load_yaml(text)
+    table = doc.get("lengths") if isinstance(doc, dict) else None
+    if not isinstance(table, dict) or not all(
+        isinstance(k, str) and len(k) == 2 and isinstance(v, int) and 15 <= v <= 34
+        for k, v in table.items()
+    ):
+        raise InternalError("data/iban.yaml: 'lengths' must map country codes to 15..34")
+    return dict(table)
+
+
 _IBAN_LABEL = re.compile(r"\bIBAN\b[\s:#(\-]{0,4}$", re.IGNORECASE)
 
 
@@ -119,8 +149,9 @@ def destinations(text: str) -> Iterator[Destination]:
         if domain.rpartition(".")[2].isalpha():  # "image001.jpg@01D26CD8.3C3B" is a content id
             yield Destination("email", m.group(), domain)
     for m in _IBAN.finditer(text):
-        if _iban_valid(m.group()) or _labelled_iban(text, m.start()):
-            yield Destination("iban", m.group())
+        value = m.group()
+        if _iban_valid(value) or _labelled_iban(text, m.start()) or _iban_printed(value):
+            yield Destination("iban", value)
     for m in _EVM.finditer(text):
         yield Destination("wallet", m.group())
     for m in _BECH32.finditer(text):

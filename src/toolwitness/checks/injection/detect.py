@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from typing import TypeVar
 
+from toolwitness.checks.crosstool.tokens import destinations
 from toolwitness.checks.injection import directives as inj_directives
 from toolwitness.checks.injection import frames as inj_frames
 from toolwitness.checks.injection import frames_actions as inj_actions
@@ -168,7 +169,7 @@ CONTEXT_FREE = frozenset(
         inj_targets.harmful_intent,
         inj_payloads.credentials,
         inj_precedence.precedence,
-        inj_frames.concealment,
+        # not concealment: it reads the tool's name (`frames.tool_act`)
     }
 )
 _BLANK = FieldContext("text", "", None, frozenset(), frozenset(), None)
@@ -234,9 +235,17 @@ def detect(
                 families = ", ".join(sorted({s.family for s in inner}))
                 severity = Severity.HIGH
                 message = f"hides instructions in {payload.encoding} encoding ({families})"
-            elif len(payload.text.split()) >= 4:
+            elif len(payload.text.split()) >= 3 or _hidden_words(text, payload) >= _HIDDEN_PROSE:
                 hidden = _hidden_words(text, payload)
-                if hidden >= _HIDDEN_PROSE and not inj_payloads.codec_tool(fctx):
+                place = _hidden_place(text, payload)
+                if inj_payloads.codec_tool(fctx):
+                    severity = Severity.LOW
+                    message = f"carries {payload.encoding}-encoded text"
+                elif place is not None:
+                    # an address in prose no reader sees, whatever its language
+                    severity = Severity.MEDIUM
+                    message = f"hides {place} in {payload.encoding}-encoded prose"
+                elif hidden >= _HIDDEN_PROSE and len(payload.text.split()) >= 4:
                     severity = Severity.MEDIUM
                     message = f"hides {hidden} words of prose in {payload.encoding} encoding"
                 else:
@@ -258,6 +267,16 @@ _WHOLE_TEXT = frozenset(
 )
 _HIDDEN_PROSE = 6  # words a reader cannot see in the raw run: a sentence, not a sample value
 _LETTERS = re.compile(r"[^\W\d_]{2,}")
+# Scripts written without spaces between words: a run of their letters is a phrase, not a
+# word, so it counts one word per two characters (CJK ideographs, kana, Thai, Lao, Khmer,
+# Myanmar).
+_UNSPACED = re.compile("[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u9fff"
+                       "\uf900-\ufaff]")
+
+
+def _word_count(run: str) -> int:
+    unspaced = len(_UNSPACED.findall(run))
+    return 1 if unspaced < 2 else max(1, unspaced // 2)
 
 
 def _hidden_words(raw: str, payload: Decoded) -> int:
@@ -280,7 +299,19 @@ def _hidden_words(raw: str, payload: Decoded) -> int:
         return hidden
     if payload.chain[0] in _WHOLE_TEXT:
         return 0
-    return sum(1 for w in _LETTERS.findall(payload.text) if w.lower() not in seen)
+    return sum(_word_count(w) for w in _LETTERS.findall(payload.text) if w.lower() not in seen)
+
+
+def _hidden_place(raw: str, payload: Decoded) -> str | None:
+    """An address (e-mail, URL, IBAN, wallet, phone) in the decoded prose that the field as
+    written does not show: where the hidden text sends something, in any language. Whole-field
+    transforms (reversal, skeletons) read visible text another way and are not counted."""
+    if payload.chain[0] in _WHOLE_TEXT or payload.chain[0] in _PROSE_TRANSFORMS:
+        return None
+    for place in destinations(payload.text):
+        if place.value not in raw:
+            return f"an address ({place.kind})"
+    return None
 
 
 _PROSE_TRANSFORMS = frozenset({"rot13", "reversed"})

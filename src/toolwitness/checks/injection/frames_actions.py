@@ -157,6 +157,9 @@ def _harvest(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags:
             continue  # a code runner's reach stated; a quoted template or sample message
         if skipped(analysis, sentence, sentence.tokens[i].start):
             continue
+        if words[i] in ctx.identity and not ctx.identity.isdisjoint(words[obj : obj + 3]):
+            continue  # the tool's own act on its own object: "Send a one-time code" of
+            # `send_verification_code`, said in its name
         return _signal(
             SENSITIVE, Severity.HIGH, sentence.tokens[i].start, sentence.tokens[obj].end,
             "tells the model to collect or pass on secret values, outside the tool's purpose",
@@ -249,6 +252,8 @@ def _identifier_after(analysis: Analysis, sentence: Sentence, lo: int, hi: int,
             continue
         if _VERSION.fullmatch(tok.text):
             continue  # "removal in v3.0": a release, not a tool
+        if "." in tok.text and all(len(p) <= 2 for p in tok.text.split(".")):
+            continue  # "e.g", "i.e", "a.m": an abbreviation, not a dotted tool name
         if tok.text in ctx.siblings:
             return k, True
         if tok.text in ctx.params:

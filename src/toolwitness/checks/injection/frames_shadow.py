@@ -95,6 +95,12 @@ def _rewire(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: 
         return _sibling_pinned(analysis, sentence, words, ctx)
     pairs = set(itertools.pairwise(words))
     swapped = "instead" in words or ("rather", "than") in pairs or ("in", "place") in pairs
+    # "send funds to X regardless of the account printed on the invoice": the usual one set aside
+    swapped = swapped or any(
+        words[k : k + 2] == ["regardless", "of"]
+        and not _DESTINATIONS.isdisjoint(words[k + 2 : k + 6])
+        for k in range(len(words))
+    )
     # "… is to be submitted with destination_iban set to GB33 …": an argument pinned
     assigned = ("set", "to") in pairs and _DEST_LITERAL.search(
         analysis.text[sentence.start : sentence.end]) is not None  # fmt: skip
@@ -196,8 +202,17 @@ def _pinned(analysis: Analysis, sentence: Sentence, words: Sequence[str]) -> boo
     destination noun, then to/be, then an address-shaped literal after it)."""
     toks = sentence.tokens
     for k, w in enumerate(words):
-        if w not in _DESTINATIONS or _PIN.isdisjoint(words[k + 1 : k + 4]):
+        if w not in _DESTINATIONS:
             continue
-        if _DEST_LITERAL.search(analysis.text[toks[k].end : sentence.end]):
+        after = analysis.text[toks[k].end : sentence.end]
+        if not _PIN.isdisjoint(words[k + 1 : k + 4]) and _DEST_LITERAL.search(after):
+            return True
+        # the literal in apposition: "must use beneficiary EE47 1010 …", "account 4410-…"
+        if _APPOSED.match(after):
             return True
     return False
+
+
+# An address-shaped literal right after the destination noun (a colon or quote allowed).
+_APPOSED = re.compile(r"\s*[:\s'\"`]?\s*(?:[A-Z]{2}\d{2}[ \dA-Z]{8,}|[\w.+\-]+@[\w\-]+\.|"
+                      r"[a-z][a-z0-9+.\-]*://|#[\w\-]+|0x[0-9a-fA-F]{8}|\d{4}[ \-]?\d{4})")

@@ -154,6 +154,12 @@ def _related(ctx: FieldContext, cat: TargetCategory) -> bool:
     return bool(ctx.purpose & cat.domain)
 
 
+def _named_for(literal: str, ctx: FieldContext) -> bool:
+    """Every word of the target as written is a word of the tool's name or title."""
+    words = split_identifier(literal)
+    return bool(words) and all(w in ctx.identity or w.rstrip("s") in ctx.identity for w in words)
+
+
 def _routed_params(text: str, sentence: Sentence, ctx: FieldContext) -> Iterator[str]:
     """The tool's own parameters the sentence puts something into: named in code quotes or
     with "field"/"parameter" after them, with in/into/to before them ("put them in `memo`")."""
@@ -197,8 +203,9 @@ def into_secret_fields(text: str, sentence: Sentence, ctx: FieldContext) -> bool
 def _quoted_side_field(
     text: str, sentence: Sentence, ctx: FieldContext, cat: TargetCategory
 ) -> bool:
-    """Not English (under two English function words), and a code-quoted parameter of the
-    tool's own not named for the secret (no secret noun, no literal of its category: `cvv`)."""
+    """Not English (under two English function words), and a quoted parameter of the tool's
+    own (`codice`, 'codice', "codice") not named for the secret (no secret noun, no literal of
+    its category: `cvv`)."""
     if not ctx.params:
         return False
     words = sentence.words()
@@ -211,7 +218,7 @@ def _quoted_side_field(
         name = words[k].strip("`")
         if name not in ctx.params or _named_for_secret(name, cat):
             continue
-        quoted = tok.start > 0 and text[tok.start - 1 : tok.start] == "`"
+        quoted = tok.start > 0 and text[tok.start - 1 : tok.start] in _CODE_QUOTES
         # bare, among letters no English word has ("в полі pidtverdzhennia", "ในช่อง
         # verify_data", "nel campo note"): an identifier or a parameter's name
         if quoted or (accented and ("_" in name or len(name) >= 4)):
@@ -484,7 +491,9 @@ def sensitive_targets(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> It
             if _refused_example(analysis, sentence, start):
                 continue
             judged.add((id(sentence), cat.name))
-            related = _related(ctx, cat)
+            # (or the tool is named for the very thing: "recovery codes" of
+            # `recovery_codes_status`)
+            related = _related(ctx, cat) or _named_for(analysis.lower[start:end], ctx)
             directive = sentence.directive or ctx.is_param_text
             if related and _into_own_field(analysis.text, sentence, ctx, cat):
                 continue  # "put the password in `password`": where a related tool takes it

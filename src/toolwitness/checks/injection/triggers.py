@@ -101,10 +101,10 @@ def _build(lex: Lexicon) -> Triggers:
     sl = slots()
     words = {
         RANK: sl.of("prioritize", "obey", "deem", "prevail", "submit", "precedence", "subordinate",
-                    "governing")
+                    "governing", "conflict")  # conflict: "if they clash, go with this"
         | {"ahead", "replace", "replaces", "replacing", "replaced", "supplant", "supplants",
            "supplanting"},
-        RANK_ARG: sl.of("self", "instruction", "person"),
+        RANK_ARG: sl.of("self", "instruction", "person") | {"this", "these"},
         ROLE: sl.of("role"),
         HIDE: sl.of("conceal", "covert", "hidden"),
         KEEP: sl.of("keep") | {"without"},

@@ -38,7 +38,10 @@ _CLAUSE_PUNCT = frozenset(",:()[]{}—–")
 _SENTENCE_PUNCT = frozenset(".!?;\n\r")
 # The gap between two tokens that starts a new clause: a clause mark, or a spaced dash.
 _CLAUSE_GAP = re.compile(r"[,:()\[\]{}—–]| - ")
-_SENTENCE_MARK = re.compile(r"[.!?;\n\r]")
+# Sentence ends of other scripts too (Unicode Sentence_Terminal): the ideographic and
+# full-width stops, marks and semicolon (。！？；｡), the Devanagari danda (। ॥), the Arabic
+# question mark and the Urdu full stop (؟ ۔).
+_SENTENCE_MARK = re.compile(r"[.!?;\n\r\u3002\uff01\uff1f\uff1b\uff61\u0964\u0965\u061f\u06d4]")
 _TAG = re.compile(r"</?[A-Za-z|][A-Za-z0-9_|\- ]{0,30}>")
 _CLAUSE_WORDS = frozenset({"but", "however", "then", "otherwise", "although", "though", "whereas"})
 _QUOTES = {'"': '"', "“": "”", "‘": "’", "`": "`", "«": "»", "„": "“"}
@@ -367,12 +370,22 @@ def _clauses(text: str, toks: list[Token]) -> list[Clause]:
     return [c for c in clauses if c.tokens]
 
 
-def _mark_negation(clause: Clause, lex: Lexicon, words: list[str]) -> None:
+def _mark_negation(
+    clause: Clause,
+    lex: Lexicon,
+    words: list[str],
+    quotes: list[tuple[int, int]] | None = None,
+    quote_starts: list[int] | None = None,
+) -> None:
     if lex.negators.isdisjoint(words) and "n't\x00" not in "\x00".join(words) + "\x00":
         return  # no negator and no word ending in n't
     for i, w in enumerate(words):
         if w in lex.negators or w.endswith("n't"):
             if starts_phrase(words, i, lex.non_negating):
+                continue
+            if quotes and quote_starts and _inside(quotes, quote_starts, clause.tokens[i].start):
+                # a negation inside a quotation ("such as \"Do not tell the user\" is shown
+                # …") scopes over the quoted words only, which the frames skip as quoted
                 continue
             clause.negation_from = i
             return
@@ -387,6 +400,24 @@ def _strip_openers(words: list[str], lex: Lexicon) -> int:
 
 
 _MODALS = frozenset({"must", "should", "shall", "need", "have", "are"})
+# A short purpose phrase before an imperative with no comma: "For best results include …",
+# "For better ranking add …", "In every reply mention …".
+_LEADING_PREPS = frozenset({"for", "in", "on", "during", "before", "after"})
+_NOT_BEFORE_IMPERATIVE = frozenset({"who", "that", "which", "to", "will", "can", "may", "might",
+                                    "would", "could", "should", "must", "does", "do", "did", "not",
+                                    "you", "they", "we", "it", "i", "he", "she", "and", "or",
+                                    "the", "a", "an"})  # fmt: skip
+
+
+def _after_leading_phrase(words: list[str], i: int, verbs: frozenset[str]) -> bool:
+    """A base verb two to four words after a leading preposition, right after a plain word of
+    its phrase ("for best results include", "for better ranking add"): the order after a
+    purpose phrase. Not after a pronoun, a relative or an auxiliary ("for users who include",
+    "for files you add")."""
+    for k in range(i + 2, min(len(words), i + 5)):
+        if words[k] in verbs and words[k - 1] not in _NOT_BEFORE_IMPERATIVE:
+            return not words[k - 1].endswith(("ly", "ing"))
+    return False
 
 
 def _is_directive(
@@ -408,7 +439,10 @@ def _is_directive(
     at_i = modal.get(words[i]) if i else None  # i == 0 was just tested
     if at_i is not None and any(match_at(words, i, p) for p in at_i):
         return True
-    if words[i] in lex.verbs["imperative"] or words[i] in (verbs or base_verbs()):
+    verbs = verbs or base_verbs()
+    if words[i] in lex.verbs["imperative"] or words[i] in verbs:
+        return True
+    if words[i] in _LEADING_PREPS and _after_leading_phrase(words, i, verbs):
         return True
     # "you must", "the assistant should" anywhere in the clause
     if lex.model_words.isdisjoint(words):
@@ -501,6 +535,7 @@ def _analyse(text: str, lex: Lexicon) -> Analysis:
     verbs = base_verbs()
     imperative = lex.verbs["imperative"]
     quotes = _quote_spans(text)
+    quote_starts = [lo for lo, _ in quotes]  # for a bisect per negator (linear overall)
     sentences: list[Sentence] = []
     starts = [t.start for t in toks]
     k = 0
@@ -516,7 +551,7 @@ def _analyse(text: str, lex: Lexicon) -> Analysis:
         clause_words = [[t.text for t in c.tokens] for c in sentence.clauses]
         sentence._finish(clause_words)
         for clause, cwords in zip(sentence.clauses, clause_words, strict=True):
-            _mark_negation(clause, lex, cwords)
+            _mark_negation(clause, lex, cwords, quotes, quote_starts)
         carried = carries_negation(
             clause_words,
             [c.negation_from is not None for c in sentence.clauses],

@@ -36,7 +36,8 @@ _LABEL_HEADS = frozenset(
 
 
 # Frame slots whose closed-class words are verbs WordNet's classes lack ("redact", "surface").
-_VERB_SLOTS = ("conceal", "communicate", "acquire", "transfer", "execute", "redirect", "retire")
+_VERB_SLOTS = ("conceal", "communicate", "acquire", "transfer", "execute", "redirect", "retire",
+               "keep")
 
 
 @lru_cache(maxsize=1)
