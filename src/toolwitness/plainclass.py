@@ -2,8 +2,8 @@
 
 `@dataclass` costs ~0.5 ms a class at import in CPython 3.11: it `exec`s every generated method
 separately, builds a `Field` object per field and, for a class without a docstring, calls
-`inspect.signature` to write one. A one-tool catalog scan declared 62 of them, ~35 ms of a
-~170 ms process (docs/performance.md, twelfth pass). `@plainclass` keeps the behaviour the
+`inspect.signature` to write one. A one-tool catalog scan declared 62 of them: 37 ms of a
+~150 ms process (docs/performance.md, twelfth pass). `@plainclass` keeps the behaviour the
 project uses and compiles one function per class, its `__init__`, at the class's first
 construction (a class never built compiles nothing); the other methods are shared functions or
 closures over the class's field names:
