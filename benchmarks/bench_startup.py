@@ -9,13 +9,16 @@ them alike; the figures are medians of wall time, CPU time (user + system, the a
 `code` included) and peak RSS, read with `wait4`. Each case also runs once under
 `python -X importtime` for the number of modules it imports and the share of its wall time spent
 importing (total cumulative import time of the top-level imports / that run's wall time; for
-`code`, the analysis child's imports are counted too: it writes to the same stderr).
+`code`, the analysis child's imports are counted too: it writes to the same stderr);
+`--importtime-runs N` repeats those runs N times, alternated like the others, and reports the
+medians of the import total (seconds) and of its share.
 
 `--compare-src DIR` adds the same cases run from another source tree (PYTHONPATH=DIR, e.g. an
 older checkout: `git archive 28e00d7 src | tar -x -C /tmp/before`), interleaved with ours.
 Children run with bytecode caches, as an installed package has them.
 
-Usage: python benchmarks/bench_startup.py [--runs 15] [--compare-src /tmp/before/src] [--json]
+Usage: python benchmarks/bench_startup.py [--runs 15] [--importtime-runs 1]
+       [--compare-src /tmp/before/src] [--json]
 """
 
 from __future__ import annotations
@@ -50,7 +53,8 @@ class Case:
     cpus: list[float] = field(default_factory=list)
     rss_kib: list[int] = field(default_factory=list)
     modules: int = 0
-    import_share: float = 0.0
+    import_s: list[float] = field(default_factory=list)
+    import_shares: list[float] = field(default_factory=list)
 
 
 class Unsupported(Exception):
@@ -72,8 +76,8 @@ def _run(argv: list[str], env: dict[str, str]) -> tuple[float, float, int]:
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss
 
 
-def _importtime(argv: list[str], env: dict[str, str]) -> tuple[int, float]:
-    """(modules imported, share of the run's wall time spent importing)."""
+def _importtime(argv: list[str], env: dict[str, str]) -> tuple[int, float, float]:
+    """(modules imported, seconds importing, share of the run's wall time spent importing)."""
     timed = [argv[0], "-X", "importtime", *argv[1:]]
     started = time.perf_counter()
     proc = subprocess.run(timed, env=env, capture_output=True, text=True, check=False)
@@ -81,7 +85,7 @@ def _importtime(argv: list[str], env: dict[str, str]) -> tuple[int, float]:
     lines = [ln for ln in proc.stderr.splitlines() if ln.startswith("import time:")]
     rows = [ln.split("|") for ln in lines[1:]]  # the first line is the header
     top_level_us = sum(int(r[1]) for r in rows if not r[2][1:].startswith(" "))
-    return len(rows), top_level_us / 1e6 / wall
+    return len(rows), top_level_us / 1e6, top_level_us / 1e6 / wall
 
 
 def cases(workdir: Path, compare_src: Path | None) -> list[Case]:
@@ -115,7 +119,7 @@ def cases(workdir: Path, compare_src: Path | None) -> list[Case]:
     return found
 
 
-def measure(all_cases: list[Case], runs: int) -> list[Case]:
+def measure(all_cases: list[Case], runs: int, importtime_runs: int = 1) -> list[Case]:
     supported = []
     for case in all_cases:  # warm the file cache and the bytecode of both trees
         try:
@@ -130,20 +134,24 @@ def measure(all_cases: list[Case], runs: int) -> list[Case]:
             case.walls.append(wall)
             case.cpus.append(cpu)
             case.rss_kib.append(rss)
-    for case in all_cases:
-        case.modules, case.import_share = _importtime(case.argv, case.env)
+    for _ in range(importtime_runs):
+        for case in all_cases:
+            case.modules, seconds, share = _importtime(case.argv, case.env)
+            case.import_s.append(seconds)
+            case.import_shares.append(share)
     return all_cases
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--importtime-runs", type=int, default=1)
     parser.add_argument("--compare-src", type=Path, default=None)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="tw-bench-startup-") as work:
         all_cases = cases(Path(work), args.compare_src)
-        all_cases = measure(all_cases, args.runs)
+        all_cases = measure(all_cases, args.runs, args.importtime_runs)
     floor = statistics.median(all_cases[0].walls)
     rows = [
         {
@@ -153,7 +161,8 @@ def main() -> None:
             "median_cpu_s": round(statistics.median(c.cpus), 4),
             "median_rss_mib": round(statistics.median(c.rss_kib) / 1024, 1),
             "modules": c.modules,
-            "import_share": round(c.import_share, 3),
+            "import_s": round(statistics.median(c.import_s), 4),
+            "import_share": round(statistics.median(c.import_shares), 3),
             "runs": len(c.walls),
         }
         for c in all_cases
@@ -162,14 +171,15 @@ def main() -> None:
         print(json.dumps(rows, indent=2))
         return
     head = f"{'case':<52} {'wall':>8} {'-python':>8} {'CPU':>8} {'RSS MiB':>8} {'modules':>8}"
-    print(f"{head} {'import':>7}")
+    print(f"{head} {'import':>8} {'share':>6}")
     for r in rows:
         print(
             f"{r['case']:<52} {r['median_s']:>7.3f}s {r['over_python_s']:>7.3f}s "
             f"{r['median_cpu_s']:>7.3f}s {r['median_rss_mib']:>8} {r['modules']:>8} "
-            f"{r['import_share']:>6.0%}"
+            f"{r['import_s']:>7.3f}s {r['import_share']:>6.0%}"
         )
-    print(f"({args.runs} runs per case, alternated; medians; nproc={os.cpu_count()})")
+    print(f"({args.runs} runs per case, {args.importtime_runs} with -X importtime, alternated; "
+          f"medians; nproc={os.cpu_count()}; load average {os.getloadavg()[0]:.2f})")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 import re
 from collections import defaultdict
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +33,7 @@ from toolwitness.errors import InputError, UsageError
 from toolwitness.files import read_regular
 from toolwitness.finding_fingerprint import FINGERPRINT, finding_fingerprint
 from toolwitness.findings import Finding
+from toolwitness.plainclass import plainclass
 from toolwitness.result import ScanResult
 from toolwitness.suppressions import UNSUPPRESSIBLE, Suppression
 
@@ -43,7 +43,7 @@ _RULE_ID = re.compile(r"TW-[A-Z]{2,5}-[0-9]{3}")
 _KEYS = frozenset({"fingerprint", "rule_id", "server", "tool", "location"})
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class BaselineSuppression(Suppression):
     """Every baselined finding of one rule: matched by fingerprint, not by tool or server."""
 

@@ -23,11 +23,11 @@ refused there, so a repository's config cannot run code on the machine that scan
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from toolwitness.errors import InputError
+from toolwitness.plainclass import plainclass
 
 CONFIG_NAME = ".toolwitness.toml"
 PYPROJECT = "pyproject.toml"
@@ -37,7 +37,7 @@ _MAX_BYTES = 1024 * 1024
 _MAX_VALUE_ITEMS = 1000
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class ConfigFile:
     path: Path
     tables: dict[str, dict[str, Any]]  # command name -> its keys, as written

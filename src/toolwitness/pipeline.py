@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,6 +23,7 @@ from toolwitness.gcpause import gc_paused
 from toolwitness.integrity.canonical import digest_surface
 from toolwitness.integrity.policy import LockSettings
 from toolwitness.model import ServerSpec, ServerSurface
+from toolwitness.plainclass import field, plainclass
 from toolwitness.result import ScanResult, ServerResult, ToolResult
 from toolwitness.rules import RuleRegistry, load_registry
 from toolwitness.score import score_surface
@@ -38,7 +38,7 @@ if TYPE_CHECKING:  # the live, lab and code stages load on use: a catalog scan n
 GRADES = ("A", "B", "C", "D", "F")
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class ScanOptions:
     limits: InputLimits = field(default_factory=InputLimits)
     rule_packs: tuple[Path, ...] = ()

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
@@ -21,13 +20,14 @@ from typing import Any
 from toolwitness.errors import InternalError
 from toolwitness.findings import Confidence, Finding, Severity
 from toolwitness.model import ServerSurface
+from toolwitness.plainclass import plainclass
 from toolwitness.result import Penalty, ServerResult
 from toolwitness.yamlload import load_yaml
 
 GRADES = ("A", "B", "C", "D", "F")
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class Gate:
     severity: Severity
     confidence: Confidence | None
@@ -39,7 +39,7 @@ class Gate:
         )
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class ScoringModel:
     start: int
     weights: dict[Severity, Fraction]
@@ -51,7 +51,7 @@ class ScoringModel:
     unverified_max_grade: str  # the best grade of a server whose surface lists no tool
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class Score:
     score: int
     grade: str
@@ -204,7 +204,7 @@ def rescored(server: ServerResult) -> ServerResult:
     )
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class Explanation:
     """Why a grade is what it is: the largest deductions, and the gate that capped it."""
 

@@ -17,11 +17,11 @@ stage order. A stage never mutates a surface or another stage's output.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Protocol
 
 from toolwitness.findings import Finding
 from toolwitness.model import ServerSurface
+from toolwitness.plainclass import plainclass
 from toolwitness.result import ServerResult
 from toolwitness.rules import RuleRegistry
 
@@ -32,7 +32,7 @@ def keep(result: ServerResult) -> ServerResult:
     return result
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class Contribution:
     """What one stage adds to one server's result."""
 

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path
 
 from toolwitness.errors import InputError
 from toolwitness.files import read_regular_text
 from toolwitness.findings import Finding
+from toolwitness.plainclass import plainclass
 from toolwitness.result import SuppressedFinding
 from toolwitness.rules import RuleRegistry
 from toolwitness.yamlload import load_untrusted_yaml
@@ -37,7 +37,7 @@ _KEYS = frozenset({"rule", "tool", "server", "justification"})
 UNSUPPRESSIBLE = frozenset({"TW-META-005"})
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class Suppression:
     rule: str
     justification: str

@@ -9,13 +9,13 @@ for a file named on the command line the first error is raised.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from toolwitness import paths
 from toolwitness.acquire.limits import InputLimits
 from toolwitness.errors import InputError
 from toolwitness.model import ServerSpec
+from toolwitness.plainclass import plainclass
 
 FORMAT_SHAPES = {
     "mcp-servers": '`{"mcpServers": {name: entry}}`',
@@ -41,7 +41,7 @@ _GOOSE_INTERNAL = {"builtin", "platform", "frontend", "inline_python"}  # no pro
 _ENTRY_KEYS = {"command", "url", "serverUrl", "httpUrl", "type", "transport"}
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class RawEntry:
     name: Any
     entry: Any

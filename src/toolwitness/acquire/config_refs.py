@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+
+from toolwitness.plainclass import plainclass
 
 MAX_REFERENCES = 64  # per value: a real config has one or two
 MAX_NESTING = 8  # `${A:-${B:-${C}}}`
@@ -28,7 +29,7 @@ _NAMESPACES = ("env", "input", "config", "command", "file", "user_config")
 _BRACE_NAMESPACES = ("env:", "file:")  # opencode's `{env:X}`, `{file:path}`
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class Reference:
     start: int
     end: int  # exclusive

@@ -17,8 +17,9 @@ import bisect
 import json
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
+
+from toolwitness.plainclass import plainclass
 
 PathKey = tuple[str | int, ...]
 
@@ -31,7 +32,7 @@ class PositionError(ValueError):
     """The text is not the JSON it was said to be; no position is given."""
 
 
-@dataclass(frozen=True, slots=True)
+@plainclass(frozen=True, slots=True)
 class Span:
     start: int  # the member's key (object members) or the value itself (items, the root)
     value: int  # the value's first character

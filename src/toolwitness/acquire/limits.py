@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from toolwitness.plainclass import plainclass
 
 MIB = 1024 * 1024
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class InputLimits:
     max_file_bytes: int = 10 * MIB
     max_depth: int = 64

@@ -10,7 +10,6 @@ file is a client config.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from toolwitness.acquire.catalog import load_catalog_targets, surface_from_document
@@ -21,6 +20,7 @@ from toolwitness.acquire.limits import InputLimits
 from toolwitness.errors import InputError
 from toolwitness.files import check_regular
 from toolwitness.model import Coverage, ServerSpec, ServerSurface
+from toolwitness.plainclass import plainclass
 
 STATIC_NOTE = (
     "static scan of a client-config entry: the server was not started and nothing was listed"
@@ -37,7 +37,7 @@ ONLINE_SKIPS = {
 }
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class ResolvedTargets:
     catalogs: tuple[ServerSurface, ...]
     specs: tuple[ServerSpec, ...]

@@ -7,15 +7,15 @@ rule the rule registry does not hold refuses to load (a check without a rule is 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Protocol
 
 from toolwitness.findings import Finding
 from toolwitness.model import ServerSurface
+from toolwitness.plainclass import field, plainclass
 from toolwitness.rules import RuleRegistry
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class CheckContext:
     rules: RuleRegistry
     options: dict[str, object] = field(default_factory=dict)
@@ -45,7 +45,7 @@ class FleetCheck(Protocol):
     ) -> dict[str, list[Finding]]: ...
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class FunctionCheck:
     """A server check written as a plain function."""
 

@@ -20,7 +20,6 @@ import string
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
@@ -28,6 +27,7 @@ from urllib.parse import urlsplit
 from toolwitness.acquire.limits import InputLimits
 from toolwitness.errors import UsageError
 from toolwitness.model import ServerSpec, Transport
+from toolwitness.plainclass import plainclass, replace
 
 if TYPE_CHECKING:  # loaded when a server is connected: a catalog scan needs neither
     from toolwitness.acquire.live_options import LiveObserver, LiveOptions
@@ -38,7 +38,7 @@ _DATA_SUFFIXES = (".json", ".jsonc", ".json5", ".toml", ".yaml", ".yml")
 _BUILD_DIRS = ("dist", "build", "src", "lib", "bin", "out")
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class LiveFlags:
     live: bool = False
     stdio: tuple[str, ...] = ()

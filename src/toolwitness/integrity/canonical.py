@@ -12,11 +12,11 @@ import hashlib
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from toolwitness.memo import IdentityMemo
 from toolwitness.model import ServerSurface, Tool
+from toolwitness.plainclass import plainclass
 
 HASHED_FIELDS = ("name", "title", "description", "inputSchema", "outputSchema", "annotations")
 
@@ -93,7 +93,7 @@ def digest(value: Any) -> str:
     return "sha256:" + hashlib.sha256(canonical_bytes(value)).hexdigest()
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class ToolDigest:
     name: str
     digest: str
@@ -166,7 +166,7 @@ def surface_digest(tool_digests: list[ToolDigest]) -> str:
     return "sha256:" + _sha256(_ENCODER.encode(pairs).encode("utf-8")).hexdigest()
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class SurfaceDigests:
     surface: str
     tools: tuple[ToolDigest, ...]

@@ -15,8 +15,9 @@ Stricter, named policies for those who want them:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
+
+from toolwitness.plainclass import plainclass
 
 WIDENING_BLOCK = "widening"
 POLICY_BLOCK = "policy"
@@ -29,7 +30,7 @@ class PinPolicy(StrEnum):
     BLOCK_ANY_CHANGE = "block-any-change"
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class LockSettings:
     """How `scan --lock` compares: the policy, and the lock key of the one server scanned.
     Here, beside the policy, so a scan without a lockfile never loads the lockfile machinery."""

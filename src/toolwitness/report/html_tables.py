@@ -3,12 +3,12 @@ no lab probes and no declared/actual capabilities, so those columns are not draw
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from toolwitness.plainclass import plainclass
 
 EMPTY = "–"
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class Column:
     key: str  # also the column's class: `col-<key>` (widths in report.css)
     title: str

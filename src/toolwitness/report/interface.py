@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import StrEnum
 from importlib import import_module
 from pathlib import Path
 from typing import Protocol
 
 from toolwitness.acquire.limits import InputLimits
+from toolwitness.plainclass import field, plainclass
 from toolwitness.result import ScanResult
 
 
@@ -21,7 +21,7 @@ class OutputFormat(StrEnum):
     HTML = "html"
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class ReportOptions:
     redact: bool = False
     color: bool = False

@@ -8,7 +8,6 @@ YAML and TOML configs have no JSON positions either.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +17,10 @@ from toolwitness.acquire.jsonc import strip_jsonc
 from toolwitness.acquire.limits import InputLimits
 from toolwitness.errors import ToolwitnessError
 from toolwitness.files import read_regular
+from toolwitness.plainclass import field, plainclass
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class Region:
     start_line: int
     start_column: int
@@ -39,7 +39,7 @@ class Region:
 FILE_START = Region(1, 1, 1, 1)
 
 
-@dataclass
+@plainclass
 class JsonDocument:
     path: Path
     text: str | None = None

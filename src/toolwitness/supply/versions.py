@@ -7,9 +7,10 @@ a tag, garbage): such a spec is unpinned, and no advisory range can be decided f
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
+
+from toolwitness.plainclass import plainclass
 
 if TYPE_CHECKING:
     from packaging.version import Version
@@ -21,7 +22,7 @@ _SEMVER = re.compile(
 _MAX_VERSION_CHARS = 128
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class SemVer:
     major: int
     minor: int

@@ -17,12 +17,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from toolwitness.checks.roles.derive import ParamShape, ParamValue, ToolRoles, value_roles
 from toolwitness.checks.roles.text import clauses, name_tokens
 from toolwitness.checks.roles.vocab import RoleVocabulary
 from toolwitness.model import Tool
+from toolwitness.plainclass import plainclass
 
 MUTATING = frozenset({"destructive", "file-write", "state-write", "code-exec"})
 # Roles a value can name that a read-only purpose never accounts for.
@@ -32,7 +32,7 @@ EGRESS_SHAPES = frozenset({"url", "webhook", "recipient"})
 _MIN_WORD = 3  # shorter tokens ("to", "id") say nothing about what a parameter is
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class Purpose:
     roles: frozenset[str]  # roles given by the name, title or description
     words: frozenset[str]  # their lemmatised words
@@ -41,7 +41,7 @@ class Purpose:
     text: str  # the first clause of what it says, for the witness
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class Mismatch:
     param: ParamShape
     shape: str
@@ -49,7 +49,7 @@ class Mismatch:
     full: bool  # False: a URL named without a verb ("base_url"), reported low
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class Habits:
     names: frozenset[str] = frozenset()  # see `server_habits`
     explained: frozenset[tuple[str, str]] = frozenset()  # (name, shape) some purpose accounts for
@@ -58,7 +58,7 @@ class Habits:
 NO_HABITS = Habits()
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class ValueAction:
     value: ParamValue
     role: str

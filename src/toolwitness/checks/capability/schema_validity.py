@@ -14,11 +14,11 @@ problem reported, so a catalog of valid schemas is checked without importing `js
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from toolwitness import paths
 from toolwitness.checks.capability.metaschema import Dialect, KeywordRule, dialect_for
+from toolwitness.plainclass import plainclass, replace
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
@@ -29,13 +29,13 @@ _CACHE_MAX = 65_536
 _MESSAGE_MAX = 200
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class SchemaProblem:
     location: str
     message: str
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class SchemaReport:
     dialect: str | None  # None: the `$schema` names a dialect not known here (not validated)
     problems: tuple[SchemaProblem, ...] = ()

@@ -12,7 +12,6 @@ last word is its head ("password_policy" is a policy, not a password).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
@@ -20,10 +19,11 @@ from toolwitness.checks.crosstool.tokens import identifier_words
 from toolwitness.checks.injection.slots import slots
 from toolwitness.checks.text.lexicon import words
 from toolwitness.errors import InternalError
+from toolwitness.plainclass import plainclass
 from toolwitness.yamlload import load_yaml
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class SecretWords:
     personal_heads: frozenset[str]  # a head that is a person's secret on its own
     secret_heads: frozenset[str]  # a head a personal modifier turns into one

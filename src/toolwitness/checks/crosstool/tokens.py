@@ -11,11 +11,11 @@ from __future__ import annotations
 import mimetypes
 import re
 from collections.abc import Collection, Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
 from toolwitness.errors import InternalError
+from toolwitness.plainclass import plainclass
 from toolwitness.yamlload import load_yaml
 
 _IDENT = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]{0,127}")
@@ -36,7 +36,7 @@ _BARE_HOST = re.compile(
 _LEGACY_TLDS = frozenset({"com", "net", "org"})
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class Destination:
     kind: str  # email | iban | wallet | url | host | phone
     value: str

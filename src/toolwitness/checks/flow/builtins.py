@@ -10,20 +10,20 @@ against `builtins.schema.json` when first read; a malformed file is a packaging 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from typing import Any
 
 from toolwitness.checks.roles.derive import RoleSignal, ToolRoles
 from toolwitness.errors import InternalError
+from toolwitness.plainclass import plainclass
 from toolwitness.yamlload import load_yaml
 
 OPTION = "include_builtins"  # the `CheckContext.options` key: a tuple of client ids
 SOURCE = "builtin"  # the RoleSignal source of a built-in's role
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class BuiltinClient:
     id: str
     name: str

@@ -12,12 +12,12 @@ from __future__ import annotations
 import itertools
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 
 from toolwitness.checks.interface import CheckContext, register_fleet_check
 from toolwitness.checks.unicode.script import skeleton
 from toolwitness.findings import Finding, Witness
 from toolwitness.model import ServerSurface
+from toolwitness.plainclass import plainclass
 from toolwitness.textnorm import nfc
 
 NEAR_MIN_LENGTH = 5
@@ -25,7 +25,7 @@ LONG_NAME = 10  # names this long may be two edits apart; shorter ones one
 _MAX_NAME = 64  # longer names skip the near-miss index (its size grows with length²)
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class NamedTool:
     server: str
     index: int

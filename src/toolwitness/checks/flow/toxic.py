@@ -9,12 +9,12 @@ finding lists the hops as witnesses of kind "field": which tool, which role, whi
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 
 from toolwitness.checks.interface import CheckContext, register_fleet_check, server_check
 from toolwitness.checks.roles.derive import ToolRoles, surface_roles
 from toolwitness.findings import Confidence, Finding, Severity, Witness
 from toolwitness.model import ServerSurface
+from toolwitness.plainclass import plainclass
 
 TRIFECTA = ("untrusted-input", "sensitive-source", "external-sink")
 ACTIONS = ("code-exec", "destructive")
@@ -25,7 +25,7 @@ _HOP_ROLES = frozenset((*TRIFECTA, *ACTIONS))
 _FLOW_ROLES = frozenset({"sensitive-source", "untrusted-input"})
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class Hop:
     server: str
     roles: ToolRoles

@@ -25,7 +25,6 @@ import html
 import re
 import unicodedata
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import unquote
 
@@ -33,6 +32,7 @@ from toolwitness.checks.injection.slots import slots
 from toolwitness.checks.unicode.bidi import logical_and_displayed
 from toolwitness.checks.unicode.data import tables
 from toolwitness.checks.unicode.script import _ascii_prototypes
+from toolwitness.plainclass import plainclass
 
 MAX_DEPTH = 3
 MAX_PAYLOADS = 24
@@ -65,7 +65,7 @@ _ROT13 = str.maketrans(
 _INVOLUTIONS = frozenset({"rot13", "reversed"})  # applying these twice gives the text back
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class Decoded:
     start: int  # span in the field's own text
     end: int

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from toolwitness.findings import Severity
+from toolwitness.plainclass import plainclass
 
 # Family names (stable; the corpus manifest and the docs use them).
 AUTHORITY = "authority"
@@ -39,7 +38,7 @@ RULE_OF = {
 COMPOUND_RULE = "TW-INJ-012"
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class FieldContext:
     """What a detector knows about the field beyond its text."""
 
@@ -61,7 +60,7 @@ class FieldContext:
         return self.param is not None
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class Signal:
     family: str
     severity: Severity

@@ -9,7 +9,6 @@ a weather tool may not.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -26,12 +25,13 @@ from toolwitness.checks.injection.triggers import scan as scan_text
 from toolwitness.checks.text.language import Analysis, analyse, find_phrases, split_identifier
 from toolwitness.checks.text.lexicon import Lexicon, lexicon
 from toolwitness.findings import Severity
+from toolwitness.plainclass import plainclass
 
 _MAX_PARAMS = 2000
 _MAX_DEPTH = 16
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class Param:
     name: str
     location: str  # of the description

@@ -8,7 +8,6 @@ exact computation).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from toolwitness.checks.injection import payloads as inj_payloads
@@ -35,6 +34,7 @@ from toolwitness.checks.text.secrets_scan import Needles, may_hold_secret, token
 from toolwitness.checks.unicode.decode import reveal_hidden
 from toolwitness.checks.unicode.terminal import has_terminal_controls
 from toolwitness.model import POLICY_HINTS, Tool, key_kind
+from toolwitness.plainclass import plainclass
 from toolwitness.textnorm import nfc
 
 
@@ -50,7 +50,7 @@ _TEXT_BITS = trig.AUTHORITY | trig.SECRECY | trig.RANKING | trig.OTHER_TOOL | tr
 _SEQUENCE_BITS = trig.SEQ_MARKER | trig.SEQ_SCOPE
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class GateTables:
     """What the closed-gate tests read, fetched once per lexicon."""
 

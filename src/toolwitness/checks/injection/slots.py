@@ -11,17 +11,17 @@ included) and of the closed-class or post-WordNet words `data/lexicon/frames.yam
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import lru_cache
 
 from toolwitness.checks.text.wordnet import wordnet_document
 from toolwitness.errors import InternalError
+from toolwitness.plainclass import plainclass
 
 _MAX_WORDS = 5000
 EMPTY: frozenset[str] = frozenset()
 
 
-@dataclass(frozen=True, eq=False)  # hashed by identity: one loaded instance
+@plainclass(frozen=True, eq=False)  # hashed by identity: one loaded instance
 class Slots:
     members: dict[str, frozenset[str]]  # slot -> every token that fills it
     index: dict[str, frozenset[str]]  # token -> the slots it fills

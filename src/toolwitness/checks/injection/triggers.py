@@ -11,13 +11,13 @@ tokenising pass alone (`scan`), so a text whose gates are all closed is never fu
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
 from toolwitness.checks.injection.slots import slots
 from toolwitness.checks.text.language import Analysis, fold, lower_ascii_tokens, token_texts
 from toolwitness.checks.text.lexicon import Lexicon, Phrase, lexicon
 from toolwitness.checks.text.wordnet import lexical_classes
+from toolwitness.plainclass import plainclass
 
 AUTHORITY = 1
 SECRECY = 2
@@ -68,7 +68,7 @@ def _key(phrase: Phrase) -> str:
     return max(phrase, key=lambda w: (len(w), w))
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class Triggers:
     bits: dict[str, int]  # word -> detectors it opens on its own
     # longest word -> (detectors, the phrase's other words): opens only when all of them occur
@@ -254,7 +254,7 @@ def mask_of(words: frozenset[str], table: Triggers, apostrophe: bool = True) -> 
     return mask
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class TextScan:
     """What the gates read of a text, from one tokenising pass (no sentence analysis)."""
 

@@ -10,7 +10,6 @@ must not feed the derivation.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import cached_property
 from itertools import pairwise
 from typing import Any, NamedTuple
@@ -21,6 +20,7 @@ from toolwitness.checks.roles.text import name_tokens
 from toolwitness.checks.roles.vocab import ROLE_NAMES, RoleRule, RoleVocabulary, vocabulary
 from toolwitness.memo import IdentityMemo
 from toolwitness.model import ServerSurface, Tool
+from toolwitness.plainclass import plainclass
 
 _MAX_PARAMS = 256
 _MAX_DEPTH = 4
@@ -29,7 +29,7 @@ _MAX_VALUES = 64  # values read per keyword of one parameter
 _MAX_VALUE_CHARS = 256
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class RoleSignal:
     role: str
     source: str  # name | description | parameter
@@ -37,7 +37,7 @@ class RoleSignal:
     location: str  # JSON path of the field
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class ParamShape:
     name: str
     location: str
@@ -45,7 +45,7 @@ class ParamShape:
     constrained: bool  # enum, const, pattern or a narrowing format
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class ParamValue:
     """A string a parameter's schema offers as a value: its default, const, an enum member or
     an example (what TW-CAP-015 reads as an action, "unlink", "rm -rf /")."""
@@ -56,7 +56,7 @@ class ParamValue:
     value: str
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class ToolRoles:
     tool: str
     index: int
@@ -92,7 +92,7 @@ _new = object.__new__
 
 
 def _signal(role: str, source: str, term: str, location: str) -> RoleSignal:
-    """`RoleSignal(role, source, term, location)`, built without the frozen dataclass's four
+    """`RoleSignal(role, source, term, location)`, built without the frozen class's four
     `object.__setattr__` calls: the instance dict gets the same fields in the same order (the
     class has no `__post_init__` to skip; a test holds both to this)."""
     signal = _new(RoleSignal)

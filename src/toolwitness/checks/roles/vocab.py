@@ -6,12 +6,12 @@ lookup per token (no regexes from data). A malformed file is a packaging bug: `I
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from typing import Any
 
 from toolwitness.errors import InternalError
+from toolwitness.plainclass import field, plainclass
 from toolwitness.yamlload import load_yaml
 
 ROLE_NAMES = (
@@ -50,7 +50,7 @@ _MAX_ITEMS = 2000
 _MAX_WORD = 60
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class RoleRule:
     role: str
     source: str  # name | description | parameter
@@ -67,7 +67,7 @@ class RoleRule:
     corroborate_led: bool = False
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class ShapeRule:
     names: frozenset[str]
     last_token: frozenset[str]
@@ -79,7 +79,7 @@ class ShapeRule:
     except_tokens: frozenset[str] = frozenset()
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class ShapeCapability:
     """What a parameter of one shape lets a tool do (TW-CAP-014), and the roles of a stated
     purpose that account for it."""
@@ -96,7 +96,7 @@ class ShapeCapability:
     except_names: frozenset[str] = frozenset()  # joined names too ambiguous to count
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class RoleVocabulary:
     rules: tuple[RoleRule, ...]
     shapes: dict[str, ShapeRule]

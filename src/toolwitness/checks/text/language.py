@@ -14,13 +14,13 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NamedTuple
 
 from toolwitness.checks.text.lexicon import Lexicon, Phrase, lexicon
 from toolwitness.checks.text.mention import base_verbs, carries_negation, mentioned
 from toolwitness.checks.text.wordnet import lexical_classes
+from toolwitness.plainclass import field, plainclass
 
 TOKEN = re.compile(r"[\w~$@]+(?:['’.\-/][\w~$@]+)*")
 # TOKEN on lower-cased ASCII text, where \w is [a-z0-9_] and ’ cannot occur. Possessive
@@ -61,7 +61,7 @@ class Token(NamedTuple):
 _make_token = tuple.__new__  # Token from (text, start, end) without NamedTuple's Python __new__
 
 
-@dataclass(slots=True)
+@plainclass(slots=True)
 class Clause:
     tokens: list[Token]
     negation_from: int | None = None  # index of the first token inside a negation scope
@@ -80,7 +80,7 @@ class Clause:
         return self.negation_from is not None and index >= self.negation_from
 
 
-@dataclass(slots=True)
+@plainclass(slots=True)
 class Sentence:
     start: int
     end: int
@@ -123,7 +123,7 @@ class Sentence:
         return self.documentary_from is not None and offset >= self.documentary_from
 
 
-@dataclass
+@plainclass
 class Analysis:
     text: str
     lower: str

@@ -6,12 +6,12 @@ file is a packaging bug and raises `InternalError` (the scan fails closed, it ne
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from typing import Any
 
 from toolwitness.errors import InternalError
+from toolwitness.plainclass import plainclass
 from toolwitness.yamlload import load_yaml
 
 _MAX_ITEMS = 2000
@@ -53,7 +53,7 @@ def phrases(doc: dict[str, Any], key: str, source: str) -> tuple[Phrase, ...]:
     return tuple(out)
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class TargetCategory:
     name: str
     label: str
@@ -65,13 +65,13 @@ class TargetCategory:
     names_purpose: bool = False
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class ChatWebhook:
     host: str
     path: str
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class Lexicon:
     verbs: dict[str, frozenset[str]]
     negators: frozenset[str]

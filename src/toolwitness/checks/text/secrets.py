@@ -11,12 +11,12 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from urllib.parse import urlsplit
 
 from toolwitness.errors import InternalError
+from toolwitness.plainclass import plainclass
 from toolwitness.yamlload import load_yaml
 
 SCHEMA = "toolwitness.secrets/1"
@@ -34,7 +34,7 @@ MIN_ENTROPY_LENGTH = 20
 MAX_SCAN_CHARS = 4096
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class TokenShape:
     kind: str
     prefix: str
@@ -43,7 +43,7 @@ class TokenShape:
     charset: str
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class SecretTable:
     tokens: tuple[TokenShape, ...]
     name_words: frozenset[str]

@@ -12,11 +12,11 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from dataclasses import dataclass
 from functools import lru_cache
 
 from toolwitness.checks.text.lexicon import Lexicon, lexicon
 from toolwitness.checks.text.secrets import SecretTable, secret_table
+from toolwitness.plainclass import plainclass
 from toolwitness.textnorm import REDACTED
 
 _ALNUM = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
@@ -32,7 +32,7 @@ _VALUE_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01
 _ASSIGN = re.compile(r"[A-Za-z_\-]{3,40}[\"']?\s{0,3}[:=]\s{0,3}[\"']?")
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class SecretHit:
     start: int
     end: int

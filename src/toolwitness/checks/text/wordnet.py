@@ -10,12 +10,12 @@ WordNet licence is shipped next to the data (`WORDNET-LICENSE`).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from typing import Any
 
 from toolwitness.errors import InternalError
+from toolwitness.plainclass import plainclass
 
 SCHEMA = "toolwitness.wordnet-classes/1"
 _MAX_CLASS = 5000
@@ -24,7 +24,7 @@ _MAX_FORMS = 100_000
 Phrase = tuple[str, ...]
 
 
-@dataclass(frozen=True, eq=False)  # hashed by identity: one loaded instance
+@plainclass(frozen=True, eq=False)  # hashed by identity: one loaded instance
 class LexicalClasses:
     words: dict[str, frozenset[str]]  # class -> its single-word lemmas
     phrases: dict[str, tuple[Phrase, ...]]  # class -> its multi-word lemmas

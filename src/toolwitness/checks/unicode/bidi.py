@@ -9,11 +9,11 @@ nothing.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from toolwitness.checks.unicode.data import tables
+from toolwitness.plainclass import plainclass
 
 if TYPE_CHECKING:
     import regex
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 _EXCERPT = 160
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class BidiReport:
     controls: tuple[tuple[int, str], ...]  # (index, short name) of every control present
     overrides: int

@@ -22,12 +22,12 @@ from __future__ import annotations
 import itertools
 import re
 import unicodedata
-from dataclasses import dataclass
 from functools import lru_cache
 
 from toolwitness.checks.unicode.data import tables
 from toolwitness.checks.unicode.script import script_of
 from toolwitness.checks.unicode.terminal import terminal_effect
+from toolwitness.plainclass import plainclass
 
 _TAG_RUN = re.compile("[\U000e0000-\U000e007f]+")
 _SELECTOR_RUN = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]+")
@@ -35,7 +35,7 @@ _MAX_DECODE_SYMBOLS = 16384
 _EMOJI_TAIL = re.compile("[\ufe0f\U0001f3fb-\U0001f3ff]")  # VS16 and skin-tone modifiers
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class HiddenPayload:
     channel: str
     start: int

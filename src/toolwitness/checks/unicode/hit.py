@@ -6,12 +6,11 @@ text (the same descriptions recur across a catalog's tools) and turned into Find
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from toolwitness.findings import Confidence, Severity
+from toolwitness.plainclass import plainclass
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class Hit:
     rule_id: str
     message: str

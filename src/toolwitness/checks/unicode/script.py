@@ -13,11 +13,11 @@ tokenised: an all-ASCII catalog never needs them.
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from toolwitness.checks.unicode.data import tables
+from toolwitness.plainclass import plainclass
 
 if TYPE_CHECKING:
     import regex
@@ -68,7 +68,7 @@ def skeleton(text: str) -> str:
     return "".join(table.get(ch, ch) for ch in unicodedata.normalize("NFC", text))
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class ScriptToken:
     text: str
     scripts: frozenset[str]  # letter scripts, neutral ones left out

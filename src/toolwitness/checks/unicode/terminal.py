@@ -13,9 +13,9 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from dataclasses import dataclass, field
 
 from toolwitness.checks.unicode.data import tables
+from toolwitness.plainclass import field, plainclass
 
 _TRIGGER = re.compile(r"[\x1b\x08\x90\x98\x9b\x9d\x9e\x9f]|\r(?!\n)")
 _OSC_END = re.compile(r"\x07|\x1b\\|\x9c")
@@ -29,7 +29,7 @@ _STRING_NAMES["_"] = "application program command"
 _C1_STRINGS = {"\x90": "P", "\x98": "X", "\x9e": "^", "\x9f": "_"}
 
 
-@dataclass
+@plainclass
 class TerminalEffect:
     effects: set[str] = field(default_factory=set)  # plain words: "erases text", ...
     hidden: list[int] = field(default_factory=list)  # indices of characters left invisible
