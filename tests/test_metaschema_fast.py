@@ -430,3 +430,18 @@ def test_the_usual_uris_are_decided_here() -> None:
         assert metaschema_eval.safe_uri("uri-reference").fullmatch(ref)
     for bad in ("a b", "//host", "a:b", "%zz", "#a#b", "http://a b"):
         assert not metaschema_eval.safe_uri("uri-reference").fullmatch(bad), bad
+
+
+def test_a_pattern_python_warns_about_reports_the_same_and_prints_nothing(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """'[[a]]' makes `re` warn ("Possible nested set"); the scanned server's pattern is judged
+    the same with or without warnings as errors, and no warning reaches the terminal."""
+    for keyword in ("pattern", "format"):
+        body = {"type": "string", keyword: "[[a]]" if keyword == "pattern" else "regex"}
+        schema = {"type": "object", "properties": {"p": body}}
+        if keyword == "format":
+            schema = {"type": "string", "format": "regex", "default": "[[a]]"}
+        fast, alone = _reports([schema])
+        assert fast == alone
+    assert capsys.readouterr().err == ""
