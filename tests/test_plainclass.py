@@ -284,3 +284,17 @@ def _module_level() -> dict[tuple[str, ...], type]:
 
 
 _MODULE_LEVEL = _module_level()
+
+
+def test_replace_serves_a_class_still_declared_as_a_dataclass() -> None:
+    """`code` modules replace fields of both kinds of class with one `replace`."""
+    import dataclasses
+
+    from toolwitness.plainclass import replace
+
+    @dataclasses.dataclass(frozen=True)
+    class Still:
+        a: int
+        b: str = "x"
+
+    assert replace(Still(1), b="y") == Still(1, "y")

@@ -343,7 +343,13 @@ def fields_of(cls_or_instance: Any) -> tuple[str, ...]:
 
 
 def replace(obj: _T, /, **changes: Any) -> _T:
-    """A new instance with some fields changed, built through `__init__` (`dataclasses.replace`)."""
+    """A new instance with some fields changed, built through `__init__` (`dataclasses.replace`).
+    An instance of a real dataclass (the classes left as dataclasses) goes to
+    `dataclasses.replace`, so one `replace` serves both kinds."""
+    if not hasattr(type(obj), "__plain_fields__"):
+        import dataclasses  # only for a class that is still a dataclass
+
+        return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
     for name in fields_of(obj):
         if name not in changes:
             changes[name] = getattr(obj, name)

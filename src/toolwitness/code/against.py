@@ -10,7 +10,6 @@ UNANALYZABLE (its code was not found), never OK.
 from __future__ import annotations
 
 import copy
-from dataclasses import replace
 
 from toolwitness.code.analyse import CodeAnalysis
 from toolwitness.code.coverage import NOT_IN_CODE
@@ -18,6 +17,7 @@ from toolwitness.code.declared import DeclaredFrom
 from toolwitness.code.specs import ToolSpec
 from toolwitness.code.verify import verify_tools
 from toolwitness.model import ServerSurface
+from toolwitness.plainclass import replace
 
 
 def against_surface(

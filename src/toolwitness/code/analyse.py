@@ -9,7 +9,6 @@ no traversal, no links out) and sources are parsed by the front-ends.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from toolwitness.acquire.hostile_json import parse_json_bytes
@@ -31,13 +30,14 @@ from toolwitness.files import read_regular
 from toolwitness.findings import Finding, Witness
 from toolwitness.gcpause import gc_paused
 from toolwitness.model import Coverage, ServerSurface, Tool
+from toolwitness.plainclass import field, plainclass, replace
 from toolwitness.result import ToolResult
 from toolwitness.rules import RuleRegistry
 
 ARCHIVE_SUFFIXES = (".tgz", ".tar.gz", ".tar", ".whl", ".zip")
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class CodeOptions:
     declared_from: DeclaredFrom = DeclaredFrom.BOTH
     limits: CodeLimits = field(default_factory=CodeLimits)
@@ -47,7 +47,7 @@ class CodeOptions:
     dependencies: DependencySources = field(default_factory=DependencySources)
 
 
-@dataclass
+@plainclass
 class CodeAnalysis:
     server_id: str
     root: Path

@@ -9,12 +9,12 @@ grade at C or below, and the scan exits 3 unless `--allow-partial`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
 from toolwitness.code import ir
 from toolwitness.code.project import Project
+from toolwitness.plainclass import plainclass
 from toolwitness.yamlload import load_yaml
 
 NOT_IN_CODE = "no registration of this tool was found in the code"
@@ -22,7 +22,7 @@ NOT_IN_CODE = "no registration of this tool was found in the code"
 _GENERATED_FROM = ("openapi", "swagger", "@apidevtools/swagger-parser", "@readme/openapi-parser")
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class CodeCoverage:
     is_server: bool  # imports an MCP SDK, registers request handlers, or may (code/analyse.py)
     found: int  # tools registered in the code

@@ -15,7 +15,6 @@ The mapping is documented in docs/declared.md; the vocabulary is data (data/decl
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 from importlib import resources
@@ -25,6 +24,7 @@ from toolwitness.code import lattice
 from toolwitness.code.grammar import Grammar, senses, verb_positions
 from toolwitness.code.lemmas import lemma
 from toolwitness.errors import InternalError
+from toolwitness.plainclass import plainclass
 from toolwitness.textnorm import nfc
 from toolwitness.yamlload import load_yaml
 
@@ -35,7 +35,7 @@ class DeclaredFrom(StrEnum):
     BOTH = "both"
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class Declaration:
     leaves: frozenset[str]
     ceiling: frozenset[str]  # what the annotations leave possible
@@ -48,7 +48,7 @@ class Declaration:
         return lattice.TOP - self.ceiling
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class _Vocabulary:
     negations: frozenset[str]
     window: int

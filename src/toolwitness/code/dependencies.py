@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -37,9 +36,10 @@ from toolwitness.code.project import Project, discover
 from toolwitness.code.sinks import SinkCatalog
 from toolwitness.code.specs import Extraction
 from toolwitness.errors import InputError
+from toolwitness.plainclass import field, plainclass
 
 
-@dataclass
+@plainclass
 class _Package:
     name: str
     key: str  # its folder as module keys spell it
@@ -49,7 +49,7 @@ class _Package:
     manifest: dict[str, Any]
 
 
-@dataclass
+@plainclass
 class Dependencies:
     project: Project
     catalog: SinkCatalog

@@ -13,13 +13,13 @@ stored value", "a set of"), never a verb.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 
 from toolwitness.code import lemmas
+from toolwitness.plainclass import plainclass
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class Grammar:
     determiners: frozenset[str]  # the, a, an, each, your … : a noun phrase follows
     prepositions: frozenset[str]  # of, for, from, in … : a noun phrase follows

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
 from toolwitness.code import ir
@@ -28,13 +27,14 @@ from toolwitness.code.resolve import (
     RValue,
 )
 from toolwitness.code.sinks import Sink, SinkCatalog, refine_leaves
+from toolwitness.plainclass import field, plainclass
 
 MAX_WITNESSES_PER_LEAF = 3
 _MAX_STORED = 2000  # elements of one literal followed as stored functions
 DYNAMIC_LOAD = "dynamic-load"  # ir.Opaque text front-ends use for a computed import
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class SinkHit:
     leaf: str
     file: str
@@ -46,7 +46,7 @@ class SinkHit:
     key: str | None = None  # ENV: the one variable named by a literal (None: all or computed)
 
 
-@dataclass
+@plainclass
 class Reach:
     hits: dict[str, list[SinkHit]] = field(default_factory=dict)
     reasons: list[str] = field(default_factory=list)
@@ -65,14 +65,14 @@ class Reach:
         return frozenset(self.hits)
 
 
-@dataclass
+@plainclass
 class _Edges:
     targets: list[str] = field(default_factory=list)
     hits: list[tuple[str, ir.Use, Sink]] = field(default_factory=list)
     reasons: list[str] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class DispatchContext:
     """The tool being analysed and every tool name, to skip arms that belong to other tools."""
 

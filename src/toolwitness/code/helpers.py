@@ -11,11 +11,11 @@ resolution; the work is bounded (sites per helper, copies per registration).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 
 from toolwitness.code import ir
 from toolwitness.code.project import Project
 from toolwitness.code.resolve import Resolver, RFunc
+from toolwitness.plainclass import replace
 
 MAX_SITES = 256  # call sites of one helper
 MAX_NAMES = 4096  # names walked in one registration's values

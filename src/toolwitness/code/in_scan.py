@@ -11,26 +11,26 @@ tools its code registers, which then stand in for its surface.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from toolwitness.code.against import against_surface
 from toolwitness.code.analyse import CodeAnalysis, CodeOptions, analyse_directory, analyse_target
 from toolwitness.errors import ToolwitnessError
 from toolwitness.model import Coverage, ServerSurface
+from toolwitness.plainclass import plainclass
 
 _SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".ts", ".mts", ".py")
 _PROJECT_FILES = ("package.json", "pyproject.toml", "setup.py")
 _MAX_CLIMB = 8  # folders above a script searched for its project file
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class CodeTarget:
     target: str  # a directory or a registry spec (npm:NAME@V, pypi:NAME==V)
     how: str  # our own words: where the code came from
 
 
-@dataclass
+@plainclass
 class ServerCode:
     """The outcome for one server: an analysis, or why there is none."""
 

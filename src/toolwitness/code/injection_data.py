@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
+from toolwitness.plainclass import plainclass
 from toolwitness.yamlload import load_yaml
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class InjectionNames:
     register: dict[str, str]  # method -> provider | class | token | value
     resolve: dict[str, str]  # method -> one | many

@@ -8,33 +8,33 @@ dispatch branches (switch/if/match arms whose labels may be tool names).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from toolwitness.plainclass import field, plainclass
 
 COMPUTED = "*"  # a computed member (`obj[key]`) in a name path
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class Lit:
     value: str | int | float | bool | None
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class Name:
     path: tuple[str, ...]
     scope: str
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class FuncRef:
     func_id: str
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class ClassRef:
     class_id: str
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class Import:
     module: str  # the specifier as written ("./lib.js", "fs", ".server", "os.path")
     path: tuple[str, ...]  # member path inside it ("default",) / ("promises",) / ()
@@ -42,7 +42,7 @@ class Import:
     level: int = 0  # Python relative-import level
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class Call:
     callee: Value
     args: tuple[Value, ...] = ()
@@ -50,34 +50,34 @@ class Call:
     new: bool = False
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class Member:
     base: Value
     path: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class Obj:
     items: tuple[tuple[str, Value], ...]
     spreads: tuple[Value, ...] = ()
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class Arr:
     items: tuple[Value, ...]
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class Spread:
     value: Value
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class Concat:
     parts: tuple[Value, ...]
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class Choice:
     """One of several values, chosen at run time (`c ? a : b`, `a || b`, `a ?? b`, `a if c
     else b`): resolution takes every option; a tools list takes their union."""
@@ -85,12 +85,12 @@ class Choice:
     options: tuple[Value, ...]
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class Opaque:
     text: str
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class Injected:
     """What a dependency-injection container hands a constructor parameter decorated
     `@inject(token)` (`many`: `@injectAll`): everything registered under the token
@@ -118,7 +118,7 @@ Value = (
 )
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class Use:
     """A call (or a read of a name path) at a source position."""
 
@@ -131,13 +131,13 @@ class Use:
     kwargs: tuple[tuple[str, Value], ...] = ()
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class Branch:
     labels: tuple[Value, ...]  # the values compared against (case labels, `x === "a"` sides)
     func_id: str
 
 
-@dataclass
+@plainclass
 class Function:
     id: str
     name: str
@@ -155,7 +155,7 @@ class Function:
     docstring: str | None = None
 
 
-@dataclass
+@plainclass
 class ClassDef:
     id: str
     name: str
@@ -167,7 +167,7 @@ class ClassDef:
     attrs: dict[str, list[Value]] = field(default_factory=dict)
 
 
-@dataclass
+@plainclass
 class Scope:
     id: str
     parent: str | None
@@ -177,7 +177,7 @@ class Scope:
         self.bindings.setdefault(name, []).append(value)
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class Registration:
     """A call or decorator that may register a tool; interpreted by `registrations`."""
 
@@ -194,7 +194,7 @@ class Registration:
     callee: Value | None = None  # what is called (`server.registerTool`), when a call
 
 
-@dataclass
+@plainclass
 class Module:
     key: str  # path relative to the project root, POSIX separators
     language: str  # js | py

@@ -16,16 +16,16 @@ import pickle
 import resource
 import signal
 from collections.abc import Callable
-from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import TypeVar
 
 from toolwitness.errors import IncompleteScanError, ToolwitnessError
+from toolwitness.plainclass import plainclass
 
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class ChildLimits:
     wall_seconds: float = 300.0  # the same defaults as `sweep`
     memory_mib: int = 2048

@@ -12,11 +12,11 @@ from __future__ import annotations
 import posixpath
 import re
 import stat
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from toolwitness.acquire.package_deps import NotFollowed, read_manifest
+from toolwitness.plainclass import plainclass
 
 _NAME = re.compile(r"^(@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9._~-][a-z0-9._~-]*$", re.IGNORECASE)
 _CONDITIONS = frozenset({"node", "require", "import", "module-sync", "default"})
@@ -25,7 +25,7 @@ _MAX_CONDITION_DEPTH = 8
 _MAX_CLIMB = 64  # folders walked up looking for node_modules
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class NpmPackage:
     name: str
     version: str | None

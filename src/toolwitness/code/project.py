@@ -6,12 +6,12 @@ import os
 import posixpath
 import stat
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from toolwitness.code import ir
 from toolwitness.errors import InputError
 from toolwitness.files import read_regular
+from toolwitness.plainclass import field, plainclass
 
 JS_SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 PY_SUFFIXES = (".py",)
@@ -34,7 +34,7 @@ SKIP_DIRS = frozenset(
 _TS_FOR_JS = {".js": (".ts", ".tsx"), ".mjs": (".mts",), ".cjs": (".cts",), ".jsx": (".tsx",)}
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class CodeLimits:
     """Bounds of one analysis. Files over a per-file bound are not analysed (a gap the coverage
     reports), never a rejected run: bundles of several MiB are common in published packages."""
@@ -53,7 +53,7 @@ class CodeLimits:
     max_dependency_bytes: int = 64 * 1024 * 1024  # bytes read from all dependencies
 
 
-@dataclass
+@plainclass
 class Project:
     root: Path
     modules: dict[str, ir.Module] = field(default_factory=dict)

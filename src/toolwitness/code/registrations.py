@@ -8,7 +8,6 @@ and annotations are evaluated statically (literals, constants, enums, other modu
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from toolwitness.code import ir
@@ -26,6 +25,7 @@ from toolwitness.code.specs import (
     apply_config,
     handler_functions,
 )
+from toolwitness.plainclass import replace
 
 
 def extract(project: Project, resolver: Resolver) -> Extraction:

@@ -7,36 +7,36 @@ export, resolves to `Missing` with a reason: the caller turns that into UNANALYZ
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from toolwitness.code import ir
 from toolwitness.code.injection import Injections
 from toolwitness.code.project import Project
 from toolwitness.code.sinks import SinkCatalog
+from toolwitness.plainclass import plainclass
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class RFunc:
     func_id: str
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class RClass:
     class_id: str
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class RInstance:
     class_id: str
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class RModule:
     key: str
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class RExternal:
     """A member path of a module outside the project (or a global when `module` is None)."""
 
@@ -46,12 +46,12 @@ class RExternal:
     instance_at: int | None = None  # path length where a call produced an instance
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class RValue:
     value: ir.Value
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class Missing:
     reason: str
 

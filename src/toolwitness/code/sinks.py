@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -30,6 +29,7 @@ from toolwitness.code.argrules import (
 )
 from toolwitness.code.sqltext import classify_sql
 from toolwitness.errors import InputError
+from toolwitness.plainclass import plainclass
 from toolwitness.yamlload import is_yaml_error, load_yaml, parse_yaml
 
 __all__ = [
@@ -55,7 +55,7 @@ _RULES = {None, *RULE_DOMAIN}
 _INDEX_SUFFIXES = ("/index.js", "/index.mjs", "/index.cjs", "/index.ts", "/index")
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class Sink:
     language: str  # js | py
     module: str | None
@@ -65,7 +65,7 @@ class Sink:
     note: str
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class _Alias:
     target: str | None
     prefix: str | None

@@ -3,11 +3,11 @@ functions a handler value runs — shared by every registration shape."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from toolwitness.code import ir
 from toolwitness.code.resolve import UNKNOWN, Resolver, RFunc
+from toolwitness.plainclass import field, plainclass
 
 ANNOTATION_KEYS = ("title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 _SNAKE = {
@@ -18,7 +18,7 @@ _SNAKE = {
 }
 
 
-@dataclass
+@plainclass
 class ToolSpec:
     name: str
     file: str
@@ -34,7 +34,7 @@ class ToolSpec:
     dispatch: bool = False  # a shared low-level handler: arms of other tools are skipped
 
 
-@dataclass
+@plainclass
 class Extraction:
     tools: list[ToolSpec] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)

@@ -10,8 +10,9 @@ data-modifying CTE or subquery), or when a SELECT has a top-level INTO. Anything
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from itertools import pairwise
+
+from toolwitness.plainclass import plainclass
 
 READ_DB = "READ_DB"
 WRITE_DB = "WRITE_DB"
@@ -33,7 +34,7 @@ _CONTROL_VERBS = frozenset(
 _MAIN_VERBS = _READ_VERBS | _WRITE_VERBS
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class _Token:
     text: str  # upper-cased word, or one punctuation character
     depth: int  # parenthesis depth at the token

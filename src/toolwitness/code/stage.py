@@ -9,7 +9,6 @@ that server's scan (exit 3), with the limit named.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +17,7 @@ from toolwitness.code.in_scan import ServerCode, analyse_server, config_only
 from toolwitness.code.isolate import LimitExceeded, run_limited
 from toolwitness.findings import Finding
 from toolwitness.model import Coverage, ServerSurface, Tool
+from toolwitness.plainclass import field, plainclass
 from toolwitness.result import ServerResult
 from toolwitness.rules import RuleRegistry
 from toolwitness.stage import Contribution
@@ -35,7 +35,7 @@ _ROW_FIELDS = (
 )
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class CodeOutcome:
     """What one server's code verification contributes (small and picklable)."""
 

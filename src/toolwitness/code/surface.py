@@ -8,17 +8,16 @@ per tool, so a reader knows which metadata checks saw a gap rather than a clean 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from toolwitness.code.analyse import CodeAnalysis
 from toolwitness.code.specs import ToolSpec
 from toolwitness.code.zod_schema import schema_for_spec
 from toolwitness.model import Coverage, PackageRef, ServerSurface, Tool
+from toolwitness.plainclass import plainclass
 
 _DEFAULT_SCHEMA = {"type": "object"}
 
 
-@dataclass(frozen=True)
+@plainclass(frozen=True)
 class ExtractedSurface:
     surface: ServerSurface
     unrecovered: tuple[str, ...]  # "tool NAME: inputSchema not recovered (…)", sorted

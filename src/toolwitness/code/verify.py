@@ -10,13 +10,12 @@ description misses (TW-CODE-002) is medium.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from toolwitness.code import lattice
 from toolwitness.code.declared import Declaration, DeclaredFrom, declare, is_credential_name
 from toolwitness.code.graph import CallGraph, DispatchContext, Reach, SinkHit
 from toolwitness.code.specs import ToolSpec
 from toolwitness.findings import Finding, Witness
+from toolwitness.plainclass import field, plainclass
 from toolwitness.rules import RuleRegistry
 
 OK = "OK"
@@ -24,7 +23,7 @@ VIOLATION = "VIOLATION"
 UNANALYZABLE = "UNANALYZABLE"
 
 
-@dataclass
+@plainclass
 class ToolVerdict:
     spec: ToolSpec
     declaration: Declaration
