@@ -37,6 +37,7 @@ from toolwitness.checks.crosstool.tokens import (
 from toolwitness.checks.injection.slots import slots
 from toolwitness.checks.interface import CheckContext, server_check
 from toolwitness.checks.text.language import Analysis, analyse
+from toolwitness.checks.text.words import UNSPACED, reader_words
 from toolwitness.findings import Finding, Witness
 from toolwitness.model import ServerSurface, TextField, Tool, tool_text_fields
 from toolwitness.textnorm import excerpt
@@ -268,7 +269,7 @@ def _odd_value(tool: Tool, i: int) -> TextField | None:
     for members in lists.values():
         if len(members) < 2:
             continue
-        counts = [_word_count(m.text[:4000]) for m in members]
+        counts = [reader_words(m.text[:4000]) for m in members]
         long = [m for m, n in zip(members, counts, strict=True) if n >= _ODD_WORDS]
         short = sum(1 for n in counts if n <= _SHORT_WORDS)
         if long and 2 * len(long) <= len(members) and short + len(long) == len(members):
@@ -287,7 +288,7 @@ def _may_hold_prose(vendor: Sequence[object]) -> bool:
         return False
     compact = json.dumps(vendor, ensure_ascii=False, separators=(",", ":"))
     gaps = len(_SPACE.findall(compact)) + compact.count("\\n") + compact.count("\\t")
-    return gaps >= _VENDOR_PROSE_WORDS - 1 or _UNSPACED.search(compact) is not None
+    return gaps >= _VENDOR_PROSE_WORDS - 1 or UNSPACED.search(compact) is not None
 
 
 _SPACE = re.compile(r"\s")  # any Unicode space a paragraph may separate its words with
@@ -302,23 +303,9 @@ def _vendor_prose(tool: Tool, i: int) -> Iterator[tuple[TextField, int]]:
     for field in tool_text_fields(tool, i):
         if field.kind not in _VENDOR_KINDS:
             continue
-        words = _word_count(field.text[:4000])
+        words = reader_words(field.text[:4000])
         if words >= _VENDOR_PROSE_WORDS:
             yield field, words
-
-
-def _word_count(text: str) -> int:
-    """Words as a reader counts them: space-separated tokens with a letter (an Indic word's vowel
-    signs are marks, not letters, so a regex letter run would split it), and in scripts written
-    without spaces two characters a word."""
-    count = 0
-    for token in text.split():
-        unspaced = len(_UNSPACED.findall(token))
-        if unspaced >= 2:
-            count += unspaced // 2
-        elif any(c.isalpha() for c in token):
-            count += 1
-    return count
 
 
 def _prose_finding(tool: Tool, prose: tuple[TextField, int], ctx: CheckContext) -> Finding:

@@ -30,6 +30,7 @@ from toolwitness.checks.injection.model import ENCODED, HIDDEN, FieldContext, Si
 from toolwitness.checks.text.language import Analysis, analyse
 from toolwitness.checks.text.lexicon import Lexicon, lexicon
 from toolwitness.checks.text.secrets_scan import may_hold_secret, redact, token_needles
+from toolwitness.checks.text.words import reader_words
 from toolwitness.checks.unicode.decode import reveal_hidden
 from toolwitness.findings import Severity
 from toolwitness.textnorm import excerpt
@@ -267,18 +268,6 @@ _WHOLE_TEXT = frozenset(
 )
 _HIDDEN_PROSE = 6  # words a reader cannot see in the raw run: a sentence, not a sample value
 _LETTERS = re.compile(r"[^\W\d_]{2,}")
-# Scripts written without spaces between words: a run of their letters is a phrase, not a
-# word, so it counts one word per two characters (CJK ideographs, kana, Thai, Lao, Khmer,
-# Myanmar).
-_UNSPACED = re.compile("[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u9fff"
-                       "\uf900-\ufaff]")
-
-
-def _word_count(run: str) -> int:
-    unspaced = len(_UNSPACED.findall(run))
-    return 1 if unspaced < 2 else max(1, unspaced // 2)
-
-
 def _hidden_words(raw: str, payload: Decoded) -> int:
     """How many words of the decoded text a reader does not see in the field as written: escapes
     sprinkled through readable text ("caf&eacute;") hide none; a run of entities or bytes hides
@@ -299,7 +288,8 @@ def _hidden_words(raw: str, payload: Decoded) -> int:
         return hidden
     if payload.chain[0] in _WHOLE_TEXT:
         return 0
-    return sum(_word_count(w) for w in _LETTERS.findall(payload.text) if w.lower() not in seen)
+    # (a letter run of an unspaced script is a phrase: `text.words` counts it by characters)
+    return sum(reader_words(w) for w in _LETTERS.findall(payload.text) if w.lower() not in seen)
 
 
 def _hidden_place(raw: str, payload: Decoded) -> str | None:

@@ -1,0 +1,26 @@
+"""Words as a reader counts them, in any script.
+
+A space-separated token with a letter is a word (an Indic word's vowel signs are marks, not
+letters, so a regex letter run would split it). Scripts written without spaces between words
+(CJK ideographs, kana, Thai, Lao, Khmer, Myanmar) count one word per two of their characters:
+their run is a phrase, not a word. Hangul is written with spaces and counts by tokens.
+"""
+
+from __future__ import annotations
+
+import re
+
+UNSPACED = re.compile(
+    "[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]"
+)
+
+
+def reader_words(text: str) -> int:
+    count = 0
+    for token in text.split():
+        unspaced = len(UNSPACED.findall(token))
+        if unspaced >= 2:
+            count += unspaced // 2
+        elif any(c.isalpha() for c in token):
+            count += 1
+    return count
