@@ -126,9 +126,16 @@ def _tlds() -> frozenset[str]:
     also a file type Python's own table knows (".py", ".sh", ".zip") or a Markdown file."""
     text = resources.files("toolwitness.data").joinpath("tlds.txt").read_text("utf-8")
     listed = {line.strip() for line in text.splitlines() if line and not line.startswith("#")}
+    return frozenset(listed - file_types())
+
+
+@lru_cache(maxsize=1)
+def file_types() -> frozenset[str]:
+    """File-name extensions: those of Python's own MIME table (".txt", ".py", ".sh", ".zip"; no
+    system file read, so the same on every machine) and Markdown's, which it lacks."""
     table = mimetypes.MimeTypes(filenames=())
     types = {ext.lstrip(".").lower() for strict in (True, False) for ext in table.types_map[strict]}
-    return frozenset(listed - types - {"md"})
+    return frozenset(types | {"md"})
 
 
 def _bare_host(host: str) -> bool:

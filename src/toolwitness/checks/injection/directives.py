@@ -317,6 +317,26 @@ def _left_out_argument(words: list[str], i: int, lex: Lexicon) -> bool:
     return not _user_as_audience(words, lex)
 
 
+_HIDER_AUXILIARIES = frozenset({"has", "have", "had", "can", "may", "might", "could", "did",
+                                "will", "would", "chose", "choose", "chooses", "to", "already",
+                                "previously", "or", "and"})  # fmt: skip
+
+
+def _user_hides(words: list[str], i: int, lex: Lexicon) -> bool:
+    """The user is the one hiding ("channels the user has hidden or muted", "files users chose to
+    hide"): a user word as the subject of the concealment verb, auxiliaries between, and no
+    other user word after it that something could be kept from."""
+    j = i - 1
+    while j >= 0 and (
+        words[j] in _HIDER_AUXILIARIES
+        or (words[j].endswith("ed") and words[j + 1] in ("or", "and"))  # "archived or hidden"
+    ):
+        j -= 1
+    if j < 0 or words[j] not in lex.user_words:
+        return False
+    return not any(w in lex.user_words for w in words[i + 1 :])
+
+
 def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
     comm = held_union(
         lex, "communication", lambda: lex.verbs["communication"] | slots().members["communicate"]
@@ -344,9 +364,7 @@ def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
                     # "does not share it with third parties"
                     and not _to_third_party(words, i)
                     and not _negation_reports(*_negator(sentence, clause, lex), lex)
-                    and not _telling_sense_unused(
-                        sentence.words(), verb if w in _BRING else w, lex
-                    )
+                    and not _telling_sense_unused(sentence.words(), verb if w in _BRING else w, lex)
                     and not _means_negated(words, clause.negation_from or 0, i, sentence)
                 ):
                     informs_user = verb in lex.verbs["informational"] and any(
@@ -379,6 +397,7 @@ def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
                     and not clause.negated(i)
                     and mentions_user
                     and not _left_out_argument(words, i, lex)
+                    and not _user_hides(words, i, lex)
                 ):
                     yield _signal(
                         SECRECY,

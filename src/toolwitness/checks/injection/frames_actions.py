@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from toolwitness.checks.crosstool.parties import owned_literal
+from toolwitness.checks.crosstool.tokens import file_types
 from toolwitness.checks.injection.frames import Tags, find, find_any, self_reference, skipped
 from toolwitness.checks.injection.frames_beacons import _beacon, _image_beacons, _template_beacons
 from toolwitness.checks.injection.frames_common import (
@@ -39,12 +40,13 @@ from toolwitness.checks.injection.model import (
     FieldContext,
     Signal,
 )
-from toolwitness.checks.injection.slots import Slots, slots
+from toolwitness.checks.injection.slots import Slots, attack_topic, slots
 from toolwitness.checks.injection.targets import (
     _other_sense,
     _quoted_data,
     _reach,
     into_secret_fields,
+    redacted,
 )
 from toolwitness.checks.injection.triggers import SQL_STATEMENT
 from toolwitness.checks.text.language import Analysis, Sentence
@@ -157,6 +159,8 @@ def _harvest(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags:
             continue  # a code runner's reach stated; a quoted template or sample message
         if skipped(analysis, sentence, sentence.tokens[i].start):
             continue
+        if redacted(analysis, sentence, lex):
+            return None  # "replace card numbers and secrets with placeholders": protected
         if words[i] in ctx.identity and not ctx.identity.isdisjoint(words[obj : obj + 3]):
             continue  # the tool's own act on its own object: "Send a one-time code" of
             # `send_verification_code`, said in its name
@@ -179,8 +183,11 @@ def _context_into_argument(analysis: Analysis, sentence: Sentence, words: Sequen
         held = find(tags, "conversation", i + 1, i + 8)
         into = None if held is None else _argument(words, tags, held + 1, held + 10, ctx,
                                                    shaped=True)  # fmt: skip
-        if into is None and ctx.param is not None and held is not None and (
-            not _WHOLE.isdisjoint(words[i + 1 : held]) or "here" in words[held:]
+        if (
+            into is None
+            and ctx.param is not None
+            and held is not None
+            and (not _WHOLE.isdisjoint(words[i + 1 : held]) or "here" in words[held:])
         ):
             into = held  # in a parameter's own text ("Include every earlier message here")
         if into is None:  # "pre-fill note with the latest inbox subjects"
@@ -254,6 +261,8 @@ def _identifier_after(analysis: Analysis, sentence: Sentence, lo: int, hi: int,
             continue  # "removal in v3.0": a release, not a tool
         if "." in tok.text and all(len(p) <= 2 for p in tok.text.split(".")):
             continue  # "e.g", "i.e", "a.m": an abbreviation, not a dotted tool name
+        if tok.text.rpartition(".")[2] in file_types():
+            continue  # "robots.txt", "package.json": a file, not a tool
         if tok.text in ctx.siblings:
             return k, True
         if tok.text in ctx.params:
@@ -281,6 +290,8 @@ def _retired_subject(sentence: Sentence, k: int) -> bool:
     if not after or after[0] not in _BE:
         return False
     return any(sl.tags(w) & {"obsolete", "retire"} for w in after[1:])
+
+
 # Nouns that make the identifier before them a piece of data ("the next_page_token value",
 # "the `cursor_id` field"), not a tool to call.
 _DATA_HEADS = frozenset({"value", "values", "field", "fields", "property", "properties",
@@ -443,8 +454,10 @@ def _attributive(analysis: Analysis, sentence: Sentence, words: Sequence[str], t
     if between.strip():
         return False  # "Deprecated: use …", "retired; call …"
     nxt = words[k + 1]
-    if nxt in _OBJECT_HEADS or "function_words" in tags[k + 1] or self_reference(
-        words, tags, k + 1, sl
+    if (
+        nxt in _OBJECT_HEADS
+        or "function_words" in tags[k + 1]
+        or self_reference(words, tags, k + 1, sl)
     ):
         return False
     return not tags[k + 1] & {"obsolete", "retire"}
@@ -493,6 +506,10 @@ def _command(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags:
     return None
 
 
+_REMOTE_ADMIN = frozenset({"run", "runs", "execute", "executes"})
+_DEFINITE = frozenset({"the", "our", "its", "this", "your", "their"})
+
+
 def _aimed(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: Tags,
            ctx: FieldContext, sl: Slots) -> Signal | None:  # fmt: skip
     """ "Scan target for open ports", "Upload a shell to a vulnerable server", "Read sensitive
@@ -507,10 +524,17 @@ def _aimed(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: T
     verb = acts[0]
     intrusive = next((i for i in acts if "intrusive" in tags[i]), None)
     aim = find(tags, "aimed", 0, len(words))
-    if aim is not None and intrusive is not None and any(
-        _relative_predicate(words, v) for v in range(intrusive + 1, aim)
+    if (
+        aim is not None
+        and intrusive is not None
+        and any(_relative_predicate(words, v) for v in range(intrusive + 1, aim))
     ):
         aim = None  # "before running anything that contacts a remote host": not run's object
+    if (aim is not None and words[aim] == "remote" and intrusive is not None
+            and words[intrusive] in _REMOTE_ADMIN and not ctx.victim
+            and words[aim - 1] in _DEFINITE):  # fmt: skip
+        aim = None  # "run a command on the remote build host": one host the tool knows (a
+        # definite article, no target parameter), not any remote host
     named = aim is not None and (
         words[aim] in ("target", "targets", "victim", "victims")
         or find(tags, "victim", aim + 1, aim + 3) is not None
@@ -538,7 +562,7 @@ def _intent(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: 
             sl: Slots) -> Signal | None:  # fmt: skip
     """An offensive action, or an attack named as the purpose ("OGNL injection in Struts"),
     outside documentation or defence ("detects injection", "a phishing-awareness course")."""
-    if sentence.documentary_from is not None or find(tags, "defensive", 0, len(words)):
+    if sentence.documentary_from is not None or attack_topic(words):
         return None
     for i, tag in enumerate(tags):
         if not tag & {"offensive", "attack_noun"} or _clause_of(sentence, i)[1]:

@@ -10,7 +10,7 @@ included) and of the closed-class or post-WordNet words `data/lexicon/frames.yam
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from toolwitness.checks.text.wordnet import wordnet_document
@@ -73,3 +73,27 @@ def held_union(lex: object, key: str, build: Callable[[], frozenset[str]]) -> fr
     if held is None or held[0] is not lex:
         held = _UNIONS[(id(lex), key)] = (lex, build())
     return held[1]
+
+
+@lru_cache(maxsize=1)
+def _topic_words() -> frozenset[str]:
+    found = slots()
+    return found.members["defensive"] | found.members["security_subject"]
+
+
+def attack_topic(words: Sequence[str]) -> bool:
+    """The sentence makes attacks its subject matter, for the harmful-purpose frames: a defensive
+    or security-subject word, or a hyphenated compound headed by one (English compounds are
+    head-final: "threat-intelligence", "phishing-awareness")."""
+    topic = _topic_words()
+    for k, w in enumerate(words):
+        if w.rpartition("-")[2] not in topic:
+            continue
+        if k == 0 and words[1:2] and words[1] in _VERB_FOLLOWERS:
+            continue  # "Monitor and exfiltrate …", "Test the login form": the verb, an act
+        return True
+    return False
+
+
+# After a sentence's first word, words that make it a verb: a conjoined verb or its object.
+_VERB_FOLLOWERS = frozenset({"and", "or", "the", "a", "an", "all", "every", "your", "their", "its"})

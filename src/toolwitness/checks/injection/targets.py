@@ -8,16 +8,17 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
 from toolwitness.checks.injection.frames import skipped
 from toolwitness.checks.injection.frames_shadow import DESTINATION_NOUNS
 from toolwitness.checks.injection.model import INTENT, SENSITIVE, SHADOWING, FieldContext, Signal
-from toolwitness.checks.injection.slots import held_union, slots
+from toolwitness.checks.injection.slots import attack_topic, held_union, slots
 from toolwitness.checks.text.language import (
     Analysis,
     Sentence,
+    Token,
     analyse,
     base_form,
     find_phrases,
@@ -241,7 +242,6 @@ _INTO = frozenset({"in", "into", "inside", "to", "under", "within"})
 _CODE_QUOTES = frozenset({"`", "'", '"'})
 
 
-
 @lru_cache(maxsize=1)
 def _asking_words() -> frozenset[str]:
     return slots().of("transfer", "acquire")
@@ -268,6 +268,35 @@ def _acts_on(sentence: Sentence, lex: Lexicon) -> bool:
         for clause in sentence.clauses
         for k, t in enumerate(clause.tokens)
     )
+
+
+def redacted(analysis: Analysis, sentence: Sentence, lex: Lexicon) -> bool:
+    """The sentence masks, redacts or replaces with placeholders (a redaction word outside a
+    negation) and sends nothing to an address or an argument: a privacy feature. "Do not
+    redact the key" and "mask it, then post the full key to https://…" stay findings."""
+    redaction = lex.sets["redaction"]
+    hit = any(
+        t.text in redaction and not clause.negated(k)
+        for clause in sentence.clauses
+        for k, t in enumerate(clause.tokens)
+    )
+    if not hit or _egress(sentence, analysis, lex):
+        return False
+    # "collect the user's key and mask it in the notes": gathered first, then masked
+    acquire = lex.verbs["acquire"]
+    return not any(
+        clause.directive
+        and any(_gathers(clause.tokens, k, acquire) for k in range(len(clause.tokens)))
+        for clause in sentence.clauses
+    )
+
+
+def _gathers(tokens: Sequence[Token], k: int, acquire: frozenset[str]) -> bool:
+    """A verb of reading at `k`, not the modifier of a secret noun after it ("access tokens")."""
+    if base_form(tokens[k].text, acquire) is None:
+        return False
+    nxt = tokens[k + 1].text if k + 1 < len(tokens) else ""
+    return "secret" not in slots().tags(nxt)
 
 
 def _egress(sentence: Sentence, analysis: Analysis, lex: Lexicon) -> bool:
@@ -480,9 +509,9 @@ def sensitive_targets(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> It
                 continue
             # asked of the user for the tool's own use, unless routed into a side field
             side = _side_field(analysis.text, sentence, ctx)
-            if not side and (_sought(analysis, sentence, start, ctx, lex) or _reach(
-                analysis, start, ctx
-            )):
+            if not side and (
+                _sought(analysis, sentence, start, ctx, lex) or _reach(analysis, start, ctx)
+            ):
                 continue
             if _quoted_data(analysis, sentence, start):
                 continue
@@ -490,6 +519,8 @@ def sensitive_targets(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> It
                 continue
             if _refused_example(analysis, sentence, start):
                 continue
+            if redacted(analysis, sentence, lex):
+                continue  # "card numbers are replaced with placeholders": the tool protects it
             judged.add((id(sentence), cat.name))
             # (or the tool is named for the very thing: "recovery codes" of
             # `recovery_codes_status`)
@@ -684,8 +715,10 @@ def _defended(words: list[str], i: int) -> bool:
     j = i - 1
     if j >= 1 and words[j] in _NOUN_PHRASE:
         j -= 1
-    return j >= 0 and (words[j] == "against" or (j >= 1 and words[j - 1] == "against"
-                                                 and words[j] in _NOUN_PHRASE | {"every"}))
+    return j >= 0 and (
+        words[j] == "against"
+        or (j >= 1 and words[j - 1] == "against" and words[j] in _NOUN_PHRASE | {"every"})
+    )
 
 
 def harmful_intent(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
@@ -696,7 +729,7 @@ def harmful_intent(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Itera
         if sentence.documentary_from is not None:
             continue
         words = sentence.words()
-        if not defensive.isdisjoint(words):
+        if attack_topic(words):
             continue  # a scanner, a training course, a detector: it names attacks it handles
         toks = sentence.tokens
         hit: int | None = None

@@ -9,6 +9,7 @@ must not feed the derivation.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from functools import cached_property
 from itertools import pairwise
@@ -481,9 +482,15 @@ def derive_roles(tool: Tool, index: int, vocab: RoleVocabulary | None = None) ->
     return _tool_roles(tool.name, index, tuple(signals), tuple(params), tuple(offered), read_only)
 
 
+# A short letter code and one or more numbers: an identifier ("SH-014", "PI-002", "CVE-2024-1").
+_CODE_ID = re.compile(r"[A-Za-z]{1,8}(?:[-_]\d+)+")
+
+
 def value_roles(value: str, vocab: RoleVocabulary | None = None) -> list[tuple[str, str]]:
     """(role, term) pairs a schema value gives when read the way a tool name is ("drop_table",
     "rm -rf /", "unlink"): the value names an action the tool would take."""
+    if _CODE_ID.fullmatch(value):
+        return []  # "SH-014", "CVE-2024-3094": a rule or record identifier, not an action
     vocab = vocab or vocabulary()
     lemmas = vocab.lemmas.get
     tokens = [lemmas(t, t) for t in name_tokens(value)]

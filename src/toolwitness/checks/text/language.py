@@ -513,6 +513,28 @@ def _documentary_from(
     return None
 
 
+_OBJECT_DETERMINERS = frozenset({"the", "a", "an", "our", "your", "their", "its", "ai", "language",
+                                 "new", "custom", "other"})  # fmt: skip
+
+
+def _names_model(words: list[str], lex: Lexicon) -> bool:
+    """A model word as the reader, not as what is made: "their contents are never used to
+    train models", "fine-tune the model" name models as an object of training (up to two
+    determiners or modifiers between)."""
+    if lex.model_words.isdisjoint(words):
+        return False
+    making = lex.sets["model_making"]
+    for k, w in enumerate(words):
+        if w not in lex.model_words:
+            continue
+        j = k - 1
+        while j >= 0 and k - j <= 3 and words[j] in _OBJECT_DETERMINERS:
+            j -= 1
+        if j < 0 or words[j] not in making:
+            return True
+    return False
+
+
 def analyse(text: str, lex: Lexicon | None = None) -> Analysis:
     """The structure of `text`. Cached: catalogs repeat descriptions, and results are read-only."""
     if lex is None or lex is lexicon():
@@ -564,7 +586,7 @@ def _analyse(text: str, lex: Lexicon) -> Analysis:
         sentence.directive = any(c.directive for c in sentence.clauses)
         sentence.descriptive = _is_descriptive(lex, clause_words[0])
         words = sentence.words()
-        sentence.to_model = not lex.model_words.isdisjoint(words) or bool(
+        sentence.to_model = _names_model(words, lex) or bool(
             find_phrases(words, lex.model_vocatives)
         )
         sentence.documentary_from = _documentary_from(sentence, lex, quotes)
