@@ -387,9 +387,10 @@ def _open_world_reach(tool: Tool, roles: ToolRoles, reach: list[RoleSignal]) -> 
     }
     given: set[str] = set()  # locations of destination parameters that count
     idle: set[str] = set()  # locations of those that do not
+    sources = fetched_sources(roles)
     for param in roles.params:
-        if param.shapes.isdisjoint(_DESTINATIONS):
-            continue
+        if param.shapes.isdisjoint(_DESTINATIONS) or param.location in sources:
+            continue  # a source (`photo_url`) is reached, but it is not where data goes
         if says or "webhook" in param.shapes or param.name in offered:
             given.add(param.location)
         else:
@@ -410,6 +411,20 @@ def _open_world_reach(tool: Tool, roles: ToolRoles, reach: list[RoleSignal]) -> 
     return kept
 
 
+def fetched_sources(roles: ToolRoles) -> frozenset[str]:
+    """Locations of URL parameters named for what the tool fetches to work on (`file_url`,
+    `photo_url`, `audio_url`; roles.yaml `fetched_objects`) and not callbacks or recipients: the
+    tool reads from a host it is given there, it sends nothing to it."""
+    fetched = vocabulary().fetched_objects
+    return frozenset(
+        p.location
+        for p in roles.params
+        if "url" in p.shapes
+        and p.shapes.isdisjoint(("webhook", "recipient"))
+        and not fetched.isdisjoint(name_tokens(p.name))
+    )
+
+
 def _world_findings(tool: Tool, roles: ToolRoles, ctx: CheckContext) -> Iterator[Finding]:
     base = f"tools[{roles.index}].annotations.openWorldHint"
     open_world = tool.hint("openWorldHint")
@@ -419,6 +434,13 @@ def _world_findings(tool: Tool, roles: ToolRoles, ctx: CheckContext) -> Iterator
     if open_world is False and reach:
         reach = _open_world_reach(tool, roles, reach)
     if open_world is False and reach:
+        # Only fetching from a URL it is given (`photo_url`): an inexact hint, not a place the
+        # tool sends data to, so a low finding.
+        sources = fetched_sources(roles)
+        strong = any(
+            s.source in _STRONG and not (s.source == "parameter" and s.location in sources)
+            for s in reach
+        )
         yield ctx.rules.finding(
             "TW-CAP-004",
             tool=tool.name,
@@ -429,8 +451,8 @@ def _world_findings(tool: Tool, roles: ToolRoles, ctx: CheckContext) -> Iterator
                 _hint_witness(tool, roles.index, "openWorldHint"),
                 *_witnesses(tool.name, reach),
             ),
-            severity=None if any(s.source in _STRONG for s in reach) else Severity.LOW,
-            confidence=None if any(s.source in _STRONG for s in reach) else Confidence.HEURISTIC,
+            severity=None if strong else Severity.LOW,
+            confidence=None if strong else Confidence.HEURISTIC,
         )
     secrets = roles.evidence("credential-access")
     if open_world is True and secrets:

@@ -122,6 +122,8 @@ class RoleVocabulary:
     permissions: frozenset[str] = frozenset()  # "not" + one of these after a verb refuses it
     # "how", "what" ...: an infinitive after one is content the tool describes ("how to revoke")
     wh_words: frozenset[str] = frozenset()
+    # what a tool fetches from a URL parameter (`photo_url`): a source, not a destination
+    fetched_objects: frozenset[str] = frozenset()
     # HTTP methods that only read (RFC 9110 safe methods): "send a GET request" reads
     safe_http_methods: frozenset[str] = frozenset()
 
@@ -274,6 +276,7 @@ def parse_vocabulary(doc: Any) -> RoleVocabulary:
         pure_objects=frozenset(_flat(doc.get("pure_objects", []), "pure_objects")),
         post_negators=frozenset(_flat(doc.get("post_negators", []), "post_negators")),
         foreign_actors=frozenset(_flat(doc.get("foreign_actors", []), "foreign_actors")),
+        fetched_objects=frozenset(_flat(doc.get("fetched_objects", []), "fetched_objects")),
         negation_window=int(doc.get("negation_window", 4)),
         object_window=int(doc.get("object_window", 8)),
         lemmas=lemmas,
