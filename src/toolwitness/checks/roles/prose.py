@@ -22,6 +22,7 @@ from toolwitness.checks.roles.text import (
     positions_of,
 )
 from toolwitness.checks.roles.vocab import RoleRule, RoleVocabulary, vocabulary
+from toolwitness.checks.text.subjects import subject_head
 from toolwitness.checks.text.wordnet import lexical_classes
 from toolwitness.literals import contains_any
 
@@ -360,29 +361,6 @@ def _verb_position(tokens: tuple[str, ...], at: int, vocab: RoleVocabulary) -> b
     return True
 
 
-_FINITE_BE = frozenset({"is", "are", "was", "were"})
-_NOT_SUBJECT = frozenset({"the", "a", "an", "all", "any", "every", "each", "this", "that", "these",
-                          "those", "its", "their", "your", "my", "our", "which", "who", "whose",
-                          "where", "when", "if", "so", "while", "because", "unless", "until",
-                          "once", "as", "then", "whether", "it", "them"})  # fmt: skip
-
-
-def _subject_head(tokens: tuple[str, ...]) -> bool:
-    """A clause-opening verb form that modifies the subject of a finite "is/are" a few words on
-    ("Empty trailing rows and columns are omitted", "Formatting (Markdown, HTML tags) is
-    preserved"): the sentence states what happens to that subject. An imperative takes a
-    determiner or pronoun first ("Empty the trash"), and a subordinate clause ("if it is
-    stale", "that is older") puts its own verb there."""
-    if len(tokens) < 3 or tokens[1] in _NOT_SUBJECT:
-        return False
-    for token in tokens[1:8]:
-        if token in _NOT_SUBJECT:
-            return False
-        if token in _FINITE_BE:
-            return True
-    return False
-
-
 _GOALS = frozenset({"on", "to", "into", "at", "against", "onto", "inside", "with", "by"})
 _PARTICIPLE_ENDS = ("ed", "en", "wn", "ne", "ent", "un")
 
@@ -460,7 +438,7 @@ def _clause_hits(
             reference = _is_reference(clause, vocab)
         if reference:
             continue
-        if at == 0 and _subject_head(tokens):
+        if at == 0 and subject_head(tokens):
             continue  # "Empty trailing rows are omitted": the subject's modifier, not an order
         if at:  # verb position: a clause start, or after a lead word, a negator or an -ly word
             prev = tokens[at - 1]

@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 
 from toolwitness.checks.text.lexicon import Lexicon, Phrase, lexicon
 from toolwitness.checks.text.mention import base_verbs, carries_negation, mentioned
+from toolwitness.checks.text.subjects import subject_head
 from toolwitness.checks.text.wordnet import lexical_classes
 from toolwitness.plainclass import field, plainclass
 
@@ -440,8 +441,8 @@ def _is_directive(
     if at_i is not None and any(match_at(words, i, p) for p in at_i):
         return True
     verbs = verbs or base_verbs()
-    if words[i] in lex.verbs["imperative"] or words[i] in verbs:
-        return True
+    if (words[i] in lex.verbs["imperative"] or words[i] in verbs) and not subject_head(words, i):
+        return True  # (not "Email addresses are masked …": the subject, then its verb)
     if words[i] in _LEADING_PREPS and _after_leading_phrase(words, i, verbs):
         return True
     # "you must", "the assistant should" anywhere in the clause
