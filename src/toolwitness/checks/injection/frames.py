@@ -78,7 +78,7 @@ def skipped(analysis: Analysis, sentence: Sentence, start: int) -> bool:
         defensive = slots().members["defensive"]
         toks = sentence.tokens
         first = next((t.end for k, t in enumerate(toks) if t.text in defensive
-                      and not _placed(toks, k)), -1)  # fmt: skip
+                      and not _placed(toks, k) and not _acted_on(toks, k)), -1)  # fmt: skip
         sentence.memo["defensive_end"] = first
     return 0 <= first <= start
 
@@ -95,6 +95,19 @@ def _placed(tokens: Sequence[Token], k: int) -> bool:
     while before and before[-1] in _PLACE_DETERMINERS:
         before.pop()
     return bool(before) and before[-1] in _PLACE_PREPS
+
+
+# Verb classes whose object is a thing handled, not the tool's identity ("send the report").
+_HANDLING = frozenset({"transfer", "acquire", "submit", "call", "execute"})
+
+
+def _acted_on(tokens: Sequence[Token], k: int) -> bool:
+    """A defensive noun as the object of an action ("send the report to …", "upload the test
+    results"): a thing the order handles, not the scanner or course the text documents."""
+    j = k - 1
+    while j >= 0 and k - j <= 3 and tokens[j].text in _PLACE_DETERMINERS:
+        j -= 1
+    return j >= 0 and j < k - 1 and not slots().tags(tokens[j].text).isdisjoint(_HANDLING)
 
 
 def self_reference(words: Sequence[str], tags: Tags, k: int, sl: Slots) -> bool:
