@@ -335,6 +335,30 @@ def _issued(analysis: Analysis, start: int, end: int, lex: Lexicon) -> bool:
     return False
 
 
+_BE_REFUSED = frozenset({"is", "are", "was", "were", "be", "been", "get", "gets", "always"})
+
+
+def _refused_subject(sentence: Sentence, start: int, lex: Lexicon) -> bool:
+    """ "Paths matching ~/.ssh/*, ~/.aws/* and .env are refused unless …": the target is in the
+    subject of a refusing participle after a form of be (a list split by commas read as one),
+    with no verb of reading, sending or ordering between them."""
+    refusal = lex.sets["refusal"]
+    words = sentence.words()
+    if refusal.isdisjoint(words):
+        return False
+    verbs = held_union(
+        lex, "moves+imperative",
+        lambda: lex.verbs["acquire"] | lex.verbs["transfer"] | lex.verbs["imperative"],
+    )  # fmt: skip
+    at = next((k for k, t in enumerate(sentence.tokens) if t.end > start), len(words))
+    for k in range(at + 1, len(words)):
+        if words[k] in refusal and words[k - 1] in _BE_REFUSED:
+            return True
+        if words[k] not in _BE_REFUSED and base_form(words[k], verbs) is not None:
+            return False
+    return False
+
+
 def _subject_negated(analysis: Analysis, start: int, lex: Lexicon) -> bool:
     """ "secrets in them are not exposed": the target is the subject of a negated predicate."""
     found = analysis.clause_at(start)
@@ -507,6 +531,8 @@ def sensitive_targets(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> It
                 continue
             if analysis.exemplified_at(start) or _subject_negated(analysis, start, lex):
                 continue
+            if _refused_subject(sentence, start, lex):
+                continue  # "paths under ~/.aws are refused": what the tool keeps out
             # asked of the user for the tool's own use, unless routed into a side field
             side = _side_field(analysis.text, sentence, ctx)
             if not side and (
