@@ -401,7 +401,9 @@ def _name_signals(
     return out
 
 
-def _noun_positions(raw_name: str, name: list[str], vocab: RoleVocabulary) -> frozenset[int]:
+def _noun_positions(
+    raw_name: str, name: list[str], vocab: RoleVocabulary, description: str | None = None
+) -> frozenset[int]:
     """Name tokens whose structure makes them modifiers of a noun, not the tool's verb: an -ing
     form before another token ("browsing_history", "running_jobs") is a gerund or participle
     modifying the noun after it, a plural ("labels_list") a noun (a tool's own verb is written
@@ -416,6 +418,14 @@ def _noun_positions(raw_name: str, name: list[str], vocab: RoleVocabulary) -> fr
         for i, token in enumerate(raw[:-1])
         if token.endswith(("ing", "s")) and name[i] != token and name[i] in vocab.verbs
     }
+    # (a plural last, "airport_transfers", "pending_deletes": the name's head noun; a tool's
+    # verb there would be in its base form, "cache_clear")
+    last = len(raw) - 1
+    if raw[last].endswith("s") and name[last] != raw[last] and name[last] in vocab.verbs:
+        # unless the description opens with that verb ("task_comments": "Comment on a task")
+        lead = (description or "").split(maxsplit=1)[:1]
+        if not lead or vocab.lemmas.get(lead[0].lower(), lead[0].lower()) != name[last]:
+            out.add(last)
     return frozenset(out)
 
 
@@ -443,7 +453,7 @@ def derive_roles(tool: Tool, index: int, vocab: RoleVocabulary | None = None) ->
     name = [lemmas(t, t) for t in name_tokens(tool.name)]
     read_only = "readonly" in name or ("read" in name and "only" in name)
     read_only = read_only or any(p.read_only for p in parts)
-    nouns = _noun_positions(tool.name, name, vocab)
+    nouns = _noun_positions(tool.name, name, vocab, tool.description)
     signals = _name_signals(name, index, vocab, role_index, read_only=read_only, nouns=nouns)
     for at, prose in enumerate(parts):
         if prose.hits:  # the location is built only for a text that gives something

@@ -117,12 +117,20 @@ def object_after(
 
 
 def _is_reference(clause: Clause, vocab: RoleVocabulary) -> bool:
-    """Usage advice about another tool: 'Use write_file to change it' (not 'Use this to ...')."""
-    return (
-        clause.sentence_start
-        and clause.tokens[0] in vocab.reference_openers
-        and any("_" in t for t in clause.tokens)
+    """Usage advice about another tool: 'Use write_file to change it' (not 'Use this to ...'),
+    or an order done with one: 'Create the record with create_employee first'."""
+    tokens = clause.tokens
+    if not clause.sentence_start:
+        return False
+    if tokens[0] in vocab.reference_openers and any("_" in t for t in tokens):
+        return True
+    return any(
+        "_" in tokens[k] and tokens[k - 1] in _BY_TOOL for k in range(2, len(tokens))
     )
+
+
+_CLAUSE_JOINS = frozenset({"and", "or", "but", ",", ";"})
+_BY_TOOL = frozenset({"with", "using", "via", "through"})
 
 
 class _VerbRule(NamedTuple):
@@ -438,8 +446,8 @@ def _clause_hits(
             reference = _is_reference(clause, vocab)
         if reference:
             continue
-        if at == 0 and subject_head(tokens):
-            continue  # "Empty trailing rows are omitted": the subject's modifier, not an order
+        if (at == 0 or tokens[at - 1] in _CLAUSE_JOINS) and subject_head(tokens, at):
+            continue  # "(and) empty trailing rows are omitted": the subject's modifier
         if at:  # verb position: a clause start, or after a lead word, a negator or an -ly word
             prev = tokens[at - 1]
             if not (prev in leads or prev in negators or prev.endswith("ly")):
