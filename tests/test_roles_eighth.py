@@ -53,3 +53,28 @@ def test_an_order_after_a_conjunction_keeps_its_role() -> None:
 
 def test_a_plural_last_token_the_description_uses_as_its_verb_stays_the_verb() -> None:
     assert "state-write" in roles("ticket_comments", "Comment on a ticket.")
+
+
+def _read_only_roles(description: str, param_text: str) -> set[str]:
+    tool = Tool(name="get_items", description=description,
+                inputSchema={"type": "object", "properties": {
+                    "withNotes": {"type": "boolean", "description": param_text}}},
+                annotations={"readOnlyHint": True})  # fmt: skip
+    return set(derive_roles(tool, 0).roles)
+
+
+@pytest.mark.parametrize(
+    "param_text",
+    [
+        "Set to false to keep the answer short when the notes are not needed.",
+        "Set withNotes to true to also return each item's notes.",
+        "Set it to 0 to return every page.",
+    ],
+)
+def test_setting_an_argument_is_not_a_state_write(param_text: str) -> None:
+    assert "state-write" not in _read_only_roles("Get the items of a board.", param_text)
+
+
+def test_setting_a_thing_is_still_a_state_write() -> None:
+    roles_found = _read_only_roles("Set the board owner to the given user.", "Include notes.")
+    assert "state-write" in roles_found

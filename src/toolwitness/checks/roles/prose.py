@@ -129,6 +129,21 @@ def _is_reference(clause: Clause, vocab: RoleVocabulary) -> bool:
     )
 
 
+_SETTING = frozenset({"set", "sets", "setting"})
+# Literal argument values: "set X to true" says how to call the tool, not what it changes.
+_VALUES = frozenset({"true", "false", "null", "none", "yes", "no", "empty", "zero", "default"})
+
+
+def _sets_a_value(tokens: tuple[str, ...], at: int) -> bool:
+    """ "set to false", "set includeItemUpdates to true", "set it to 0": the object of "set",
+    within three words, is given a literal value (a boolean, null, a number)."""
+    for k in range(at + 1, min(len(tokens) - 1, at + 4)):
+        if tokens[k] == "to":
+            value = tokens[k + 1]
+            return value in _VALUES or value.isdigit()
+    return False
+
+
 _CLAUSE_JOINS = frozenset({"and", "or", "but", ",", ";"})
 _BY_TOOL = frozenset({"with", "using", "via", "through"})
 
@@ -448,6 +463,8 @@ def _clause_hits(
             continue
         if (at == 0 or tokens[at - 1] in _CLAUSE_JOINS) and subject_head(tokens, at):
             continue  # "(and) empty trailing rows are omitted": the subject's modifier
+        if token in _SETTING and _sets_a_value(tokens, at):
+            continue  # "Set includeGroup to false to …": how to fill an argument
         if at:  # verb position: a clause start, or after a lead word, a negator or an -ly word
             prev = tokens[at - 1]
             if not (prev in leads or prev in negators or prev.endswith("ly")):
