@@ -31,11 +31,13 @@ from toolwitness.checks.text.language import (
     Clause,
     Sentence,
     Token,
+    analyse,
     base_form,
     find_phrases,
     match_at,
+    split_identifier,
 )
-from toolwitness.checks.text.lexicon import Lexicon
+from toolwitness.checks.text.lexicon import Lexicon, lexicon
 from toolwitness.findings import Severity
 
 
@@ -45,6 +47,33 @@ def _skip(analysis: Analysis, sentence: Sentence, tok: Token) -> bool:
 
 def _signal(family: str, severity: Severity, start: int, end: int, message: str) -> Signal:
     return Signal(family=family, severity=severity, start=start, end=end, message=message)
+
+
+_DETERMINERS = frozenset({"the", "these", "those", "any", "all", "every", "other"})
+
+
+def quiet_in_context(text: str, signal: Signal, ctx: FieldContext) -> bool:
+    """An authority signal (computed once per text, `detect.CONTEXT_FREE`) that this field's
+    context explains: a parameter's text whose sentence opens with the verb the parameter's
+    name starts with (`ignoreRobotsText`: "Ignore robots.txt rules for this request") says what
+    setting the flag does.
+
+    (The tool's own name does not quiet it: "tcc_bypass", "override_03" name the attack.)"""
+    if signal.family != AUTHORITY or ctx.param is None:
+        return False
+    parts = split_identifier(ctx.param)
+    sentence = analyse(text).sentence_at(signal.start)
+    if not parts or sentence is None or not sentence.tokens or sentence.to_model:
+        return False
+    # ("ignore_previous": "Ignore previous instructions …" is still an attack: a qualifier
+    # that points at the model's own instructions keeps the signal)
+    # (and a title that only restates the name, "Bypass Execution Policy", says what the flag
+    # is: the name's own meaning, which is the finding)
+    qualifiers = lexicon().framing["override_qualifiers"] - _DETERMINERS
+    words = sentence.words()
+    return (
+        words[0] == parts[0] and len(words) > len(parts) and qualifiers.isdisjoint(words)
+    )
 
 
 def authority(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
