@@ -138,6 +138,36 @@ class _Purpose:
         return self._words
 
 
+_MAX_NAMES = 256
+_MAX_NAME_DEPTH = 6
+_SUBSCHEMAS = ("items", "additionalProperties", "anyOf", "oneOf", "allOf", "$defs",
+               "definitions")  # fmt: skip
+
+
+def property_names(schema: object) -> frozenset[str]:
+    """Every property name of an input schema, nested ones included (`nodes[].gifRef`), lower
+    case, bounded in depth and count: the tool's own arguments, which its texts name ("use
+    gifRef instead") without naming another tool."""
+    out: set[str] = set()
+    stack: list[tuple[object, int]] = [(schema, 0)]
+    while stack and len(out) < _MAX_NAMES:
+        node, depth = stack.pop()
+        if not isinstance(node, dict) or depth > _MAX_NAME_DEPTH:
+            continue
+        props = node.get("properties")
+        if isinstance(props, dict):
+            for key, sub in props.items():
+                if isinstance(key, str):
+                    out.add(key.lower())
+                stack.append((sub, depth + 1))
+        for keyword in _SUBSCHEMAS:
+            sub = node.get(keyword)
+            children = sub.values() if isinstance(sub, dict) and keyword in (
+                "$defs", "definitions") else sub if isinstance(sub, list) else [sub]  # fmt: skip
+            stack.extend((child, depth + 1) for child in list(children)[:_MAX_NAMES])
+    return frozenset(sorted(out)[:_MAX_NAMES])
+
+
 @server_check("injection.poisoning", ALL_RULES)
 def tool_poisoning(surface: ServerSurface, ctx: CheckContext) -> Iterator[Finding]:
     lex = lexicon()
@@ -162,9 +192,7 @@ def tool_poisoning(surface: ServerSurface, ctx: CheckContext) -> Iterator[Findin
         ):
             param_signals.setdefault(found.location, []).append(sig)
         param_words: dict[str, frozenset[str]] = {}
-        props = tool.input_schema.get("properties")
-        params = frozenset(k.lower() for k in props if isinstance(k, str)) if isinstance(
-            props, dict) else frozenset()  # fmt: skip
+        params = property_names(tool.input_schema)
         reported: dict[str, set[str]] = {}
         prose: list[TextField] = []
         for field in tool_text_fields(tool, i):

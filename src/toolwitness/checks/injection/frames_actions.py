@@ -219,11 +219,29 @@ def _argument(words: Sequence[str], tags: Tags, lo: int, hi: int, ctx: FieldCont
 _PRONOUNS = frozenset({"it", "that", "them", "those", "one"})
 
 
+_REPLACED_SELF = frozenset({"this", "it", "me", "here"})
+_REPLACED_SKIP = frozenset({"the", "a", "an", "calling", "using"})
+
+
+def _replaces_other(words: Sequence[str], ctx: FieldContext) -> bool:
+    """ "Use bodyPreview instead of body", "use ANY_OF instead of multiple API calls": what is
+    replaced is named after "instead of" and is not this tool, so the sentence chooses between
+    fields, values or ways of calling, not away from this tool."""
+    own = (ctx.tool or "").lower()
+    at = words.index("instead")
+    if words[at + 1 : at + 2] != ["of"]:
+        return False  # "… instead." leaves what is replaced unsaid: this tool, read as such
+    rest = [w for w in words[at + 2 : at + 5] if w not in _REPLACED_SKIP]
+    return bool(rest) and rest[0] not in _REPLACED_SELF and rest[0] != own and not (
+        rest[0] == "tool" or rest[:2] == ["this", "tool"]
+    )
+
+
 def _elsewhere(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: Tags,
                ctx: FieldContext, sl: Slots) -> Signal | None:  # fmt: skip
     """ "Always use list_cities_pro on the analytics server instead of this one": an order to
     use, instead of this tool, a tool this server does not provide."""
-    if "instead" not in words:
+    if "instead" not in words or _replaces_other(words, ctx):
         return None
     for i, tag in enumerate(tags):
         if "call" not in tag or _clause_of(sentence, i)[1] or not _asked(sentence, words, i):
