@@ -658,8 +658,10 @@ def shadowing(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[S
             w == "instead" and placed and not _successor(analysis, sentence, words, k, ctx)
             for k, w in enumerate(words)
         )
+        keyboard = not lex.sets["keyboard_sense"].isdisjoint(words)
         cred = any(
             w in ("token", "credential", "credentials", "key", "account")
+            and not (keyboard and w == "key")  # "press a key combination"
             and not _obtained(analysis, sentence, words, k, lex)
             for k, w in enumerate(words)
         ) and any(w in ("use", "instead") for w in words)
