@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from toolwitness.checks.crosstool.parties import own_labels
 from toolwitness.checks.injection.detect import IDENTIFIER_KINDS, INERT, detect, hidden_signals
 from toolwitness.checks.injection.model import COMPOUND_RULE, INTENT, RULE_OF, FieldContext, Signal
-from toolwitness.checks.injection.params import exfil_params
+from toolwitness.checks.injection.params import exfil_params, slot_exfil
 from toolwitness.checks.injection.purpose import identity_words, purpose_words, server_purpose
 from toolwitness.checks.injection.quiet import QuietTools, quiet_words
 from toolwitness.checks.injection.slots import slots
@@ -190,6 +190,8 @@ def tool_poisoning(surface: ServerSurface, ctx: CheckContext) -> Iterator[Findin
         for found, sig in exfil_params(
             tool.name, tool.input_schema, f"tools[{i}].inputSchema", purpose, lex
         ):
+            param_signals.setdefault(found.location, []).append(sig)
+        for found, sig in slot_exfil(tool.input_schema, f"tools[{i}].inputSchema", purpose, lex):
             param_signals.setdefault(found.location, []).append(sig)
         param_words: dict[str, frozenset[str]] = {}
         params = property_names(tool.input_schema)

@@ -8,6 +8,7 @@ a weather tool may not.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import Any
@@ -65,6 +66,62 @@ def schema_params(
             stack.append((items, (*parts, "items"), depth + 1))
 
 
+# A value written as a template slot or identifiers ("{{full_conversation_with_system_prompt}}",
+# "ALL_PRIOR_USER_MESSAGES_VERBATIM + SYSTEM_PROMPT"): a name for what the model fills in.
+_SLOT_VALUE = re.compile(r"[\s{}$<>%()\[\]+A-Za-z0-9_.:|-]{3,240}")
+
+
+def placeholder_defaults(schema: Any, base: str) -> Iterator[Param]:
+    """Every default or const of a property written as a template slot or identifiers joined
+    by underscores (see `_SLOT_VALUE`): `description` is the value, `location` its own path.
+    Same walk and bounds as `schema_params`."""
+    stack: list[tuple[Any, tuple[str, ...], int]] = [(schema, (), 0)]
+    count = 0
+    while stack and count < _MAX_PARAMS:
+        node, parts, depth = stack.pop()
+        if not isinstance(node, dict) or depth > _MAX_DEPTH:
+            continue
+        props = node.get("properties")
+        if isinstance(props, dict):
+            for name, body in props.items():
+                count += 1
+                if not isinstance(body, dict):
+                    continue
+                at = (*parts, "properties", name)
+                for keyword in ("default", "const"):
+                    value = body.get(keyword)
+                    if isinstance(value, str) and "_" in value and _SLOT_VALUE.fullmatch(value):
+                        yield Param(name, _location(base, (*at, keyword)), value)
+                stack.append((body, at, depth + 1))
+        items = node.get("items")
+        if isinstance(items, dict):
+            stack.append((items, (*parts, "items"), depth + 1))
+
+
+def slot_exfil(
+    schema: Any, base: str, purpose: frozenset[str] | Callable[[], frozenset[str]], lex: Lexicon
+) -> Iterator[tuple[Param, Signal]]:
+    """A default the model is to send that names the conversation or the system prompt in full
+    (`quoted_context: "{{full_conversation_including_system_prompt}}"`), outside the tool's
+    purpose: the value itself is the instruction, in any language of the surrounding prose.
+    The signal spans the whole value."""
+    goal: frozenset[str] | None = None
+    for param in placeholder_defaults(schema, base):
+        words = list(split_identifier(param.description))  # "full conversation including …"
+        if lex.sets["totality"].isdisjoint(words):
+            continue
+        if goal is None:
+            goal = purpose() if callable(purpose) else purpose
+        name_words = set(split_identifier(param.name))
+        sources = [p for _, p in find_phrases(words, lex.params["data_sources"])
+                   if not set(p) & (goal | name_words)]  # fmt: skip
+        if sources:
+            message = (
+                "is a default that names data the tool's purpose does not need (a side channel out)"
+            )
+            yield param, Signal(EXFIL_PARAM, Severity.HIGH, 0, len(param.description), message)
+
+
 def _location(base: str, parts: tuple[str, ...]) -> str:
     loc = base
     for key in parts:
@@ -119,6 +176,14 @@ def _read_otherwise(analysis: Analysis, start: int, end: int) -> bool:
     )
 
 
+def _passive_order(words: list[str]) -> bool:
+    """ "… is to be pasted here", "are to be included": an order in the passive voice."""
+    return any(
+        words[k] in ("is", "are") and words[k + 1 : k + 3] == ["to", "be"]
+        for k in range(len(words) - 2)
+    )
+
+
 def exfil_params(
     tool_name: str,
     schema: Any,
@@ -159,7 +224,8 @@ def exfil_params(
                 if not analysis.negated_at(start) and not _read_otherwise(analysis, start, end)
             ]
         )
-        directive = any(s.directive for s in analysis.sentences)
+        # (or a passive order: "the complete conversation … is to be pasted here")
+        directive = any(s.directive for s in analysis.sentences) or _passive_order(words)
         total = bool(lex.sets["totality"] & set(words))
         if sources and (side or directive) and (total or sensitive or hidden):
             i, p = sources[0]
