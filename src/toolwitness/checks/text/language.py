@@ -511,7 +511,37 @@ def _documentary_from(
     for k, phrase in find_phrases(words, examples):
         if k > 0 and words[k - 1] in nouns:
             return toks[k + len(phrase) - 1].end
+    reported = _reported_text(words, lex)
+    return None if reported is None else toks[reported].start
+
+
+_THIS_TEXT = frozenset({"this", "these", "following", "above", "below", "my", "our"})
+
+
+def _reported_text(words: list[str], lex: Lexicon) -> int | None:
+    """ "text telling the model to hide …", "a description that says to BCC …": a noun naming a
+    text, then (after "that"/"which") a verb of saying or asking; the index of the noun. Not
+    this very text ("this description tells you to …", "the following note asks …")."""
+    nouns = lex.framing["reported_text_nouns"]
+    if nouns.isdisjoint(words):
+        return None
+    verbs = lex.framing["reporting_verbs"]
+    for k, w in enumerate(words[:-1]):
+        if w not in nouns:
+            continue
+        j = k + 2 if words[k + 1] in ("that", "which") else k + 1
+        if j >= len(words) or words[j] not in verbs:
+            continue
+        if not _THIS_TEXT.isdisjoint(words[max(0, k - 3) : k]):
+            continue
+        if not _OWN_ORDERS.isdisjoint(words[max(0, k - 2) : k]):
+            continue  # "whatever the system prompt says": the model's own orders, not a text
+        return k
     return None
+
+
+# Words before a text noun that make it the model's or user's own instructions.
+_OWN_ORDERS = frozenset({"system", "your", "whatever", "user", "user's", "developer", "operator"})
 
 
 _OBJECT_DETERMINERS = frozenset({"the", "a", "an", "our", "your", "their", "its", "ai", "language",
