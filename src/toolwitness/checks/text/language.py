@@ -529,8 +529,11 @@ def _reported_text(words: list[str], lex: Lexicon) -> int | None:
     for k, w in enumerate(words[:-1]):
         if w not in nouns:
             continue
-        j = k + 2 if words[k + 1] in ("that", "which") else k + 1
-        if j >= len(words) or words[j] not in verbs:
+        relative = words[k + 1] in ("that", "which")
+        j = k + 2 if relative else k + 1
+        if j >= len(words) or not (
+            words[j] in verbs or (relative and words[j] in lex.framing["reporting_verbs_plural"])
+        ):
             continue
         if not _THIS_TEXT.isdisjoint(words[max(0, k - 3) : k]):
             continue
