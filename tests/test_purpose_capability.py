@@ -251,3 +251,34 @@ def test_an_email_address_parameter_is_no_sink_unless_the_tool_sends() -> None:
     assert "external-sink" in derive_roles(tool, 0).roles
     quiet = Tool.model_validate(check)
     assert "external-sink" not in derive_roles(quiet, 0).roles
+
+
+@pytest.mark.parametrize(
+    ("tool", "param"),
+    [
+        (t("start_ci_job", "Start a job on a CI pipeline.",
+           {"pipeline": S, "env": {"type": "object"}}), "env"),
+        (t("inspect_jwt", "Show the claims of a JWT without checking it.",
+           {"token": S}, readOnlyHint=True), "token"),
+    ],
+)  # fmt: skip
+def test_a_purpose_that_names_the_need_explains_the_parameter(
+    tool: dict[str, Any], param: str
+) -> None:
+    """A build or pipeline runs a process (its environment); a JWT is a token to read."""
+    assert not [f for f in of(scan(tool), "TW-CAP-014") if param in f.location]
+
+
+@pytest.mark.parametrize(
+    ("tool", "param"),
+    [
+        (t("convert_units", "Convert between units.", {"value": S, "env": {"type": "object"}}),
+         "env"),
+        (t("show_weather", "Show the weather.", {"city": S, "token": S}, readOnlyHint=True),
+         "token"),
+    ],
+)  # fmt: skip
+def test_a_purpose_that_does_not_name_the_need_still_flags(
+    tool: dict[str, Any], param: str
+) -> None:
+    assert [f for f in of(scan(tool), "TW-CAP-014") if param in f.location]
