@@ -161,6 +161,9 @@ def _harvest(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags:
             continue
         if redacted(analysis, sentence, lex):
             return None  # "replace card numbers and secrets with placeholders": protected
+        if words[obj] in ctx.params and "_" not in words[obj] and _CONCESSIVE.isdisjoint(words):
+            continue  # "pass the signing secret" to a tool whose argument is `secret`: its
+            # input (whether the purpose needs such an argument is TW-CAP-014's question)
         if words[i] in ctx.identity and not ctx.identity.isdisjoint(words[obj : obj + 3]):
             continue  # the tool's own act on its own object: "Send a one-time code" of
             # `send_verification_code`, said in its name
