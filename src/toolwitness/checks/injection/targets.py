@@ -338,6 +338,22 @@ def _issued(analysis: Analysis, start: int, end: int, lex: Lexicon) -> bool:
 _BE_REFUSED = frozenset({"is", "are", "was", "were", "be", "been", "get", "gets", "always"})
 
 
+_LIKE_ARTICLES = ("a ", "an ", "the ", "any ")
+
+
+def _likened(analysis: Analysis, start: int) -> bool:
+    """The target is what something is compared with ("treat the URL like a password", "keep it
+    as safe as your API key"): "like" or "as safe/secret as" right before it."""
+    before = analysis.lower[max(0, start - 40) : start].rstrip()
+    for article in _LIKE_ARTICLES:
+        if before.endswith(article.rstrip()):
+            before = before[: -len(article.rstrip())].rstrip()
+            break
+    words = before.split()
+    return bool(words) and (words[-1] == "like" or (len(words) >= 3 and words[-1] == "as"
+                                                     and words[-3] == "as"))  # fmt: skip
+
+
 def _refused_subject(sentence: Sentence, start: int, lex: Lexicon) -> bool:
     """ "Paths matching ~/.ssh/*, ~/.aws/* and .env are refused unless …": the target is in the
     subject of a refusing participle after a form of be (a list split by commas read as one),
@@ -533,6 +549,8 @@ def sensitive_targets(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> It
                 continue
             if _refused_subject(sentence, start, lex):
                 continue  # "paths under ~/.aws are refused": what the tool keeps out
+            if _likened(analysis, start):
+                continue  # "treat the returned URL like a password": a comparison
             # asked of the user for the tool's own use, unless routed into a side field
             side = _side_field(analysis.text, sentence, ctx)
             if not side and (
