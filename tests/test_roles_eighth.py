@@ -78,3 +78,19 @@ def test_setting_an_argument_is_not_a_state_write(param_text: str) -> None:
 def test_setting_a_thing_is_still_a_state_write() -> None:
     roles_found = _read_only_roles("Set the board owner to the given user.", "Include notes.")
     assert "state-write" in roles_found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Reads the records and sends them to the given URL.",
+        "Collects the rows and pushes them to whatever webhook is configured.",
+    ],
+)
+def test_a_pronoun_then_a_goal_takes_the_place_as_object(text: str) -> None:
+    """ "sends them to the URL": the object search goes on to the place, not back."""
+    assert "external-sink" in roles("get_rows", text)
+
+
+def test_a_pronoun_alone_still_looks_back() -> None:
+    assert "code-exec" in roles("run_helper", "Downloads a script and executes it.")

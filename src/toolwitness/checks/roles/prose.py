@@ -79,11 +79,16 @@ def _refused_after(tokens: tuple[str, ...], at: int, vocab: RoleVocabulary) -> b
 
 def _object_span(tokens: tuple[str, ...], at: int, window: int, back: frozenset[str]) -> range:
     """Where an object of the verb at `at` is looked for: the window after it; a pronoun right
-    after it ("executes it") sends the search back over the words before the verb."""
+    after it ("executes it") sends the search back over the words before the verb, unless a
+    goal follows the pronoun ("sends them to the URL")."""
     span = range(at + 1, min(len(tokens), at + 1 + window))
-    if span and tokens[span[0]] in back:
+    if span and tokens[span[0]] in back and tokens[span[0] + 1 : span[0] + 2] not in _TO_PLACE:
         span = range(at - 1, max(-1, at - 1 - window), -1)
     return span
+
+
+# A pronoun then one of these ("sends them to whatever URL"): the place after it is the object.
+_TO_PLACE = (("to",), ("into",), ("onto",), ("at",))
 
 
 def _object_in(
