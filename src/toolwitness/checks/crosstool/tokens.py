@@ -8,7 +8,6 @@ is not a bank account.
 
 from __future__ import annotations
 
-import mimetypes
 import re
 from collections.abc import Collection, Iterator
 from functools import lru_cache
@@ -133,6 +132,8 @@ def _tlds() -> frozenset[str]:
 def file_types() -> frozenset[str]:
     """File-name extensions: those of Python's own MIME table (".txt", ".py", ".sh", ".zip"; no
     system file read, so the same on every machine) and Markdown's, which it lacks."""
+    import mimetypes  # here: the table is built once, for a text naming a file (issue 17)
+
     table = mimetypes.MimeTypes(filenames=())
     types = {ext.lstrip(".").lower() for strict in (True, False) for ext in table.types_map[strict]}
     return frozenset(types | {"md"})

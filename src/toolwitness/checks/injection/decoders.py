@@ -19,9 +19,7 @@ on how loaded the machine is.
 
 from __future__ import annotations
 
-import base64
 import binascii
-import html
 import re
 import unicodedata
 from collections.abc import Iterator
@@ -153,6 +151,8 @@ def _may_hold_bytes(text: str) -> bool:
 
 
 def _bytes_runs(text: str) -> Iterator[tuple[int, int, str, str]]:
+    import base64  # here: only a text with a 16-character run decodes bytes
+
     for m in _B64.finditer(text):
         raw = m.group()
         if raw.isalpha() and (raw.islower() or raw.isupper()):
@@ -231,6 +231,8 @@ def _escapes(text: str) -> Iterator[tuple[int, int, str, str]]:
             yield m.start(), m.end(), "unicode-escape", chars
     entities = list(_ENTITY.finditer(text))
     if len(entities) >= 3:
+        import html  # here: html.entities' table (~2 ms) only for a text with entities
+
         # the whole field with its entities resolved: words between entities belong to it
         decoded = html.unescape(text)
         if decoded != text and readable(decoded):

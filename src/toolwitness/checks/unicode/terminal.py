@@ -10,7 +10,6 @@ need more, so a 100,000-character escape storm costs linear time.
 
 from __future__ import annotations
 
-import base64
 import binascii
 import re
 
@@ -381,6 +380,8 @@ def _osc(text: str, start: int, screen: _Screen, effect: TerminalEffect) -> int:
 
 
 def _clipboard(payload: str) -> str:
+    import base64  # here: only an OSC 52 clipboard write is decoded
+
     try:
         data = base64.b64decode(payload[:65536], validate=True)
     except (binascii.Error, ValueError):
