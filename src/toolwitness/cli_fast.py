@@ -18,12 +18,13 @@ from __future__ import annotations
 import errno
 import json
 import os
-import re
 import sys
 from functools import cache
 from importlib import import_module
 from pathlib import Path
 from typing import Any
+
+from toolwitness.lazyre import lazy_compile
 
 DATA = Path(__file__).resolve().parent / "data"
 TABLE = DATA / "cli-fast.json"
@@ -33,8 +34,8 @@ FAST_COMMANDS = {
     "code": ("toolwitness.commands.code_run", "CodeRequest", "run_code"),
 }
 COMPLETION_VARIABLE = "_TOOLWITNESS_COMPLETE"  # typer's shell completion: typer answers it
-_INT = re.compile(r"[0-9]{1,18}")
-_FLOAT = re.compile(r"[0-9]{1,18}(\.[0-9]{1,18})?")
+_INT = lazy_compile(r"[0-9]{1,18}")
+_FLOAT = lazy_compile(r"[0-9]{1,18}(\.[0-9]{1,18})?")
 _BAIL = object()  # a value typer must judge
 
 
