@@ -77,3 +77,12 @@ def test_invalid_pattern_raises_at_first_use() -> None:
     lazy = lazy_compile(r"(unclosed")
     with pytest.raises(re.error):
         lazy.search("text")
+
+
+def test_a_method_bound_before_first_use_compiles_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+    real = re.compile
+    monkeypatch.setattr(lazyre.re, "compile", lambda p, f=0: calls.append(p) or real(p, f))
+    fullmatch = lazy_compile(r"[a-z]+").fullmatch  # as `inert = INERT.fullmatch` does
+    assert [bool(fullmatch(t)) for t in ("abc", "ab1", "z")] == [True, False, True]
+    assert calls == [r"[a-z]+"]

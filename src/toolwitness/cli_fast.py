@@ -18,6 +18,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import sys
 from functools import cache
 from importlib import import_module
@@ -34,7 +35,7 @@ FAST_COMMANDS = {
     "code": ("toolwitness.commands.code_run", "CodeRequest", "run_code"),
 }
 COMPLETION_VARIABLE = "_TOOLWITNESS_COMPLETE"  # typer's shell completion: typer answers it
-_INT = lazy_compile(r"[0-9]{1,18}")
+_INT = re.compile(r"[0-9]{1,18}")
 _FLOAT = lazy_compile(r"[0-9]{1,18}(\.[0-9]{1,18})?")
 _BAIL = object()  # a value typer must judge
 

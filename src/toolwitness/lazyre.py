@@ -4,7 +4,9 @@ A module-level `re.compile` runs when the module is imported, whether or not the
 searches with it: a one-tool catalog scan compiled ~130 such patterns (~16 ms, issue 17) and
 used fewer than 20. `lazy_compile(pattern, flags)` stands for the compiled pattern. Its first
 method call compiles it and puts the compiled pattern's bound methods on the instance, so every
-later call goes straight to them (an instance attribute wins over the class's method).
+later call goes straight to them (an instance attribute wins over the class's method). A pattern
+every scan uses stays a plain `re.compile`: a method bound before the first use (`match =
+P.match`) keeps calling through this class.
 """
 
 from __future__ import annotations
@@ -23,11 +25,15 @@ class LazyPattern:
     def __init__(self, pattern: str, flags: int = 0) -> None:
         self.pattern = pattern
         self._flags = flags
+        self._compiled: re.Pattern[str] | None = None
 
     def compiled(self) -> re.Pattern[str]:
-        compiled = re.compile(self.pattern, self._flags)
-        vars(self).update((name, getattr(compiled, name)) for name in _METHODS)
-        return compiled
+        # A caller may hold a method bound before the first use (`fullmatch = P.fullmatch`):
+        # it comes back here every time, so the compiled pattern is kept, not made again.
+        if self._compiled is None:
+            self._compiled = re.compile(self.pattern, self._flags)
+            vars(self).update((name, getattr(self._compiled, name)) for name in _METHODS)
+        return self._compiled
 
     def search(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
         return self.compiled().search(string, pos, endpos)

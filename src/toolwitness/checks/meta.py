@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from toolwitness.acquire.package_meta import NOTE_PREFIX as PACKAGE_NOTE
 from toolwitness.checks.interface import CheckContext, server_check
 from toolwitness.findings import Finding
-from toolwitness.lazyre import lazy_compile
 from toolwitness.model import Coverage, ServerSurface
 from toolwitness.textnorm import excerpt
 
-_VALID_NAME = lazy_compile(r"[A-Za-z0-9_.\-]{1,128}")
+_VALID_NAME = re.compile(r"[A-Za-z0-9_.\-]{1,128}")
 
 
 @server_check("meta.surface", ["TW-META-001", "TW-META-002", "TW-META-008"])

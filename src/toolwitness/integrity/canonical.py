@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -61,7 +62,7 @@ def _direct_encoder() -> Callable[[Any], str]:
 
 _encode = _direct_encoder()
 _sha256 = hashlib.sha256
-_NUMBER_START = lazy_compile(r"[:,\[]-?[0-9]")
+_NUMBER_START = re.compile(r"[:,\[]-?[0-9]")
 _FLOAT_OR_BIG = lazy_compile(r"[:,\[]-?[0-9]+[.eE]|[0-9]{16}")
 
 

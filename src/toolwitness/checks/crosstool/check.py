@@ -44,7 +44,7 @@ _VENDOR_KINDS = frozenset({"meta", "extra", "annotation", "key-text"})
 # Keyword values that are URIs by definition (a JSON Schema dialect, an id, a reference, a
 # pattern or format) and icons (whose `src` is a URL by nature) never hold a destination.
 _URI_KEYWORD = lazy_compile(r'(?:\.|\[")(?:\$schema|\$id|\$ref|\$anchor|pattern|format)"?\]?$')
-_WORD_RUN = lazy_compile(r"[A-Za-z0-9_]+")
+_WORD_RUN = re.compile(r"[A-Za-z0-9_]+")
 _READ_ONLY = lazy_compile(r"\b(?:read[- ]?only|view[- ]only)\b", re.IGNORECASE)
 
 

@@ -295,7 +295,7 @@ def _may_hold_prose(vendor: Sequence[object]) -> bool:
     return not compact.isascii() and UNSPACED.search(compact) is not None
 
 
-_SPACE = lazy_compile(r"\s")  # any Unicode space a paragraph may separate its words with
+_SPACE = re.compile(r"\s")  # any Unicode space a paragraph may separate its words with
 
 
 def _vendor_prose(tool: Tool, i: int) -> Iterator[tuple[TextField, int]]:

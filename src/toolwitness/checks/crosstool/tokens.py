@@ -22,14 +22,14 @@ _IDENT = lazy_compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]{0,127}")
 _CAMEL = lazy_compile(r"[a-z0-9][A-Z]")
 
 _EMAIL = lazy_compile(r"[A-Za-z0-9._%+\-]{1,64}@[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63}){1,8}")
-_IBAN = lazy_compile(r"\b[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b")
+_IBAN = re.compile(r"\b[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b")
 _EVM = lazy_compile(r"\b0x[0-9a-fA-F]{40}\b")
 _BECH32 = lazy_compile(r"\bbc1[02-9ac-hj-np-z]{25,62}\b")
 _URL = lazy_compile(r"\b(?:https?|wss?|ftp)://([A-Za-z0-9.\-]{1,253})(?::[0-9]{1,5})?")
 _PHONE = lazy_compile(r"(?<![\w+])\+[0-9][0-9 ().\-]{6,18}[0-9](?![\w])")
 # A host name written without a scheme ("sync target: notes-relay.io"): lower-case labels, not
 # part of a path, an address, a URL or a longer dotted name.
-_BARE_HOST = lazy_compile(
+_BARE_HOST = re.compile(
     r"(?<![\w@/.:\-])((?:[a-z0-9](?:[a-z0-9\-]{0,61}[a-z0-9])?\.){1,6}[a-z]{2,24})(?![\w\-]|\.\w)"
 )
 # Top-level domains of the legacy generic registries: no code property or file type ends so.

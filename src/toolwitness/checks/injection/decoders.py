@@ -55,7 +55,7 @@ _UESC = lazy_compile(r"(?:\\u[0-9A-Fa-f]{4}){6,4000}")
 _SLUG = lazy_compile(r"[A-Za-z][A-Za-z0-9]{0,30}(?:[-_][A-Za-z0-9]{1,30}){5,400}")
 _ENTITY = lazy_compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z]{2,10});")
 _HAS_DIGIT = lazy_compile(r"[0-9]")
-_DIGIT_RUN = lazy_compile(r"[0-9]+")
+_DIGIT_RUN = re.compile(r"[0-9]+")
 _LETTERS = lazy_compile(r"[a-z]+")
 _ROT13 = str.maketrans(
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",

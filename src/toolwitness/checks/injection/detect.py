@@ -8,6 +8,7 @@ changes no result, it only skips work.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from typing import TypeVar
@@ -60,7 +61,7 @@ DETECTORS: tuple[Detector, ...] = (
 IDENTIFIER_KINDS = frozenset({"name", "schema-key", "key"})
 
 
-WORDLIKE = lazy_compile(r"[A-Za-z0-9_\-]{1,64}")
+WORDLIKE = re.compile(r"[A-Za-z0-9_\-]{1,64}")
 INERT = WORDLIKE  # ASCII word characters only: nothing to analyse, nothing hidden
 NAME_DETECTORS: tuple[Detector, ...] = (inj_directives.authority, inj_targets.harmful_intent)
 

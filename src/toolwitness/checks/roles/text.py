@@ -8,6 +8,7 @@ regex. Sentences end at `. ! ? ; :` and line breaks; clauses also end at words l
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -16,12 +17,12 @@ from toolwitness.lazyre import lazy_compile
 from toolwitness.textnorm import nfc
 
 _NAME_SPLIT = lazy_compile(r"[^A-Za-z0-9]+")
-_CAMEL = lazy_compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+_CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 _WORD = lazy_compile(r"[\w'-]+|[.!?;:,]")
 _MAX_NAME = 256
 _DOT_WORD = lazy_compile(r"(?:^|\s)[(\[{\"'`]*\.\w")  # ".env", "(.ssh": a dotfile, not an ender
 _ENDERS = frozenset(".!?;:")
-_DOT_THEN_WORD = lazy_compile(r"\.\w")
+_DOT_THEN_WORD = re.compile(r"\.\w")
 _OPENERS = "([{\"'`"
 _MARKS = ".!?;:,"  # the single-character tokens of `_WORD`
 _WORD_ASCII = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_'-")
