@@ -1,5 +1,6 @@
 """Start-up work counted, never timed: how many modules a one-tool catalog scan imports (313 at
-this writing with the probe's own PyYAML: 628 before issue 17, 323 before the scan's dataclasses
+this writing with the probe's own PyYAML: 628 before issue 17, 315 before html and mimetypes
+loaded on first use, 323 before the scan's dataclasses
 became `@plainclass` (no dataclasses, inspect, ast, dis, tokenize), 389 before the scan's models
 became plain records without pydantic, 548 before the scan's command line
 stopped loading typer, 490 before the client-config, advisory, name-table, confusable and YAML
@@ -18,7 +19,7 @@ from pathlib import Path
 from conftest import ROOT
 
 CATALOG = ROOT / "examples" / "catalogs" / "weather.json"
-MAX_SCAN_MODULES = 325  # 313 now, with a little room; a new heavy dependency breaks it
+MAX_SCAN_MODULES = 320  # 313 now, with a little room; a new heavy dependency breaks it
 
 _PROBE = """
 import json, sys
@@ -104,6 +105,9 @@ NOT_ON_A_CATALOG_SCAN = (
     "pydantic", "pydantic_core", "annotated_types", "typing_inspection", "importlib.metadata",
     # plainclass: the scan's records are declared without dataclasses (and its inspect)
     "dataclasses", "inspect",
+    # issue 17, fourteenth pass: a text with HTML entities, a file-type table, a registry date,
+    # a base64 run or OSC 52 load theirs; an HTTP header name is checked without `string`
+    "html", "html.entities", "mimetypes", "datetime", "base64", "string",
 )  # fmt: skip
 
 

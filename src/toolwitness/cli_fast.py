@@ -25,6 +25,8 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
+from toolwitness.lazyre import lazy_compile
+
 DATA = Path(__file__).resolve().parent / "data"
 TABLE = DATA / "cli-fast.json"
 # command -> (module, request class, runner): `runner(request(**arguments))` is the exit code.
@@ -34,7 +36,7 @@ FAST_COMMANDS = {
 }
 COMPLETION_VARIABLE = "_TOOLWITNESS_COMPLETE"  # typer's shell completion: typer answers it
 _INT = re.compile(r"[0-9]{1,18}")
-_FLOAT = re.compile(r"[0-9]{1,18}(\.[0-9]{1,18})?")
+_FLOAT = lazy_compile(r"[0-9]{1,18}(\.[0-9]{1,18})?")
 _BAIL = object()  # a value typer must judge
 
 

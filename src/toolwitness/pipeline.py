@@ -8,7 +8,6 @@ sequence of stages; `scan` builds the sequence the options ask for.
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -102,6 +101,8 @@ def scan(
         raise InputError("nothing to scan: give at least one target")
     stages: list[Stage] = [StageFailures(failures), checks, *later]
     if options.code is not None:
+        import tempfile  # `code` only: a catalog scan needs no work folder (shutil, random, bz2)
+
         from toolwitness.code.stage import CodeStage, analyse_servers, surface_with_code
 
         rules = load_registry(list(options.rule_packs))

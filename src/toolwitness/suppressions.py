@@ -15,7 +15,6 @@ TW-META-005 (a check crashed) cannot be suppressed: an incomplete scan never rea
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from fnmatch import fnmatchcase
 from pathlib import Path
@@ -23,6 +22,7 @@ from pathlib import Path
 from toolwitness.errors import InputError
 from toolwitness.files import read_regular_text
 from toolwitness.findings import Finding
+from toolwitness.lazyre import lazy_compile
 from toolwitness.plainclass import plainclass
 from toolwitness.result import SuppressedFinding
 from toolwitness.rules import RuleRegistry
@@ -32,7 +32,7 @@ _MAX_BYTES = 1024 * 1024
 _MAX_ENTRIES = 5000
 _MAX_FIELD = 200
 _MAX_JUSTIFICATION = 4000
-_RULE_ID = re.compile(r"TW-[A-Z]{2,5}-[0-9]{3}")
+_RULE_ID = lazy_compile(r"TW-[A-Z]{2,5}-[0-9]{3}")
 _KEYS = frozenset({"rule", "tool", "server", "justification"})
 UNSUPPRESSIBLE = frozenset({"TW-META-005"})
 

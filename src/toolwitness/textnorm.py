@@ -11,6 +11,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from toolwitness.lazyre import lazy_compile
+
 _ESCAPE_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cn", "Cs", "Zl", "Zp"})
 _MAX_EXCERPT = 240
 
@@ -39,11 +41,11 @@ def _escape_char(ch: str) -> str:
 
 # `str.isprintable` is False exactly for the categories C* and Z* (but the space), which
 # `_needs_escape` escapes; these are the printable characters it escapes as well.
-_PRINTABLE_ESCAPED = re.compile(
+_PRINTABLE_ESCAPED = lazy_compile(
     "[\u115f\u1160\u180b-\u180f\u3164\ufe00-\ufe0f\U000e0100-\U000e01ef]"
 )
 # Runs of characters outside printable ASCII: the only ones the slow path must look at.
-_CANDIDATES = re.compile("[^ -~]+")
+_CANDIDATES = lazy_compile("[^ -~]+")
 
 
 @lru_cache(maxsize=4096)

@@ -14,17 +14,17 @@ and `with_defaults` gives the value as it reads when no variable is set.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
+from toolwitness.lazyre import lazy_compile
 from toolwitness.plainclass import plainclass
 
 MAX_REFERENCES = 64  # per value: a real config has one or two
 MAX_NESTING = 8  # `${A:-${B:-${C}}}`
 MAX_REFERENCE_CHARS = 4096
 PLACEHOLDER = "tw-ref"  # stands for a value nobody wrote down (a reference without a default)
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]{0,200}")
-_HEX2 = re.compile(r"[0-9A-Fa-f]{2}")
+_NAME = lazy_compile(r"[A-Za-z_][A-Za-z0-9_.]{0,200}")
+_HEX2 = lazy_compile(r"[0-9A-Fa-f]{2}")
 _NAMESPACES = ("env", "input", "config", "command", "file", "user_config")
 _BRACE_NAMESPACES = ("env:", "file:")  # opencode's `{env:X}`, `{file:path}`
 

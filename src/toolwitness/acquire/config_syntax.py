@@ -18,6 +18,7 @@ from toolwitness.acquire.hostile_json import check_value, parse_json_bytes, pars
 from toolwitness.acquire.limits import InputLimits
 from toolwitness.errors import InputError
 from toolwitness.files import read_regular
+from toolwitness.lazyre import lazy_compile
 from toolwitness.yamlload import MAX_SAFE_INT, load_untrusted_yaml
 
 SYNTAXES = ("json", "jsonc", "yaml", "toml")
@@ -107,7 +108,7 @@ def _load_toml(text: str, source: str, limits: InputLimits) -> Any:
     return doc
 
 
-_LONG_DIGITS = re.compile(r"^[ \t]*([^=\n]{1,200}?)[ \t]*=[ \t]*[+-]?[0-9_]{40}", re.M)
+_LONG_DIGITS = lazy_compile(r"^[ \t]*([^=\n]{1,200}?)[ \t]*=[ \t]*[+-]?[0-9_]{40}", re.M)
 
 
 def _long_number(text: str) -> str:

@@ -13,16 +13,16 @@ from __future__ import annotations
 import itertools
 import json
 import math
-import re
 from typing import Any
 
 from toolwitness import paths
 from toolwitness.acquire.limits import InputLimits
 from toolwitness.errors import InputError
 from toolwitness.gcpause import gc_paused
+from toolwitness.lazyre import lazy_compile
 
 _MAX_SAFE_INT = 2**53 - 1
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE = lazy_compile("[\ud800-\udfff]")
 # Bytes of input per value or key the budget allows: real catalogs spend 20 or more (a tool of
 # 24 nodes is about 500 bytes), so only documents made of tiny containers or scalars reach it.
 BYTES_PER_NODE = 8  # of the size bound: the ceiling, whatever the document
@@ -30,7 +30,7 @@ CHARS_PER_NODE = 4  # of the document itself: memory follows the file, not the b
 # tool of 11 nodes is 76 characters; `[],` is 3 and `[[],[],…]` builds a 64-byte list for each)
 MIN_NODE_BUDGET = 1024
 # A value or key: a string literal (escapes included), an opening bracket, or a scalar.
-_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*+"|[\[{]|-?[0-9][0-9.eE+\-]*+|true|false|null')
+_TOKEN = lazy_compile(r'"(?:[^"\\]|\\.)*+"|[\[{]|-?[0-9][0-9.eE+\-]*+|true|false|null')
 
 
 class _DuplicateKeyObject(dict[str, Any]):

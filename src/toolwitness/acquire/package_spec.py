@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from toolwitness.lazyre import lazy_compile
 from toolwitness.model import PackageRef
 
 # Options that take a value, per launcher (the value is skipped, not mistaken for the package).
@@ -33,8 +34,8 @@ _DOCKER_VALUE_OPTS = {
 }  # fmt: skip
 _NPM_LAUNCHERS = {"npx", "bunx", "pnpx"}
 _PY_LAUNCHERS = {"uvx"}
-_NPM_NAME = re.compile(r"(@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9._~-][a-z0-9._~-]*", re.IGNORECASE)
-_PY_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?")
+_NPM_NAME = lazy_compile(r"(@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9._~-][a-z0-9._~-]*", re.IGNORECASE)
+_PY_NAME = lazy_compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?")
 
 
 def executable_name(command: str) -> str:

@@ -8,7 +8,6 @@ publish age, repository and licence.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from toolwitness.checks.interface import CheckContext, server_check
@@ -18,9 +17,11 @@ from toolwitness.supply.versions import is_exact_version
 from toolwitness.textnorm import excerpt
 
 if TYPE_CHECKING:  # the name tables (rapidfuzz) and registry clients load for a package only
+    from datetime import datetime
+
     from toolwitness.supply.registry import PackageMetadata
 
-RECENT = timedelta(days=7)
+RECENT_DAYS = 7
 _NAME_RULES = {
     "near-miss": ("TW-SUP-002", "the package name is {distance} edit(s) away from {target}"),
     "confusable": ("TW-SUP-003", "the package name reads like {target} once look-alikes fold"),
@@ -151,10 +152,10 @@ def _metadata_findings(
             "TW-SUP-007", tool=None, location="package", witnesses=w, evidence=spec,
             message=f"the package runs code when installed ({what})",
         )  # fmt: skip
-    if meta.published is not None and datetime.now(UTC) - meta.published < RECENT:
+    if meta.published is not None and _published_recently(meta.published):
         yield ctx.rules.finding(
             "TW-SUP-009", tool=None, location="package", witnesses=w, evidence=spec,
-            message=f"version {meta.version} was published less than {RECENT.days} days ago",
+            message=f"version {meta.version} was published less than {RECENT_DAYS} days ago",
         )  # fmt: skip
     missing = [
         label
@@ -169,3 +170,9 @@ def _metadata_findings(
             "TW-SUP-010", tool=None, location="package", witnesses=w, evidence=spec,
             message=f"the registry metadata names no {' and no '.join(missing)}",
         )  # fmt: skip
+
+
+def _published_recently(published: datetime) -> bool:
+    from datetime import UTC, datetime, timedelta  # here: only a looked-up package has a date
+
+    return datetime.now(UTC) - published < timedelta(days=RECENT_DAYS)

@@ -16,7 +16,6 @@ scan on the command line's fast path (`cli_fast`) can split its targets without 
 from __future__ import annotations
 
 import os
-import string
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -32,7 +31,10 @@ from toolwitness.plainclass import plainclass, replace
 if TYPE_CHECKING:  # loaded when a server is connected: a catalog scan needs neither
     from toolwitness.acquire.live_options import LiveObserver, LiveOptions
 
-_HEADER_NAME = frozenset(string.ascii_letters + string.digits + "!#$%&'*+-.^_`|~")  # RFC 9110
+# RFC 9110 tchar, spelled out: `string` (its Template class compiles a regex) costs ~0.5 ms
+_HEADER_NAME = frozenset(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!#$%&'*+-.^_`|~"
+)
 _GENERIC_STEMS = ("index", "main", "server", "cli", "__main__", "app")
 _DATA_SUFFIXES = (".json", ".jsonc", ".json5", ".toml", ".yaml", ".yml")
 _BUILD_DIRS = ("dist", "build", "src", "lib", "bin", "out")

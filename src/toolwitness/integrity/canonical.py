@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from toolwitness.lazyre import lazy_compile
 from toolwitness.memo import IdentityMemo
 from toolwitness.model import ServerSurface, Tool
 from toolwitness.plainclass import plainclass
@@ -25,7 +26,7 @@ HASHED_FIELDS = ("name", "title", "description", "inputSchema", "outputSchema", 
 # keys ordered by UTF-16 code units (chars at or above U+E000 sort differently), and integers
 # outside the interoperable range. Any of these, or text that merely looks like them inside a
 # string, sends the value through `rfc8785` itself: a false alarm costs speed, never correctness.
-_HIGH_CHAR = re.compile("[\ue000-\U0010ffff]")
+_HIGH_CHAR = lazy_compile("[\ue000-\U0010ffff]")
 _ENCODER = json.JSONEncoder(
     ensure_ascii=False, separators=(",", ":"), sort_keys=True, allow_nan=False
 )
@@ -62,7 +63,7 @@ def _direct_encoder() -> Callable[[Any], str]:
 _encode = _direct_encoder()
 _sha256 = hashlib.sha256
 _NUMBER_START = re.compile(r"[:,\[]-?[0-9]")
-_FLOAT_OR_BIG = re.compile(r"[:,\[]-?[0-9]+[.eE]|[0-9]{16}")
+_FLOAT_OR_BIG = lazy_compile(r"[:,\[]-?[0-9]+[.eE]|[0-9]{16}")
 
 
 def _jcs(value: Any) -> bytes:

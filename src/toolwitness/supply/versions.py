@@ -6,16 +6,16 @@ a tag, garbage): such a spec is unpinned, and no advisory range can be decided f
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from toolwitness.lazyre import lazy_compile
 from toolwitness.plainclass import plainclass
 
 if TYPE_CHECKING:
     from packaging.version import Version
 
-_SEMVER = re.compile(
+_SEMVER = lazy_compile(
     r"v?(0|[1-9]\d{0,15})\.(0|[1-9]\d{0,15})\.(0|[1-9]\d{0,15})"
     r"(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?"
 )

@@ -33,18 +33,19 @@ from toolwitness.checks.crosstool.tokens import (
 from toolwitness.checks.interface import CheckContext, server_check
 from toolwitness.checks.text.language import analyse
 from toolwitness.findings import Finding, Witness
+from toolwitness.lazyre import lazy_compile
 from toolwitness.literals import contains_any
 from toolwitness.model import ServerSurface, TextField, Tool, tool_text_fields
 from toolwitness.textnorm import excerpt
 
 _SKIP_KINDS = frozenset({"name", "schema-key", "key"})
-_DATA_SLOT = re.compile(r"\.(?:default|examples|enum|const)(?:\[[0-9]+\])?$")
+_DATA_SLOT = lazy_compile(r"\.(?:default|examples|enum|const)(?:\[[0-9]+\])?$")
 _VENDOR_KINDS = frozenset({"meta", "extra", "annotation", "key-text"})
 # Keyword values that are URIs by definition (a JSON Schema dialect, an id, a reference, a
 # pattern or format) and icons (whose `src` is a URL by nature) never hold a destination.
-_URI_KEYWORD = re.compile(r'(?:\.|\[")(?:\$schema|\$id|\$ref|\$anchor|pattern|format)"?\]?$')
+_URI_KEYWORD = lazy_compile(r'(?:\.|\[")(?:\$schema|\$id|\$ref|\$anchor|pattern|format)"?\]?$')
 _WORD_RUN = re.compile(r"[A-Za-z0-9_]+")
-_READ_ONLY = re.compile(r"\b(?:read[- ]?only|view[- ]only)\b", re.IGNORECASE)
+_READ_ONLY = lazy_compile(r"\b(?:read[- ]?only|view[- ]only)\b", re.IGNORECASE)
 
 
 @server_check("crosstool.structure", ["TW-INJ-015", "TW-INJ-016", "TW-INJ-017", "TW-INJ-022"])

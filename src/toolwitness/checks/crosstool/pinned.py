@@ -23,13 +23,14 @@ from toolwitness.checks.crosstool.tokens import identifier_shaped
 from toolwitness.checks.interface import CheckContext
 from toolwitness.checks.roles.derive import ToolRoles, surface_roles
 from toolwitness.findings import Finding, Witness
+from toolwitness.lazyre import lazy_compile
 from toolwitness.model import ServerSurface, TextField, Tool
 from toolwitness.textnorm import window
 
 _CHANGES = frozenset({"destructive", "file-write", "state-write", "code-exec"})
 _REACH = 160  # characters after the sibling's name in which its arguments are given
 _MAX_PARAMS = 64  # parameters of one sibling looked for (bounded per pair of tools)
-_IDENT_RUN = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]*")
+_IDENT_RUN = lazy_compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]*")
 
 
 def _param_names(tool: Tool) -> frozenset[str]:

@@ -39,29 +39,30 @@ from toolwitness.checks.interface import CheckContext, server_check
 from toolwitness.checks.text.language import Analysis, analyse
 from toolwitness.checks.text.words import UNSPACED, reader_words
 from toolwitness.findings import Finding, Witness
+from toolwitness.lazyre import lazy_compile
 from toolwitness.model import ServerSurface, TextField, Tool, tool_text_fields
 from toolwitness.textnorm import excerpt
 
-_DATA_SLOT = re.compile(r"\.(?:default|examples|enum|const)(?:\[[0-9]+\])?$")
-_FIXED_SLOT = re.compile(r"\.(?:default|const)$")
+_DATA_SLOT = lazy_compile(r"\.(?:default|examples|enum|const)(?:\[[0-9]+\])?$")
+_FIXED_SLOT = lazy_compile(r"\.(?:default|const)$")
 _VENDOR_KINDS = frozenset({"meta", "extra", "annotation", "key-text"})
-_URI_KEYWORD = re.compile(r'(?:\.|\[")(?:\$schema|\$id|\$ref|\$anchor|pattern|format)"?\]?$')
+_URI_KEYWORD = lazy_compile(r'(?:\.|\[")(?:\$schema|\$id|\$ref|\$anchor|pattern|format)"?\]?$')
 _RECIPIENT_KINDS = frozenset({"email", "iban", "wallet", "phone"})
 # Words of a sentence: runs of two or more letters (any script); kana, hangul and ideographs
 # count per character, since those scripts do not separate words with spaces.
-_LETTER_WORD = re.compile(r"[^\W\d_]{2,}")
-_UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+_LETTER_WORD = lazy_compile(r"[^\W\d_]{2,}")
+_UNSPACED = lazy_compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 _SENTENCE_WORDS = 4
 _SENTENCE_UNSPACED = 8
-_URLISH = re.compile(r"\S*(?:://|@)\S*")  # a whole URL or address token, path and query too
-_PATHISH = re.compile(r"\S*/\S*")  # a path or the rest of a URL: not words of a sentence
+_URLISH = lazy_compile(r"\S*(?:://|@)\S*")  # a whole URL or address token, path and query too
+_PATHISH = lazy_compile(r"\S*/\S*")  # a path or the rest of a URL: not words of a sentence
 # An identifier in prose: a back-quoted name or snake_case, not part of a path, address or URL
 # (those were taken out) and not a file name. camelCase is left out: API-wrapping servers quote
 # their API's field names ("dependsOn", "getMailTips") as often as a tool's.
-_IDENTIFIER = re.compile(
+_IDENTIFIER = lazy_compile(
     r"`([A-Za-z_][\w.\-]{2,60})`|(?<![\w./@\-])([a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?![\w@\-])"
 )
-_FILE_NAME = re.compile(r"[\w.\-]+\.[A-Za-z0-9]{1,5}")
+_FILE_NAME = lazy_compile(r"[\w.\-]+\.[A-Za-z0-9]{1,5}")
 
 
 @server_check("crosstool.places", ["TW-INJ-018", "TW-INJ-019", "TW-INJ-020", "TW-INJ-021"])
@@ -128,8 +129,8 @@ def _is_sentence(text: str, literals: list[Destination]) -> bool:
     return len(_LETTER_WORD.findall(rest)) >= _SENTENCE_WORDS
 
 
-_KEY_WORD = re.compile(r"[A-Za-z]{4,}")
-_KEY_TAIL = re.compile(r'\["([^"]*)"\]$|\.([^.\[]+)$')
+_KEY_WORD = lazy_compile(r"[A-Za-z]{4,}")
+_KEY_TAIL = lazy_compile(r'\["([^"]*)"\]$|\.([^.\[]+)$')
 
 
 def _pointed_to(tool: Tool, field: TextField) -> bool:
@@ -252,7 +253,7 @@ def _prose_findings(
         )
 
 
-_LIST_ITEM = re.compile(r"\.(?:enum|examples)\[[0-9]+\]$")
+_LIST_ITEM = lazy_compile(r"\.(?:enum|examples)\[[0-9]+\]$")
 _ODD_WORDS = 6  # a sentence among values of at most three words
 _SHORT_WORDS = 3
 
@@ -288,7 +289,10 @@ def _may_hold_prose(vendor: Sequence[object]) -> bool:
         return False
     compact = json.dumps(vendor, ensure_ascii=False, separators=(",", ":"))
     gaps = len(_SPACE.findall(compact)) + compact.count("\\n") + compact.count("\\t")
-    return gaps >= _VENDOR_PROSE_WORDS - 1 or UNSPACED.search(compact) is not None
+    if gaps >= _VENDOR_PROSE_WORDS - 1:
+        return True
+    # ASCII strings hold no unspaced letter (and need no compiling of that class's ranges)
+    return not compact.isascii() and UNSPACED.search(compact) is not None
 
 
 _SPACE = re.compile(r"\s")  # any Unicode space a paragraph may separate its words with

@@ -8,25 +8,25 @@ is not a bank account.
 
 from __future__ import annotations
 
-import mimetypes
 import re
 from collections.abc import Collection, Iterator
 from functools import lru_cache
 from importlib import resources
 
 from toolwitness.errors import InternalError
+from toolwitness.lazyre import lazy_compile
 from toolwitness.plainclass import plainclass
 from toolwitness.yamlload import load_yaml
 
-_IDENT = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]{0,127}")
-_CAMEL = re.compile(r"[a-z0-9][A-Z]")
+_IDENT = lazy_compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]{0,127}")
+_CAMEL = lazy_compile(r"[a-z0-9][A-Z]")
 
-_EMAIL = re.compile(r"[A-Za-z0-9._%+\-]{1,64}@[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63}){1,8}")
+_EMAIL = lazy_compile(r"[A-Za-z0-9._%+\-]{1,64}@[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63}){1,8}")
 _IBAN = re.compile(r"\b[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b")
-_EVM = re.compile(r"\b0x[0-9a-fA-F]{40}\b")
-_BECH32 = re.compile(r"\bbc1[02-9ac-hj-np-z]{25,62}\b")
-_URL = re.compile(r"\b(?:https?|wss?|ftp)://([A-Za-z0-9.\-]{1,253})(?::[0-9]{1,5})?")
-_PHONE = re.compile(r"(?<![\w+])\+[0-9][0-9 ().\-]{6,18}[0-9](?![\w])")
+_EVM = lazy_compile(r"\b0x[0-9a-fA-F]{40}\b")
+_BECH32 = lazy_compile(r"\bbc1[02-9ac-hj-np-z]{25,62}\b")
+_URL = lazy_compile(r"\b(?:https?|wss?|ftp)://([A-Za-z0-9.\-]{1,253})(?::[0-9]{1,5})?")
+_PHONE = lazy_compile(r"(?<![\w+])\+[0-9][0-9 ().\-]{6,18}[0-9](?![\w])")
 # A host name written without a scheme ("sync target: notes-relay.io"): lower-case labels, not
 # part of a path, an address, a URL or a longer dotted name.
 _BARE_HOST = re.compile(
@@ -75,7 +75,7 @@ def _iban_valid(value: str) -> bool:
     return int(digits) % 97 == 1
 
 
-_PRINTED = re.compile(r"[A-Z]{2}[0-9]{2}(?: [A-Z0-9]{4})+(?: [A-Z0-9]{1,3})?")
+_PRINTED = lazy_compile(r"[A-Z]{2}[0-9]{2}(?: [A-Z0-9]{4})+(?: [A-Z0-9]{1,3})?")
 
 
 def _iban_printed(value: str) -> bool:
@@ -102,7 +102,7 @@ def _iban_lengths() -> dict[str, int]:
     return dict(table)
 
 
-_IBAN_LABEL = re.compile(r"\bIBAN\b[\s:#(\-]{0,4}$", re.IGNORECASE)
+_IBAN_LABEL = lazy_compile(r"\bIBAN\b[\s:#(\-]{0,4}$", re.IGNORECASE)
 
 
 def _labelled_iban(text: str, start: int) -> bool:
@@ -133,6 +133,8 @@ def _tlds() -> frozenset[str]:
 def file_types() -> frozenset[str]:
     """File-name extensions: those of Python's own MIME table (".txt", ".py", ".sh", ".zip"; no
     system file read, so the same on every machine) and Markdown's, which it lacks."""
+    import mimetypes  # here: the table is built once, for a text naming a file (issue 17)
+
     table = mimetypes.MimeTypes(filenames=())
     types = {ext.lstrip(".").lower() for strict in (True, False) for ext in table.types_map[strict]}
     return frozenset(types | {"md"})

@@ -19,9 +19,7 @@ on how loaded the machine is.
 
 from __future__ import annotations
 
-import base64
 import binascii
-import html
 import re
 import unicodedata
 from collections.abc import Iterator
@@ -32,32 +30,33 @@ from toolwitness.checks.injection.slots import slots
 from toolwitness.checks.unicode.bidi import logical_and_displayed
 from toolwitness.checks.unicode.data import tables
 from toolwitness.checks.unicode.script import _ascii_prototypes
+from toolwitness.lazyre import lazy_compile
 from toolwitness.plainclass import plainclass
 
 MAX_DEPTH = 3
 MAX_PAYLOADS = 24
 MAX_DECODED_CHARS = 65_536
 
-_B64 = re.compile(r"[A-Za-z0-9+/_\-]{24,8000}={0,2}")
-_B32 = re.compile(r"[A-Z2-7]{16,8000}={0,6}")
-_HEX = re.compile(r"(?:\\x|0x)?[0-9A-Fa-f]{32,8000}")
-_HEX_ESC = re.compile(r"(?:\\x[0-9A-Fa-f]{2}){8,4000}")
+_B64 = lazy_compile(r"[A-Za-z0-9+/_\-]{24,8000}={0,2}")
+_B32 = lazy_compile(r"[A-Z2-7]{16,8000}={0,6}")
+_HEX = lazy_compile(r"(?:\\x|0x)?[0-9A-Fa-f]{32,8000}")
+_HEX_ESC = lazy_compile(r"(?:\\x[0-9A-Fa-f]{2}){8,4000}")
 # A hex byte of readable text always holds a digit (printable ASCII is 0x20-0x7e; a UTF-8 lead
 # or continuation byte of letters is 0xc3 0xa9, …): items without one ("be ad") are not bytes.
 _HEX_ITEM = r"(?:0[xX])?(?:[0-9][0-9A-Fa-f]|[A-Fa-f][0-9])"
-_HEX_SEP = re.compile(rf"(?:{_HEX_ITEM}[\s,;:]{{1,3}}){{7,4000}}{_HEX_ITEM}")
-_DECIMAL = re.compile(r"(?<![\w.])(?:[0-9]{1,3}[\s,;]{1,3}){7,4000}[0-9]{1,3}(?![\w.])")
-_OCTAL_ESC = re.compile(r"(?:\\[0-7]{3}){6,4000}")
-_OCTAL_LIST = re.compile(r"(?<![\w.])(?:0[0-7]{2,3}[\s,;]{1,3}){7,4000}0[0-7]{2,3}(?![\w.])")
-_NUMBER = re.compile(r"[0-9A-Fa-f]+")
-_WORD_RUN = re.compile(r"\S{1,4000}")
-_PCT_BYTE = re.compile(r"%[0-9A-Fa-f]{2}")
-_UESC = re.compile(r"(?:\\u[0-9A-Fa-f]{4}){6,4000}")
-_SLUG = re.compile(r"[A-Za-z][A-Za-z0-9]{0,30}(?:[-_][A-Za-z0-9]{1,30}){5,400}")
-_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z]{2,10});")
-_HAS_DIGIT = re.compile(r"[0-9]")
+_HEX_SEP = lazy_compile(rf"(?:{_HEX_ITEM}[\s,;:]{{1,3}}){{7,4000}}{_HEX_ITEM}")
+_DECIMAL = lazy_compile(r"(?<![\w.])(?:[0-9]{1,3}[\s,;]{1,3}){7,4000}[0-9]{1,3}(?![\w.])")
+_OCTAL_ESC = lazy_compile(r"(?:\\[0-7]{3}){6,4000}")
+_OCTAL_LIST = lazy_compile(r"(?<![\w.])(?:0[0-7]{2,3}[\s,;]{1,3}){7,4000}0[0-7]{2,3}(?![\w.])")
+_NUMBER = lazy_compile(r"[0-9A-Fa-f]+")
+_WORD_RUN = lazy_compile(r"\S{1,4000}")
+_PCT_BYTE = lazy_compile(r"%[0-9A-Fa-f]{2}")
+_UESC = lazy_compile(r"(?:\\u[0-9A-Fa-f]{4}){6,4000}")
+_SLUG = lazy_compile(r"[A-Za-z][A-Za-z0-9]{0,30}(?:[-_][A-Za-z0-9]{1,30}){5,400}")
+_ENTITY = lazy_compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z]{2,10});")
+_HAS_DIGIT = lazy_compile(r"[0-9]")
 _DIGIT_RUN = re.compile(r"[0-9]+")
-_LETTERS = re.compile(r"[a-z]+")
+_LETTERS = lazy_compile(r"[a-z]+")
 _ROT13 = str.maketrans(
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
     "nopqrstuvwxyzabcdefghijklmNOPQRSTUVWXYZABCDEFGHIJKLM",
@@ -153,6 +152,8 @@ def _may_hold_bytes(text: str) -> bool:
 
 
 def _bytes_runs(text: str) -> Iterator[tuple[int, int, str, str]]:
+    import base64  # here: only a text with a 16-character run decodes bytes
+
     for m in _B64.finditer(text):
         raw = m.group()
         if raw.isalpha() and (raw.islower() or raw.isupper()):
@@ -231,6 +232,8 @@ def _escapes(text: str) -> Iterator[tuple[int, int, str, str]]:
             yield m.start(), m.end(), "unicode-escape", chars
     entities = list(_ENTITY.finditer(text))
     if len(entities) >= 3:
+        import html  # here: html.entities' table (~2 ms) only for a text with entities
+
         # the whole field with its entities resolved: words between entities belong to it
         decoded = html.unescape(text)
         if decoded != text and readable(decoded):

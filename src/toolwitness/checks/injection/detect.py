@@ -33,6 +33,7 @@ from toolwitness.checks.text.secrets_scan import may_hold_secret, redact, token_
 from toolwitness.checks.text.words import reader_words
 from toolwitness.checks.unicode.decode import reveal_hidden
 from toolwitness.findings import Severity
+from toolwitness.lazyre import lazy_compile
 from toolwitness.textnorm import excerpt
 
 Detector = Callable[[Analysis, FieldContext, Lexicon], Iterable[Signal]]
@@ -269,7 +270,7 @@ _WHOLE_TEXT = frozenset(
     {"rot13", "reversed", "right-to-left override", "zero-width split", "confusable letters"}
 )
 _HIDDEN_PROSE = 6  # words a reader cannot see in the raw run: a sentence, not a sample value
-_LETTERS = re.compile(r"[^\W\d_]{2,}")
+_LETTERS = lazy_compile(r"[^\W\d_]{2,}")
 def _hidden_words(raw: str, payload: Decoded) -> int:
     """How many words of the decoded text a reader does not see in the field as written: escapes
     sprinkled through readable text ("caf&eacute;") hide none; a run of entities or bytes hides
@@ -307,7 +308,7 @@ def _hidden_place(raw: str, payload: Decoded) -> str | None:
 
 
 _PROSE_TRANSFORMS = frozenset({"rot13", "reversed"})
-_CHUNKS = re.compile(r"[.!?;:\n]+")
+_CHUNKS = lazy_compile(r"[.!?;:\n]+")
 
 
 def hidden_signals(text: str, fctx: FieldContext, lex: Lexicon) -> list[Signal]:

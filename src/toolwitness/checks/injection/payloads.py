@@ -5,7 +5,6 @@ Decoding itself lives in `decoders` (every encoding, up to three levels, bounded
 from __future__ import annotations
 
 import ipaddress
-import re
 from collections.abc import Iterator
 from urllib.parse import urlsplit
 
@@ -17,10 +16,11 @@ from toolwitness.checks.text.language import Analysis, Sentence, analyse, phrase
 from toolwitness.checks.text.lexicon import Lexicon
 from toolwitness.checks.text.secrets_scan import find_secrets
 from toolwitness.findings import Severity
+from toolwitness.lazyre import lazy_compile
 
-_URL = re.compile(r"(?:https?|wss?|ftp)://[^\s\"'<>`\\)\]]{1,2000}")
-_BARE_IP_URL = re.compile(r"\b(?:\d{1,3}\.){3}\d{1,3}(?::\d{1,5})?/")
-_CODE_SPAN = re.compile(r"`([^`\n]{1,2000})`")
+_URL = lazy_compile(r"(?:https?|wss?|ftp)://[^\s\"'<>`\\)\]]{1,2000}")
+_BARE_IP_URL = lazy_compile(r"\b(?:\d{1,3}\.){3}\d{1,3}(?::\d{1,5})?/")
+_CODE_SPAN = lazy_compile(r"`([^`\n]{1,2000})`")
 
 
 def decode_payloads(text: str, words: frozenset[str] | None = None) -> Iterator[Decoded]:
@@ -95,7 +95,7 @@ def shell_commands(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Itera
             return
 
 
-_SPAN_URL = re.compile(r"(?:https?)://([A-Za-z0-9.\-]{1,253})")
+_SPAN_URL = lazy_compile(r"(?:https?)://([A-Za-z0-9.\-]{1,253})")
 _PIPES = ("|", ";", "&&", ">", "$(", "`")
 
 

@@ -10,13 +10,13 @@ tokenising pass alone (`scan`), so a text whose gates are all closed is never fu
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 from toolwitness.checks.injection.slots import slots
 from toolwitness.checks.text.language import Analysis, fold, lower_ascii_tokens, token_texts
 from toolwitness.checks.text.lexicon import Lexicon, Phrase, lexicon
 from toolwitness.checks.text.wordnet import lexical_classes
+from toolwitness.lazyre import lazy_compile
 from toolwitness.plainclass import plainclass
 
 AUTHORITY = 1
@@ -55,7 +55,7 @@ ONLY_WORDS = frozenset({"only", "merely", "solely"})
 ASK_WORDS = frozenset({"ask", "asks", "asked", "asking", "inquire", "inquires", "enquire",
                        "enquires", "questions", "wonders", "checks"})  # fmt: skip
 
-_SHELL_SPLIT = re.compile(r"[\s;.!?<>]+")
+_SHELL_SPLIT = lazy_compile(r"[\s;.!?<>]+")
 
 
 def inflections(verbs: frozenset[str]) -> frozenset[str]:
@@ -180,7 +180,7 @@ def _build(lex: Lexicon) -> Triggers:
 
 # A SQL statement in upper-case keywords ("SELECT * FROM users", "DROP TABLE", "DELETE FROM",
 # "UPDATE accounts SET"): what the command frame reads as a query the model is told to run.
-SQL_STATEMENT = re.compile(
+SQL_STATEMENT = lazy_compile(
     r"\b(?:SELECT\s+(?:\*|[\w.,\s]{1,80}?\s+FROM\b)|DELETE\s+FROM\b|DROP\s+(?:TABLE|DATABASE)\b"
     r"|TRUNCATE\s+TABLE\b|INSERT\s+INTO\b|UPDATE\s+\w{1,64}\s+SET\b|GRANT\s+ALL\b)"
 )

@@ -13,13 +13,14 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from toolwitness.checks.roles.vocab import RoleVocabulary, vocabulary
+from toolwitness.lazyre import lazy_compile
 from toolwitness.textnorm import nfc
 
-_NAME_SPLIT = re.compile(r"[^A-Za-z0-9]+")
+_NAME_SPLIT = lazy_compile(r"[^A-Za-z0-9]+")
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
-_WORD = re.compile(r"[\w'-]+|[.!?;:,]")
+_WORD = lazy_compile(r"[\w'-]+|[.!?;:,]")
 _MAX_NAME = 256
-_DOT_WORD = re.compile(r"(?:^|\s)[(\[{\"'`]*\.\w")  # ".env", "(.ssh": a dotfile, not an ender
+_DOT_WORD = lazy_compile(r"(?:^|\s)[(\[{\"'`]*\.\w")  # ".env", "(.ssh": a dotfile, not an ender
 _ENDERS = frozenset(".!?;:")
 _DOT_THEN_WORD = re.compile(r"\.\w")
 _OPENERS = "([{\"'`"
@@ -128,7 +129,7 @@ def _ascii_words(line: str) -> list[str]:
 # slash or backslash, or one whose first character after opening brackets and quotes is a dot.
 # A chunk without either is read as `_WORD.findall(chunk)` (no "://", `_is_path` needs a slash
 # or backslash, the dot-file test a leading dot; replacing "/" changes nothing without one).
-_SPECIAL_CHUNK = re.compile(r"(?<!\S)(?:[^\s/\\]*[/\\]|[(\[{\"'`]*\.)\S*")
+_SPECIAL_CHUNK = lazy_compile(r"(?<!\S)(?:[^\s/\\]*[/\\]|[(\[{\"'`]*\.)\S*")
 
 
 def _plain_words(segment: str) -> list[str]:

@@ -9,12 +9,12 @@ The test: at least one word in ten is an English function word (the `function_wo
 from __future__ import annotations
 
 import itertools
-import re
 from functools import lru_cache
 
 from toolwitness.checks.injection.slots import slots
+from toolwitness.lazyre import lazy_compile
 
-_WORD = re.compile(r"\w+")
+_WORD = lazy_compile(r"\w+")
 _MIN_WORDS = 6
 _MAX_WORDS = 400  # the first words decide; the cost stays bounded on hostile text
 

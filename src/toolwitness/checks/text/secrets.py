@@ -16,6 +16,7 @@ from importlib import resources
 from urllib.parse import urlsplit
 
 from toolwitness.errors import InternalError
+from toolwitness.lazyre import lazy_compile
 from toolwitness.plainclass import plainclass
 from toolwitness.yamlload import load_yaml
 
@@ -26,10 +27,10 @@ _CHARSETS = {
     "alnum_": re.compile(r"[A-Za-z0-9_]+"),
     "token": re.compile(r"[A-Za-z0-9_\-]+"),
 }
-_REFERENCE = re.compile(
+_REFERENCE = lazy_compile(
     r"\$\{[^}]{1,200}\}|\{env:[^}]{1,200}\}|\$[A-Za-z_][A-Za-z0-9_]{0,200}|%[A-Za-z_][A-Za-z0-9_]{0,200}%"
 )
-_TOKENISE = re.compile(r"[^A-Za-z0-9_\-+/.]+")
+_TOKENISE = lazy_compile(r"[^A-Za-z0-9_\-+/.]+")
 MIN_ENTROPY_LENGTH = 20
 MAX_SCAN_CHARS = 4096
 
@@ -162,7 +163,7 @@ def literal_secret(name: str, value: str, *, header: bool = False) -> str | None
     return None
 
 
-_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
+_ENV_NAME = lazy_compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
 
 
 def arg_secret(previous: str, arg: str) -> str | None:

@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from toolwitness.checks.text.lexicon import Lexicon, lexicon
 from toolwitness.checks.text.secrets import SecretTable, secret_table
+from toolwitness.lazyre import lazy_compile
 from toolwitness.plainclass import plainclass
 from toolwitness.textnorm import REDACTED
 
@@ -29,7 +30,7 @@ _CHARSETS = {
     "base64url": frozenset(_ALNUM + "_-"),
 }
 _VALUE_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+/=_-.")
-_ASSIGN = re.compile(r"[A-Za-z_\-]{3,40}[\"']?\s{0,3}[:=]\s{0,3}[\"']?")
+_ASSIGN = lazy_compile(r"[A-Za-z_\-]{3,40}[\"']?\s{0,3}[:=]\s{0,3}[\"']?")
 
 
 @plainclass(frozen=True)

@@ -36,6 +36,7 @@ from toolwitness.checks.unicode.script import describe_char, skeleton
 from toolwitness.checks.unicode.terminal import TerminalEffect, terminal_effect
 from toolwitness.findings import Confidence, Finding, Severity
 from toolwitness.integrity.canonical import digest_surface
+from toolwitness.lazyre import lazy_compile
 from toolwitness.model import (
     ServerSurface,
     TextField,
@@ -57,7 +58,7 @@ __all__ = [
 
 RULE_IDS = tuple(f"TW-UNI-{n:03d}" for n in range(1, 13))
 IDENTIFIER_KINDS = frozenset({"name", "schema-key", "key"})
-_ASCII_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\r(?!\n)")
+_ASCII_CONTROL = lazy_compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\r(?!\n)")
 _MAX_EVIDENCE = 2000
 _CACHED_TEXT = 4096  # longer texts are analysed uncached: the cache must not pin huge strings
 _TERMINAL_INTRODUCERS = frozenset("\x1b\x07\x90\x98\x9b\x9c\x9d\x9e\x9f")

@@ -27,12 +27,13 @@ from functools import lru_cache
 from toolwitness.checks.unicode.data import tables
 from toolwitness.checks.unicode.script import script_of
 from toolwitness.checks.unicode.terminal import terminal_effect
+from toolwitness.lazyre import lazy_compile
 from toolwitness.plainclass import plainclass
 
-_TAG_RUN = re.compile("[\U000e0000-\U000e007f]+")
-_SELECTOR_RUN = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]+")
+_TAG_RUN = lazy_compile("[\U000e0000-\U000e007f]+")
+_SELECTOR_RUN = lazy_compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]+")
 _MAX_DECODE_SYMBOLS = 16384
-_EMOJI_TAIL = re.compile("[\ufe0f\U0001f3fb-\U0001f3ff]")  # VS16 and skin-tone modifiers
+_EMOJI_TAIL = lazy_compile("[\ufe0f\U0001f3fb-\U0001f3ff]")  # VS16 and skin-tone modifiers
 
 
 @plainclass(frozen=True)

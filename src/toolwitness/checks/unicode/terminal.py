@@ -10,17 +10,16 @@ need more, so a 100,000-character escape storm costs linear time.
 
 from __future__ import annotations
 
-import base64
 import binascii
-import re
 
 from toolwitness.checks.unicode.data import tables
+from toolwitness.lazyre import lazy_compile
 from toolwitness.plainclass import field, plainclass
 
-_TRIGGER = re.compile(r"[\x1b\x08\x90\x98\x9b\x9d\x9e\x9f]|\r(?!\n)")
-_OSC_END = re.compile(r"\x07|\x1b\\|\x9c")
-_STRING_END = re.compile(r"\x1b\\|\x9c")
-_PLAIN_RUN = re.compile(r"[^\x00-\x1f\x7f-\x9f]{1,4096}")
+_TRIGGER = lazy_compile(r"[\x1b\x08\x90\x98\x9b\x9d\x9e\x9f]|\r(?!\n)")
+_OSC_END = lazy_compile(r"\x07|\x1b\\|\x9c")
+_STRING_END = lazy_compile(r"\x1b\\|\x9c")
+_PLAIN_RUN = lazy_compile(r"[^\x00-\x1f\x7f-\x9f]{1,4096}")
 _MAX_PARAMS = 256
 _MAX_GAP = 8
 _MAX_SHOWN = 4000
@@ -381,6 +380,8 @@ def _osc(text: str, start: int, screen: _Screen, effect: TerminalEffect) -> int:
 
 
 def _clipboard(payload: str) -> str:
+    import base64  # here: only an OSC 52 clipboard write is decoded
+
     try:
         data = base64.b64decode(payload[:65536], validate=True)
     except (binascii.Error, ValueError):
