@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from toolwitness.datafiles import data_files
 from toolwitness.errors import InputError, InternalError
 from toolwitness.files import read_regular_text
 from toolwitness.findings import Confidence, Finding, Severity, Witness
@@ -97,7 +97,7 @@ class RuleRegistry:
 
 @lru_cache(maxsize=1)
 def _pack_schema() -> dict[str, Any]:
-    text = resources.files("toolwitness.data").joinpath("rule-pack.schema.json").read_text("utf-8")
+    text = data_files().joinpath("rule-pack.schema.json").read_text("utf-8")
     schema: dict[str, Any] = json.loads(text)
     return schema
 
@@ -140,7 +140,7 @@ def builtin_registry() -> RuleRegistry:
 
 def builtin_packs() -> list[tuple[str, str]]:
     """(file name, YAML text) of every shipped rule pack, in name order."""
-    folder = resources.files("toolwitness.data").joinpath("rules")
+    folder = data_files().joinpath("rules")
     return [
         (entry.name, entry.read_text("utf-8"))
         for entry in sorted(folder.iterdir(), key=lambda e: e.name)

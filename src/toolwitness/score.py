@@ -14,9 +14,9 @@ from collections import defaultdict
 from collections.abc import Iterable
 from fractions import Fraction
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 
+from toolwitness.datafiles import data_files
 from toolwitness.errors import InternalError
 from toolwitness.findings import Confidence, Finding, Severity
 from toolwitness.model import ServerSurface
@@ -104,7 +104,7 @@ def parse_model(doc: Any) -> ScoringModel:
 
 @lru_cache(maxsize=1)
 def default_model() -> ScoringModel:
-    text = resources.files("toolwitness.data").joinpath("scoring.yaml").read_text("utf-8")
+    text = data_files().joinpath("scoring.yaml").read_text("utf-8")
     return parse_model(load_yaml(text))
 
 

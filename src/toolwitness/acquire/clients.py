@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 
 from toolwitness.acquire.config_formats import FORMATS
 from toolwitness.acquire.config_syntax import SYNTAXES
+from toolwitness.datafiles import data_files
 from toolwitness.errors import InternalError
 from toolwitness.yamlload import load_yaml
 
@@ -168,7 +168,7 @@ def parse_client_table(doc: object) -> ClientTable:
 @lru_cache(maxsize=1)
 def client_table() -> ClientTable:
     """The shipped table, validated once per process."""
-    text = resources.files("toolwitness.data").joinpath("clients.yaml").read_text("utf-8")
+    text = data_files().joinpath("clients.yaml").read_text("utf-8")
     return parse_client_table(load_yaml(text))
 
 

@@ -14,11 +14,11 @@ import re
 import shutil
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path, PurePosixPath
 
 from toolwitness.acquire.live_stdio import Launch
 from toolwitness.acquire.sandbox import bubblewrap_argv
+from toolwitness.datafiles import data_files
 from toolwitness.errors import InputError, InternalError
 from toolwitness.model import ServerSpec
 from toolwitness.yamlload import load_yaml
@@ -35,7 +35,7 @@ class LaunchPolicy:
 
 @lru_cache(maxsize=1)
 def launch_policy() -> LaunchPolicy:
-    text = resources.files("toolwitness.data").joinpath("live/launch-policy.yaml").read_text()
+    text = data_files().joinpath("live/launch-policy.yaml").read_text()
     doc = load_yaml(text)
     try:
         names = [str(n) for n in doc["allowed_commands"]]

@@ -5,9 +5,9 @@ from __future__ import annotations
 import errno
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 
+from toolwitness.datafiles import data_files
 from toolwitness.errors import InternalError
 from toolwitness.yamlload import load_yaml
 
@@ -54,7 +54,7 @@ def _denied(items: Any) -> tuple[DeniedCall, ...]:
 
 @lru_cache(maxsize=1)
 def sandbox_policy() -> SandboxPolicy:
-    text = resources.files("toolwitness.data").joinpath("sandbox.yaml").read_text("utf-8")
+    text = data_files().joinpath("sandbox.yaml").read_text("utf-8")
     doc = load_yaml(text)
     if not isinstance(doc, dict) or not isinstance(doc.get("seccomp"), dict):
         raise InternalError("data/sandbox.yaml: not a mapping with a seccomp section")

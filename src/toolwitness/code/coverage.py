@@ -10,10 +10,10 @@ grade at C or below, and the scan exits 3 unless `--allow-partial`.
 from __future__ import annotations
 
 from functools import lru_cache
-from importlib import resources
 
 from toolwitness.code import ir
 from toolwitness.code.project import Project
+from toolwitness.datafiles import data_files
 from toolwitness.plainclass import plainclass
 from toolwitness.yamlload import load_yaml
 
@@ -61,7 +61,7 @@ class CodeCoverage:
 
 @lru_cache(maxsize=1)
 def _sdk_modules() -> dict[str, tuple[str, ...]]:
-    text = resources.files("toolwitness.data").joinpath("mcp-sdks.yaml").read_text("utf-8")
+    text = data_files().joinpath("mcp-sdks.yaml").read_text("utf-8")
     doc = load_yaml(text)
     return {"js": tuple(doc["js"]), "py": tuple(doc["py"])}
 

@@ -17,12 +17,12 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 
 from toolwitness.code import lattice
 from toolwitness.code.grammar import Grammar, senses, verb_positions
 from toolwitness.code.lemmas import lemma
+from toolwitness.datafiles import data_files
 from toolwitness.errors import InternalError
 from toolwitness.plainclass import plainclass
 from toolwitness.textnorm import nfc
@@ -68,7 +68,7 @@ _MAX_SERVICE_WORDS = 4
 
 @lru_cache(maxsize=1)
 def vocabulary() -> _Vocabulary:
-    text = resources.files("toolwitness.data").joinpath("declared.yaml").read_text("utf-8")
+    text = data_files().joinpath("declared.yaml").read_text("utf-8")
     doc: dict[str, Any] = load_yaml(text)
     try:
         verbs: dict[str, tuple[str, bool]] = {}
@@ -108,7 +108,7 @@ def vocabulary() -> _Vocabulary:
 
 
 def _services() -> dict[tuple[str, ...], str]:
-    text = resources.files("toolwitness.data").joinpath("services.yaml").read_text("utf-8")
+    text = data_files().joinpath("services.yaml").read_text("utf-8")
     doc: dict[str, Any] = load_yaml(text)
     out: dict[tuple[str, ...], str] = {}
     for entry in doc["services"]:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from importlib import resources
 
+from toolwitness.datafiles import data_files
 from toolwitness.plainclass import plainclass
 from toolwitness.yamlload import load_yaml
 
@@ -21,7 +21,7 @@ class InjectionNames:
 
 @lru_cache(maxsize=1)
 def injection_names() -> InjectionNames:
-    text = resources.files("toolwitness.data").joinpath("dependency-injection.yaml")
+    text = data_files().joinpath("dependency-injection.yaml")
     doc = load_yaml(text.read_text("utf-8"))
     register: dict[str, str] = {}
     resolve: dict[str, str] = {}

@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 
 from toolwitness.code.argrules import (
@@ -28,6 +27,7 @@ from toolwitness.code.argrules import (
     refine_leaves,
 )
 from toolwitness.code.sqltext import classify_sql
+from toolwitness.datafiles import data_files
 from toolwitness.errors import InputError
 from toolwitness.plainclass import plainclass
 from toolwitness.yamlload import is_yaml_error, load_yaml, parse_yaml
@@ -227,7 +227,7 @@ class SinkCatalog:
 
 
 def _schema() -> dict[str, Any]:
-    text = resources.files("toolwitness.data").joinpath("sinks.schema.json").read_text("utf-8")
+    text = data_files().joinpath("sinks.schema.json").read_text("utf-8")
     schema: dict[str, Any] = json.loads(text)
     return schema
 
@@ -295,7 +295,7 @@ def build_catalog(docs: Iterable[dict[str, Any]]) -> SinkCatalog:
 
 def builtin_catalog_files() -> list[tuple[str, str]]:
     """(file name, text) of every shipped catalog file, sorted by name."""
-    folder = resources.files("toolwitness.data").joinpath("sinks")
+    folder = data_files().joinpath("sinks")
     return [
         (entry.name, entry.read_text("utf-8"))
         for entry in sorted(folder.iterdir(), key=lambda e: e.name)

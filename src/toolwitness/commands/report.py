@@ -7,7 +7,6 @@ against the shipped report schema before a single field is rendered.
 from __future__ import annotations
 
 import json
-from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -16,6 +15,7 @@ import typer
 
 from toolwitness.acquire.hostile_json import parse_json_bytes
 from toolwitness.acquire.limits import MIB, InputLimits
+from toolwitness.datafiles import data_files
 from toolwitness.errors import InputError
 from toolwitness.files import read_regular
 from toolwitness.report.html import render
@@ -28,7 +28,7 @@ def load_report(path: Path) -> dict[str, Any]:
     data = read_regular(path, limits.max_file_bytes, what="report")
     doc = parse_json_bytes(data, str(path), limits)
     schema = json.loads(
-        resources.files("toolwitness.data").joinpath("report.schema.json").read_text("utf-8")
+        data_files().joinpath("report.schema.json").read_text("utf-8")
     )
     error = jsonschema.exceptions.best_match(
         jsonschema.Draft202012Validator(schema).iter_errors(doc)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 
+from toolwitness.datafiles import data_files
 from toolwitness.errors import InternalError
 from toolwitness.yamlload import load_yaml
 
@@ -62,7 +62,7 @@ def _table(doc: dict[str, Any], key: str, listed: bool) -> dict[str, Any]:
 
 @lru_cache(maxsize=1)
 def vocabulary() -> LabVocabulary:
-    text = resources.files("toolwitness.data").joinpath("lab.yaml").read_text(encoding="utf-8")
+    text = data_files().joinpath("lab.yaml").read_text(encoding="utf-8")
     doc = load_yaml(text)
     if not isinstance(doc, dict):
         raise InternalError("data/lab.yaml is not a mapping")

@@ -11,9 +11,9 @@ import base64
 import hashlib
 import re
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 
+from toolwitness.datafiles import data_files
 from toolwitness.findings import Confidence, Finding, Severity
 from toolwitness.report.html_findings import SEVERITIES, card, group_findings
 from toolwitness.report.html_svg import call_path, flow_graph
@@ -31,7 +31,7 @@ _EAGER_ROWS = 200
 
 @lru_cache(maxsize=1)
 def _assets() -> tuple[str, str]:
-    folder = resources.files("toolwitness.data").joinpath("html")
+    folder = data_files().joinpath("html")
     return folder.joinpath("report.css").read_text("utf-8"), folder.joinpath("report.js").read_text(
         "utf-8"
     )

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 
+from toolwitness.datafiles import data_files
 from toolwitness.errors import InternalError
 from toolwitness.findings import Severity
 from toolwitness.supply.names import normalise_name
@@ -32,7 +32,7 @@ class Advisory:
 
 @lru_cache(maxsize=1)
 def advisories() -> tuple[Advisory, ...]:
-    text = resources.files("toolwitness.data").joinpath("advisories.yaml").read_text("utf-8")
+    text = data_files().joinpath("advisories.yaml").read_text("utf-8")
     doc = load_yaml(text)
     if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
         raise InternalError("data/advisories.yaml: missing or wrong schema marker")

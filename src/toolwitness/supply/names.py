@@ -10,10 +10,10 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 
 from rapidfuzz.distance import DamerauLevenshtein
 
+from toolwitness.datafiles import data_files
 from toolwitness.errors import InternalError
 from toolwitness.yamlload import load_yaml
 
@@ -41,7 +41,7 @@ class Protected:
 @lru_cache(maxsize=1)
 def protected() -> Protected:
     text = (
-        resources.files("toolwitness.data").joinpath("protected-packages.yaml").read_text("utf-8")
+        data_files().joinpath("protected-packages.yaml").read_text("utf-8")
     )
     doc = load_yaml(text)
     if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from importlib import resources
 
 from toolwitness.checks.crosstool.tokens import Destination, destinations
 from toolwitness.checks.text.language import Analysis
 from toolwitness.checks.text.lexicon import lexicon
+from toolwitness.datafiles import data_files
 from toolwitness.model import ServerSurface
 from toolwitness.yamlload import load_yaml
 
@@ -50,7 +50,7 @@ def own_labels(surface: ServerSurface) -> frozenset[str]:
 def service_labels() -> frozenset[str]:
     """Single-word names of the remote services in data/services.yaml: a host registered under
     one ("hooks.slack.com", "discord.com") is that service's."""
-    text = resources.files("toolwitness.data").joinpath("services.yaml").read_text("utf-8")
+    text = data_files().joinpath("services.yaml").read_text("utf-8")
     doc = load_yaml(text)
     words: set[str] = set()
     for entry in doc.get("services", []):

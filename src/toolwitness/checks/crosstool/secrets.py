@@ -13,11 +13,11 @@ last word is its head ("password_policy" is a policy, not a password).
 from __future__ import annotations
 
 from functools import lru_cache
-from importlib import resources
 
 from toolwitness.checks.crosstool.tokens import identifier_words
 from toolwitness.checks.injection.slots import slots
 from toolwitness.checks.text.lexicon import words
+from toolwitness.datafiles import data_files
 from toolwitness.errors import InternalError
 from toolwitness.plainclass import plainclass
 from toolwitness.yamlload import load_yaml
@@ -34,7 +34,7 @@ class SecretWords:
 
 @lru_cache(maxsize=1)
 def secret_words() -> SecretWords:
-    text = resources.files("toolwitness.data").joinpath("lexicon", "crosstool.yaml")
+    text = data_files().joinpath("lexicon", "crosstool.yaml")
     doc = load_yaml(text.read_text("utf-8"))
     if not isinstance(doc, dict):
         raise InternalError("lexicon crosstool.yaml is not a mapping")

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterator
 from functools import lru_cache
-from importlib import resources
 
+from toolwitness.datafiles import data_files
 from toolwitness.errors import InternalError
 from toolwitness.lazyre import lazy_compile
 from toolwitness.plainclass import plainclass
@@ -91,7 +91,7 @@ def _iban_printed(value: str) -> bool:
 
 @lru_cache(maxsize=1)
 def _iban_lengths() -> dict[str, int]:
-    text = resources.files("toolwitness.data").joinpath("iban.yaml").read_text("utf-8")
+    text = data_files().joinpath("iban.yaml").read_text("utf-8")
     doc = load_yaml(text)
     table = doc.get("lengths") if isinstance(doc, dict) else None
     if not isinstance(table, dict) or not all(
@@ -124,7 +124,7 @@ def may_hold_destination(text: str) -> bool:
 def _tlds() -> frozenset[str]:
     """Delegated top-level domains (data/tlds.txt, from the Public Suffix List) that are not
     also a file type Python's own table knows (".py", ".sh", ".zip") or a Markdown file."""
-    text = resources.files("toolwitness.data").joinpath("tlds.txt").read_text("utf-8")
+    text = data_files().joinpath("tlds.txt").read_text("utf-8")
     listed = {line.strip() for line in text.splitlines() if line and not line.startswith("#")}
     return frozenset(listed - file_types())
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 
 from toolwitness.checks.roles.derive import RoleSignal, ToolRoles
+from toolwitness.datafiles import data_files
 from toolwitness.errors import InternalError
 from toolwitness.plainclass import plainclass
 from toolwitness.yamlload import load_yaml
@@ -35,7 +35,7 @@ class BuiltinClient:
 
 
 def _read(name: str) -> str:
-    return resources.files("toolwitness.data").joinpath(name).read_text("utf-8")
+    return data_files().joinpath(name).read_text("utf-8")
 
 
 def _client(cid: str, raw: dict[str, Any]) -> BuiltinClient:

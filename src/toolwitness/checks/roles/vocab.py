@@ -7,9 +7,9 @@ lookup per token (no regexes from data). A malformed file is a packaging bug: `I
 from __future__ import annotations
 
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 
+from toolwitness.datafiles import data_files
 from toolwitness.errors import InternalError
 from toolwitness.plainclass import field, plainclass
 from toolwitness.yamlload import load_yaml
@@ -296,5 +296,5 @@ def parse_vocabulary(doc: Any) -> RoleVocabulary:
 
 @lru_cache(maxsize=1)
 def vocabulary() -> RoleVocabulary:
-    text = resources.files("toolwitness.data").joinpath("roles.yaml").read_text("utf-8")
+    text = data_files().joinpath("roles.yaml").read_text("utf-8")
     return parse_vocabulary(load_yaml(text))

@@ -7,9 +7,9 @@ file is a packaging bug and raises `InternalError` (the scan fails closed, it ne
 from __future__ import annotations
 
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 
+from toolwitness.datafiles import data_files
 from toolwitness.errors import InternalError
 from toolwitness.plainclass import plainclass
 from toolwitness.yamlload import load_yaml
@@ -21,7 +21,7 @@ Phrase = tuple[str, ...]
 
 
 def _load(name: str) -> dict[str, Any]:
-    text = resources.files("toolwitness.data").joinpath("lexicon", name).read_text("utf-8")
+    text = data_files().joinpath("lexicon", name).read_text("utf-8")
     doc = load_yaml(text)
     if not isinstance(doc, dict):
         raise InternalError(f"lexicon {name} is not a mapping")

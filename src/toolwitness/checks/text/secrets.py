@@ -12,9 +12,9 @@ import math
 import re
 from collections import Counter
 from functools import lru_cache
-from importlib import resources
 from urllib.parse import urlsplit
 
+from toolwitness.datafiles import data_files
 from toolwitness.errors import InternalError
 from toolwitness.lazyre import lazy_compile
 from toolwitness.plainclass import plainclass
@@ -54,7 +54,7 @@ class SecretTable:
 
 @lru_cache(maxsize=1)
 def secret_table() -> SecretTable:
-    text = resources.files("toolwitness.data").joinpath("secrets.yaml").read_text("utf-8")
+    text = data_files().joinpath("secrets.yaml").read_text("utf-8")
     doc = load_yaml(text)
     if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
         raise InternalError("data/secrets.yaml: missing or wrong schema marker")

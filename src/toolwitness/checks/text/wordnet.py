@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 
+from toolwitness.datafiles import data_files
 from toolwitness.errors import InternalError
 from toolwitness.plainclass import plainclass
 
@@ -99,7 +99,7 @@ def parse(doc: Any) -> LexicalClasses:
 @lru_cache(maxsize=1)
 def wordnet_document() -> Any:
     """The generated `data/lexicon/wordnet.json`, parsed once."""
-    text = resources.files("toolwitness.data").joinpath("lexicon", "wordnet.json").read_text()
+    text = data_files().joinpath("lexicon", "wordnet.json").read_text()
     return json.loads(text)
 
 

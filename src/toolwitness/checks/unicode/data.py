@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import cached_property, lru_cache
-from importlib import resources
 from typing import Any, ClassVar, TypeVar
 
+from toolwitness.datafiles import data_files
 from toolwitness.errors import InternalError
 from toolwitness.yamlload import is_yaml_error, load_yaml
 
@@ -371,5 +371,5 @@ def parse_tables(text: str, source: str) -> UnicodeTables:
 @lru_cache(maxsize=1)
 def tables() -> UnicodeTables:
     """The shipped tables (a broken shipped file is a toolwitness bug: InternalError)."""
-    path = resources.files("toolwitness.data").joinpath("unicode.yaml")
+    path = data_files().joinpath("unicode.yaml")
     return parse_tables(path.read_text("utf-8"), "builtin:unicode.yaml")
