@@ -47,11 +47,40 @@ def _shellish(words: list[str], lex: Lexicon) -> str | None:
             w.lstrip("(") in interp for w in right
         ):
             return "downloads or decodes content and pipes it to an interpreter"
+    if _runs_fetched(words, fetch, interp):
+        return "runs what a download returns"
     uploads = any(w in fetch for w in words) and any(w in lex.shell["upload_flags"] for w in words)
     local = ("@", "$(", "~/", "/etc/", ".env")
     if uploads and any(mark in w for w in words for mark in local):
         return "uploads local files or command output"
     return None
+
+
+# Openings of a subexpression whose output the command before it takes as its argument.
+_SUBEXPRESSION = ("$(", "<(", "(", "\"$(", "'$(")
+
+
+def _runs_fetched(words: list[str], fetch: frozenset[str], interp: frozenset[str]) -> bool:
+    """An interpreter given a download's output without a pipe: `iex (iwr https://…/i.ps1)`,
+    `bash <(curl -s …)`, `sh -c "$(wget -qO- …)"`, `python -c "$(curl …)"`: within four words
+    after the interpreter, a subexpression that opens on a fetcher."""
+    for i, w in enumerate(words):
+        if w.lstrip("(;&") not in interp:
+            continue
+        for token in words[i + 1 : i + 5]:
+            for opening in _SUBEXPRESSION:
+                if token.startswith(opening) and (
+                    token[len(opening) :] in fetch
+                    or (token == opening and _next_is(words, token, fetch, i))
+                ):
+                    return True
+    return False
+
+
+def _next_is(words: list[str], opening: str, fetch: frozenset[str], after: int) -> bool:
+    """The word after a bare opening ("iex ( iwr …") is a fetcher."""
+    k = words.index(opening, after + 1)
+    return k + 1 < len(words) and words[k + 1] in fetch
 
 
 def shell_commands(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
