@@ -140,8 +140,10 @@ class _Purpose:
 
 _MAX_NAMES = 256
 _MAX_NAME_DEPTH = 6
+# (a tuple: a fixed order, since the walk stops at _MAX_NAMES)
 _SUBSCHEMAS = ("items", "additionalProperties", "anyOf", "oneOf", "allOf", "$defs",
                "definitions")  # fmt: skip
+_NESTING = frozenset(_SUBSCHEMAS)
 
 
 def property_names(schema: object) -> frozenset[str]:
@@ -159,12 +161,20 @@ def property_names(schema: object) -> frozenset[str]:
             for key, sub in props.items():
                 if isinstance(key, str):
                     out.add(key.lower())
-                stack.append((sub, depth + 1))
+                if isinstance(sub, dict) and ("properties" in sub or not sub.keys().isdisjoint(
+                        _NESTING)):  # fmt: skip
+                    stack.append((sub, depth + 1))  # ({"type": "string"} holds nothing more)
+        if node.keys().isdisjoint(_NESTING):
+            continue  # most schemas: nothing nested but their properties
         for keyword in _SUBSCHEMAS:
             sub = node.get(keyword)
-            children = sub.values() if isinstance(sub, dict) and keyword in (
-                "$defs", "definitions") else sub if isinstance(sub, list) else [sub]  # fmt: skip
-            stack.extend((child, depth + 1) for child in list(children)[:_MAX_NAMES])
+            if isinstance(sub, dict):
+                kids = list(sub.values()) if keyword in ("$defs", "definitions") else [sub]
+            elif isinstance(sub, list):
+                kids = sub
+            else:
+                continue
+            stack.extend((child, depth + 1) for child in kids[:_MAX_NAMES])
     return frozenset(sorted(out)[:_MAX_NAMES])
 
 
