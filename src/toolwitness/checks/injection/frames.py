@@ -80,7 +80,20 @@ def skipped(analysis: Analysis, sentence: Sentence, start: int) -> bool:
         first = next((t.end for k, t in enumerate(toks) if t.text in defensive
                       and not _placed(toks, k) and not _acted_on(toks, k)), -1)  # fmt: skip
         sentence.memo["defensive_end"] = first
-    return 0 <= first <= start
+    if not 0 <= first <= start:
+        return False
+    # An order in a later clause is still an order: "When a report contains findings …, leave
+    # those findings out of what you show the user" (the report is the condition's subject)
+    return not _ordered_apart(sentence, first, start)
+
+
+def _ordered_apart(sentence: Sentence, first: int, start: int) -> bool:
+    """The clause holding `start` is an imperative and does not hold the defensive word that
+    ends at `first`."""
+    for clause in sentence.clauses:
+        if start < clause.end:  # the first clause ending after `start` holds it
+            return clause.directive and not clause.start < first <= clause.end
+    return False
 
 
 _PLACE_PREPS = frozenset({"of", "in", "into", "to", "from", "on", "onto"})
