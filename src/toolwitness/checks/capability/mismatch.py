@@ -92,7 +92,7 @@ def _value_finding(
     tool: Tool, purpose: Purpose, actions: list[ValueAction], ctx: CheckContext
 ) -> Finding | None:
     declared = tool.hint("readOnlyHint") is True
-    defaults = [a for a in actions if a.value.keyword in ("default", "const")]
+    defaults = [a for a in actions if a.value.keyword in ("default", "const", "flag")]
     if not (declared or purpose.inert or (defaults and purpose.roles.isdisjoint({"state-write"}))):
         return None
     chosen = defaults or actions
@@ -103,8 +103,9 @@ def _value_finding(
         "TW-CAP-015",
         tool=tool.name,
         location=first.value.location,
-        message=f"the tool {_kind(tool, purpose)}, yet '{first.value.param}' offers "
-        f"{first.value.keyword} '{first.value.value[:60]}' ({first.role})",
+        message=f"the tool {_kind(tool, purpose)}, yet '{first.value.param}' "
+        + (f"is on by default ({first.role})" if first.value.keyword == "flag" else
+           f"offers {first.value.keyword} '{first.value.value[:60]}' ({first.role})"),
         evidence="; ".join(f"{a.value.location}: {a.value.value[:60]}" for a in shown),
         witnesses=(
             _purpose_witness(tool, purpose),

@@ -159,6 +159,15 @@ def value_actions(
     or `const`) that writes, sends or is a command line is one too: what the tool does on
     every call, which a read-only tool never does."""
     for value in roles.values:
+        if value.keyword == "flag":
+            # a switch on by default in a tool declared read-only, named for an act that
+            # writes, sends, deletes or runs: what every call does unless told otherwise
+            found = next(((role, term) for role, term in value_roles(value.value, vocab)
+                          if read_only and role in FLAG_ROLES and role not in purpose.roles),
+                         None)  # fmt: skip
+            if found is not None:
+                yield ValueAction(value, *found)
+            continue
         fixed = read_only and value.keyword in _FIXED
         allowed = VALUE_ROLES + READ_ONLY_VALUE_ROLES if fixed else VALUE_ROLES
         for role, term in value_roles(value.value, vocab):
@@ -173,6 +182,8 @@ def value_actions(
 
 
 _FIXED = ("default", "const")
+# What a switch that is on by default may not do in a tool declared read-only.
+FLAG_ROLES = ("destructive", "external-sink", "code-exec", "state-write", "file-write")
 # Parameter name words for what the tool does next ("action", "post_hook", "after_render",
 # "on_view"): a one-word value there is an act; elsewhere ("channel": "email") it is a label.
 _ACTION_SLOTS = frozenset({"action", "actions", "hook", "hooks", "on", "after", "post", "then",

@@ -239,6 +239,10 @@ def _offered(target: dict[str, Any], name: str, ploc: str, out: list[ParamValue]
         value = target.get(keyword)
         if isinstance(value, str) and value:
             out.append(ParamValue(name, f"{ploc}.{keyword}", keyword, value[:_MAX_VALUE_CHARS]))
+        elif value is True:
+            # a switch on unless the caller turns it off: the act is the switch's name
+            # (`submit: true`, `rotate_after: true`), read as a value is read
+            out.append(ParamValue(name, f"{ploc}.{keyword}", "flag", name[:_MAX_VALUE_CHARS]))
     for keyword in ("enum", "examples"):
         listed = target.get(keyword)
         if isinstance(listed, list):
