@@ -220,10 +220,10 @@ def detect(
         return []
     shared = lex is lexicon()
     signals = list(context_free(text, chosen is NAME_DETECTORS)) if shared else []
-    if signals and fctx.param is not None:
-        signals = [s for s in signals if not inj_directives.quiet_in_context(text, s, fctx)]
     rest = [d for d in chosen if not (shared and d in CONTEXT_FREE)]
     signals += _run(rest, text, fctx, lex)
+    if signals and (fctx.param is not None or fctx.params):
+        signals = [s for s in signals if not inj_directives.quiet_in_context(text, s, fctx)]
     words = trig.scan(text).words if shared else None
     if decode and (payloads is not None or may_encode(text, words)):
         if payloads is None:

@@ -19,6 +19,7 @@ from toolwitness.checks.injection.frames import (
 )
 from toolwitness.checks.injection.model import (
     AUTHORITY,
+    INTENT,
     RANKING,
     SECRECY,
     SEQUENCING,
@@ -52,6 +53,17 @@ def _signal(family: str, severity: Severity, start: int, end: int, message: str)
 _DETERMINERS = frozenset({"the", "these", "those", "any", "all", "every", "other"})
 
 
+def _about_own_argument(text: str, signal: Signal, ctx: FieldContext) -> bool:
+    """ "`admin_override: true` bypasses required reviews; … don't set it unless the user asks":
+    a sentence whose subject is one of the tool's own arguments, in code quotes, documents what
+    that argument does; it states no purpose of the tool."""
+    sentence = analyse(text).sentence_at(signal.start)
+    if sentence is None or not sentence.tokens:
+        return False
+    first = sentence.tokens[0]
+    return first.text in ctx.params and text[max(0, first.start - 1) : first.start] == "`"
+
+
 def quiet_in_context(text: str, signal: Signal, ctx: FieldContext) -> bool:
     """An authority signal (computed once per text, `detect.CONTEXT_FREE`) that this field's
     context explains: a parameter's text whose sentence opens with the verb the parameter's
@@ -59,6 +71,8 @@ def quiet_in_context(text: str, signal: Signal, ctx: FieldContext) -> bool:
     setting the flag does.
 
     (The tool's own name does not quiet it: "tcc_bypass", "override_03" name the attack.)"""
+    if signal.family == INTENT:
+        return _about_own_argument(text, signal, ctx)
     if signal.family != AUTHORITY or ctx.param is None:
         return False
     parts = split_identifier(ctx.param)

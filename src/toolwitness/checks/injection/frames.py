@@ -312,6 +312,10 @@ def noun_modifier(words: Sequence[str], tags: Tags, j: int) -> bool:
     return lexical_classes().forms.get(head, head) == head
 
 
+_CONDITIONS = frozenset({"unless", "if", "until", "when", "whenever", "once", "because",
+                         "since"})  # fmt: skip
+
+
 def _audience(words: Sequence[str], tags: Tags, lo: int, sl: Slots) -> str | None:
     """ "from the user", "out of the audit trail", "in the user-facing response": who or what
     would have seen it. A response, answer or output is "person" when a person word or "your"
@@ -322,6 +326,8 @@ def _audience(words: Sequence[str], tags: Tags, lo: int, sl: Slots) -> str | Non
         if words[k] not in _AUDIENCE_PREPS and words[k] not in sl.members["away"]:
             continue
         for j in range(k + 1, min(len(words), k + 5)):
+            if words[j] in _CONDITIONS:
+                break  # "leave it off unless the user asks": the user of a condition
             if "person" in tags[j] and not noun_modifier(words, tags, j):
                 return "person"
             if "shown" in tags[j]:

@@ -42,6 +42,7 @@ from toolwitness.checks.injection.model import (
 )
 from toolwitness.checks.injection.slots import Slots, attack_topic, slots
 from toolwitness.checks.injection.targets import (
+    _likened,
     _other_sense,
     _quoted_data,
     _reach,
@@ -161,7 +162,10 @@ def _harvest(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags:
             continue
         if redacted(analysis, sentence, lex):
             return None  # "replace card numbers and secrets with placeholders": protected
-        if words[obj] in ctx.params and "_" not in words[obj] and _CONCESSIVE.isdisjoint(words):
+        if _likened(analysis, at):
+            continue  # "treat the link like a password and only hand it to …": a comparison
+        own = words[obj] in ctx.params or words[obj].removesuffix("s") in ctx.params
+        if own and "_" not in words[obj] and _CONCESSIVE.isdisjoint(words):
             continue  # "pass the signing secret" to a tool whose argument is `secret`: its
             # input (whether the purpose needs such an argument is TW-CAP-014's question)
         if words[i] in ctx.identity and not ctx.identity.isdisjoint(words[obj : obj + 3]):
