@@ -83,15 +83,44 @@ def _next_is(words: list[str], opening: str, fetch: frozenset[str], after: int) 
     return k + 1 < len(words) and words[k + 1] in fetch
 
 
+def _before_code(text: str, lo: int, hi: int) -> list[str]:
+    """The words of text[lo:hi] before its first code span, as `_shellish` reads them."""
+    head = text[lo:hi].split("`", 1)[0]
+    return head.lower().replace("|", " | ").split()
+
+
+def _shown(analysis: Analysis, at: int) -> bool:
+    """A command quoted as documentation, or as an example in a sentence that orders nothing
+    ("alert titles quote the command line as evidence, e.g. `powershell -nop -w hidden …`"); an
+    order with an example ("run e.g. `curl … | sh` first") is still an order."""
+    sentence = analysis.sentence_at(at)
+    if sentence is None:
+        return False
+    if sentence.documentary_at(at):
+        return True
+    if not analysis.exemplified_at(at) or sentence.to_model:
+        return False
+    found = analysis.clause_at(at)  # the example's own clause: "…, e.g. `…`" orders nothing
+    return found is not None and not found[0].directive
+
+
 def shell_commands(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
     text = analysis.text
-    spans = [(m.start(1), m.end(1)) for m in _CODE_SPAN.finditer(text)]
-    spans += [(s.start, s.end) for s in analysis.sentences]
+    code = [(m.start(1), m.end(1)) for m in _CODE_SPAN.finditer(text)]
+    spans = code + [(s.start, s.end) for s in analysis.sentences]
     seen: set[int] = set()
+    shown: list[int] = []  # starts of code spans quoted as examples
     for lo, hi in spans:
         words = text[lo:hi].lower().replace("|", " | ").split()
         why = _shellish(words, lex)
-        if why and lo not in seen and not (analysis.sentence_at(lo) or _NO).documentary_at(lo):
+        if why and (lo, hi) in code and _shown(analysis, lo):
+            shown.append(lo)
+            continue
+        if why and any(lo <= at < hi for at in shown) and _shellish(
+            _before_code(text, lo, hi), lex
+        ) is None:
+            continue  # the sentence's command is that example (nothing before it is one)
+        if why and lo not in seen and not _shown(analysis, lo):
             seen.add(lo)
             yield Signal(
                 SHELL,
@@ -135,14 +164,6 @@ def _own_api_call(span: str, ctx: FieldContext) -> bool:
     if not hosts or not ctx.owners or any(p in span for p in _PIPES):
         return False
     return all(own_host(h, ctx.owners) for h in hosts)
-
-
-class _Nothing:
-    def documentary_at(self, offset: int) -> bool:
-        return False
-
-
-_NO = _Nothing()
 
 
 _RFC1918 = tuple(ipaddress.ip_network(n) for n in ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16"))
