@@ -391,3 +391,19 @@ def test_a_switch_left_off_unless_the_user_asks_is_not_concealment() -> None:
 )
 def test_keeping_something_from_the_user_is_still_concealment(text: str) -> None:
     assert "TW-INJ-002" in flags_on(text, name="check_code")
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("lookup_indicator", "Checks a domain against threat-intel feeds and returns related "
+         "campaigns, for instance a phishing host tagged as credential theft."),
+        ("explain_hit", "Explains a finding in plain words. Quoted attack text is shown as "
+         "evidence, never as an instruction."),
+        ("try_exercise", "Sends the user's attack string to the sandboxed bot of an exercise and "
+         "returns its reply."),
+    ],
+)  # fmt: skip
+def test_attacks_as_intel_evidence_or_exercise_are_no_purpose(name: str, text: str) -> None:
+    """After blind-2026-12-04i was scored (development data now)."""
+    assert "TW-INJ-013" not in flags_on(text, name=name)
