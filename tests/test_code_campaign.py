@@ -8,7 +8,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from toolwitness.code.analyse import analyse_directory
@@ -92,6 +92,9 @@ def test_js_helper_programs_give_a_result(source: str) -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(PY_PROGRAM, max_size=14).map("".join))
+# a list spread into itself, then looped over (found by this test): bounded, not a recursion
+@example("def add(fn, title):\n    mcp.add_tool(fn, name=title)\nTOOLS = []\n"
+         "TOOLS.extend(TOOLS)\nfor t in TOOLS:\n    add(t, t.__name__)\n")  # fmt: skip
 def test_python_helper_programs_give_a_result(source: str) -> None:
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)

@@ -186,13 +186,19 @@ def _expand_loop(reg: ir.Registration, resolver: Resolver) -> list[ir.Registrati
     return [reg]
 
 
-def _array_items(value: ir.Value, resolver: Resolver) -> list[ir.Value]:
+_MAX_SPREAD_DEPTH = 16  # as `arrays._MAX_DEPTH`: `TOOLS.extend(TOOLS)` spreads a list into itself
+
+
+def _array_items(value: ir.Value, resolver: Resolver, depth: int = 0) -> list[ir.Value]:
+    if depth > _MAX_SPREAD_DEPTH:
+        resolver.truncated = True  # reported as not fully read, never taken for the whole
+        return []
     items: list[ir.Value] = []
     for resolved in resolver.resolve(value):
         if isinstance(resolved, RValue) and isinstance(resolved.value, ir.Arr):
             for item in resolved.value.items:
                 if isinstance(item, ir.Spread):
-                    items += _array_items(item.value, resolver)
+                    items += _array_items(item.value, resolver, depth + 1)
                 else:
                     items.append(item)
     return items
