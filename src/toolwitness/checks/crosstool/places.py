@@ -36,6 +36,7 @@ from toolwitness.checks.crosstool.tokens import (
 )
 from toolwitness.checks.injection.slots import slots
 from toolwitness.checks.interface import CheckContext, server_check
+from toolwitness.checks.schema_names import property_names
 from toolwitness.checks.text.language import Analysis, analyse
 from toolwitness.checks.text.words import UNSPACED, reader_words
 from toolwitness.findings import Finding, Witness
@@ -326,26 +327,6 @@ def _prose_finding(tool: Tool, prose: tuple[TextField, int], ctx: CheckContext) 
     )
 
 
-def _parameter_names(schema: object, depth: int = 0) -> set[str]:
-    """Every property name of a schema, nested ones too (bounded depth)."""
-    out: set[str] = set()
-    if not isinstance(schema, dict) or depth > 8:
-        return out
-    props = schema.get("properties")
-    if isinstance(props, dict):
-        for key, sub in props.items():
-            out.add(str(key))
-            out |= _parameter_names(sub, depth + 1)
-    for key in ("items", "additionalProperties"):
-        out |= _parameter_names(schema.get(key), depth + 1)
-    for key in ("anyOf", "oneOf", "allOf"):
-        subs = schema.get(key)
-        if isinstance(subs, list):
-            for sub in subs[:64]:
-                out |= _parameter_names(sub, depth + 1)
-    return out
-
-
 def _description_route(
     tool: Tool, i: int, own: frozenset[str], siblings: frozenset[str], ctx: CheckContext
 ) -> Iterator[Finding]:
@@ -359,7 +340,7 @@ def _description_route(
     literal = next(iter(_pointed(tool, literals, analysis)), None)
     if literal is None:
         return
-    known = _parameter_names(tool.input_schema) | _parameter_names(tool.output_schema)
+    known = property_names(tool.input_schema) | property_names(tool.output_schema)
     named = _foreign_identifiers(text, known | siblings)
     where = f"tools[{i}].description"
     if named:

@@ -22,6 +22,7 @@ from toolwitness.checks.injection.slots import slots
 from toolwitness.checks.injection.split import is_prose, split_findings
 from toolwitness.checks.interface import CheckContext, server_check
 from toolwitness.checks.roles.derive import surface_roles
+from toolwitness.checks.schema_names import property_names
 from toolwitness.checks.text.language import split_identifier, tokens
 from toolwitness.checks.text.lexicon import Lexicon, lexicon
 from toolwitness.checks.text.secrets_scan import find_secrets, redact
@@ -138,46 +139,6 @@ class _Purpose:
         return self._words
 
 
-_MAX_NAMES = 256
-_MAX_NAME_DEPTH = 6
-# (a tuple: a fixed order, since the walk stops at _MAX_NAMES)
-_SUBSCHEMAS = ("items", "additionalProperties", "anyOf", "oneOf", "allOf", "$defs",
-               "definitions")  # fmt: skip
-_NESTING = frozenset(_SUBSCHEMAS)
-
-
-def property_names(schema: object) -> frozenset[str]:
-    """Every property name of an input schema, nested ones included (`nodes[].gifRef`), lower
-    case, bounded in depth and count: the tool's own arguments, which its texts name ("use
-    gifRef instead") without naming another tool."""
-    out: set[str] = set()
-    stack: list[tuple[object, int]] = [(schema, 0)]
-    while stack and len(out) < _MAX_NAMES:
-        node, depth = stack.pop()
-        if not isinstance(node, dict) or depth > _MAX_NAME_DEPTH:
-            continue
-        props = node.get("properties")
-        if isinstance(props, dict):
-            for key, sub in props.items():
-                if isinstance(key, str):
-                    out.add(key.lower())
-                if isinstance(sub, dict) and ("properties" in sub or not sub.keys().isdisjoint(
-                        _NESTING)):  # fmt: skip
-                    stack.append((sub, depth + 1))  # ({"type": "string"} holds nothing more)
-        if node.keys().isdisjoint(_NESTING):
-            continue  # most schemas: nothing nested but their properties
-        for keyword in _SUBSCHEMAS:
-            sub = node.get(keyword)
-            if isinstance(sub, dict):
-                kids = list(sub.values()) if keyword in ("$defs", "definitions") else [sub]
-            elif isinstance(sub, list):
-                kids = sub
-            else:
-                continue
-            stack.extend((child, depth + 1) for child in kids[:_MAX_NAMES])
-    return frozenset(sorted(out)[:_MAX_NAMES])
-
-
 @server_check("injection.poisoning", ALL_RULES)
 def tool_poisoning(surface: ServerSurface, ctx: CheckContext) -> Iterator[Finding]:
     lex = lexicon()
@@ -204,7 +165,7 @@ def tool_poisoning(surface: ServerSurface, ctx: CheckContext) -> Iterator[Findin
         for found, sig in slot_exfil(tool.input_schema, f"tools[{i}].inputSchema", purpose, lex):
             param_signals.setdefault(found.location, []).append(sig)
         param_words: dict[str, frozenset[str]] = {}
-        params = property_names(tool.input_schema)
+        params = frozenset(n.lower() for n in property_names(tool.input_schema))
         reported: dict[str, set[str]] = {}
         prose: list[TextField] = []
         for field in tool_text_fields(tool, i):

@@ -35,16 +35,14 @@ _MAX_DEPTH = 16
 @plainclass(frozen=True)
 class Param:
     name: str
-    location: str  # of the description
+    location: str  # of the description (of the value itself, for a placeholder default)
     description: str
 
 
-def schema_params(
-    schema: Any, base: str, keep: Callable[[str], bool] | None = None
-) -> Iterator[Param]:
-    """Every named property with a string description, nested objects and arrays included
-    (only those whose description passes `keep`, when given). Locations are built only for the
-    properties yielded: the walk carries each node's path as a tuple of keys."""
+def _properties(schema: Any) -> Iterator[tuple[str, dict[str, Any], tuple[str, ...]]]:
+    """Every named property whose body is an object, nested objects and arrays included:
+    (name, body, path of keys to the body). Bounded in count and depth; the walk carries each
+    node's path as a tuple of keys, so a location is built only for what a caller keeps."""
     stack: list[tuple[Any, tuple[str, ...], int]] = [(schema, (), 0)]
     count = 0
     while stack and count < _MAX_PARAMS:
@@ -57,13 +55,22 @@ def schema_params(
                 count += 1
                 if isinstance(body, dict):
                     at = (*parts, "properties", name)
-                    desc = body.get("description")
-                    if isinstance(desc, str) and (keep is None or keep(desc)):
-                        yield Param(name, _location(base, (*at, "description")), desc)
+                    yield name, body, at
                     stack.append((body, at, depth + 1))
         items = node.get("items")
         if isinstance(items, dict):
             stack.append((items, (*parts, "items"), depth + 1))
+
+
+def schema_params(
+    schema: Any, base: str, keep: Callable[[str], bool] | None = None
+) -> Iterator[Param]:
+    """Every named property with a string description (only those whose description passes
+    `keep`, when given)."""
+    for name, body, at in _properties(schema):
+        desc = body.get("description")
+        if isinstance(desc, str) and (keep is None or keep(desc)):
+            yield Param(name, _location(base, (*at, "description")), desc)
 
 
 # A value written as a template slot or identifiers ("{{full_conversation_with_system_prompt}}",
@@ -73,29 +80,12 @@ _SLOT_VALUE = re.compile(r"[\s{}$<>%()\[\]+A-Za-z0-9_.:|-]{3,240}")
 
 def placeholder_defaults(schema: Any, base: str) -> Iterator[Param]:
     """Every default or const of a property written as a template slot or identifiers joined
-    by underscores (see `_SLOT_VALUE`): `description` is the value, `location` its own path.
-    Same walk and bounds as `schema_params`."""
-    stack: list[tuple[Any, tuple[str, ...], int]] = [(schema, (), 0)]
-    count = 0
-    while stack and count < _MAX_PARAMS:
-        node, parts, depth = stack.pop()
-        if not isinstance(node, dict) or depth > _MAX_DEPTH:
-            continue
-        props = node.get("properties")
-        if isinstance(props, dict):
-            for name, body in props.items():
-                count += 1
-                if not isinstance(body, dict):
-                    continue
-                at = (*parts, "properties", name)
-                for keyword in ("default", "const"):
-                    value = body.get(keyword)
-                    if isinstance(value, str) and "_" in value and _SLOT_VALUE.fullmatch(value):
-                        yield Param(name, _location(base, (*at, keyword)), value)
-                stack.append((body, at, depth + 1))
-        items = node.get("items")
-        if isinstance(items, dict):
-            stack.append((items, (*parts, "items"), depth + 1))
+    by underscores (see `_SLOT_VALUE`): `description` is the value, `location` its own path."""
+    for name, body, at in _properties(schema):
+        for keyword in ("default", "const"):
+            value = body.get(keyword)
+            if isinstance(value, str) and "_" in value and _SLOT_VALUE.fullmatch(value):
+                yield Param(name, _location(base, (*at, keyword)), value)
 
 
 def slot_exfil(
