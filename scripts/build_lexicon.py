@@ -104,6 +104,10 @@ class WordNet:
             raise SystemExit(f"WordNet has no sense {key}")
         return self.synset(m["pos"], offsets[number - 1])
 
+    def lemmas(self, pos: str) -> list[str]:
+        """Every lemma listed for a part of speech (multi-word ones joined by "_")."""
+        return list(self.index[pos])
+
     def senses(self, lemma: str, pos: str) -> Iterator[tuple[str, Synset]]:
         for number, offset in enumerate(self.index[pos].get(lemma, ()), start=1):
             yield f"{lemma}.{pos}.{number:02d}", self.synset(pos, offset)
@@ -213,6 +217,10 @@ def build(root: Path) -> str:
     vocabulary |= yaml_words(others)
     forms, version = inflections(vocabulary)
     slots = frame_slots(classes, forms)
+    # Every one-word verb of WordNet, in its base form: a clause opening with one of these
+    # before an object ("close them", "finish the download") is an imperative
+    # (checks/text/language.py), whichever verb a writer chose.
+    verbs = sorted(w for w in wn.lemmas("v") if w.isascii() and w.isalpha() and w.islower())
     doc = {
         "schema": SCHEMA,
         "source": "WordNet 3.0, Copyright 2006 by Princeton University (see WORDNET-LICENSE)",
@@ -221,6 +229,7 @@ def build(root: Path) -> str:
         "classes": classes,
         "forms": forms,
         "slots": slots,
+        "verb_lemmas": " ".join(verbs),
     }
     return json.dumps(doc, indent=1, sort_keys=True, ensure_ascii=True) + "\n"
 

@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterator
 
 from toolwitness.checks.crosstool.parties import own_labels
+from toolwitness.checks.injection.default_places import default_destinations
 from toolwitness.checks.injection.detect import IDENTIFIER_KINDS, INERT, detect, hidden_signals
 from toolwitness.checks.injection.model import COMPOUND_RULE, INTENT, RULE_OF, FieldContext, Signal
 from toolwitness.checks.injection.params import exfil_params, slot_exfil
@@ -150,9 +151,14 @@ def tool_poisoning(surface: ServerSurface, ctx: CheckContext) -> Iterator[Findin
     for i, tool in enumerate(surface.tools):
         own = tool.name.lower()
         victim = takes_target(tool)  # the fast paths read text alone: such a tool is read fully
-        if not victim and quiet_tools.tool(tool, own):
-            continue
         purpose = _Purpose(tool, lex)
+        # a default that sends data to a server-chosen place is a value, not prose: the quiet
+        # gates read prose, so it is looked for first
+        placed = list(
+            default_destinations(tool.input_schema, f"tools[{i}].inputSchema", purpose, owners)
+        )
+        if not victim and not placed and quiet_tools.tool(tool, own):
+            continue
         identity = identity_words(tool)
         # A tool whose name or a parameter makes it run code reaches whatever its sandbox holds:
         # saying so is a statement of its power (the role derivation capability uses too).
@@ -163,6 +169,8 @@ def tool_poisoning(surface: ServerSurface, ctx: CheckContext) -> Iterator[Findin
         ):
             param_signals.setdefault(found.location, []).append(sig)
         for found, sig in slot_exfil(tool.input_schema, f"tools[{i}].inputSchema", purpose, lex):
+            param_signals.setdefault(found.location, []).append(sig)
+        for found, sig in placed:
             param_signals.setdefault(found.location, []).append(sig)
         param_words: dict[str, frozenset[str]] = {}
         params = frozenset(n.lower() for n in property_names(tool.input_schema))

@@ -71,8 +71,14 @@ def skipped(analysis: Analysis, sentence: Sentence, start: int) -> bool:
     scanner, detector or course named before the words at `start` ("Injection filter: blocks
     text that tells the model to hide …"). Named after them, it is the attack's object
     ("ignore the content filters")."""
-    if sentence.documentary_at(start) or analysis.quoted_at(start):
+    if analysis.quoted_at(start):
         return True
+    if sentence.documentary_at(start):
+        # documentation ("flags descriptions that include `…`") stops where a run of orders
+        # begins: "… include `x`: close them, and don't mention them to the user" (not a list
+        # of what is documented: "…: descriptions that claim …, tell the model to hide …")
+        doc = sentence.documentary_from
+        return doc is None or not _orders_from(analysis, sentence, doc, start)
     first = sentence.memo.get("defensive_end")
     if first is None:  # the end of the sentence's first defensive word, computed once
         defensive = slots().members["defensive"]
@@ -85,6 +91,19 @@ def skipped(analysis: Analysis, sentence: Sentence, start: int) -> bool:
     # An order in a later clause is still an order: "When a report contains findings …, leave
     # those findings out of what you show the user" (the report is the condition's subject)
     return not _ordered_apart(sentence, first, start)
+
+
+def _orders_from(analysis: Analysis, sentence: Sentence, doc: int, start: int) -> bool:
+    """Every clause after the one holding `doc`, up to the one holding `start`, is an order
+    (a clause inside a code span or quotation aside)."""
+    for clause in sentence.clauses:
+        if clause.start < doc or analysis.quoted_at(clause.start):
+            continue
+        if not clause.directive:
+            return False
+        if start < clause.end:
+            return True
+    return False
 
 
 def _ordered_apart(sentence: Sentence, first: int, start: int) -> bool:

@@ -294,6 +294,8 @@ def _identifier_after(analysis: Analysis, sentence: Sentence, lo: int, hi: int,
             continue  # "call with `dry_run: true` first": this tool's own argument, not a tool
         if k + 1 < len(sentence.tokens) and sentence.tokens[k + 1].text in _DATA_HEADS:
             continue  # "use the `nextCursor` value": a field of a response, not a tool
+        if "." in tok.text and tok.text.partition(".")[0] in _DATA_ROOTS:
+            continue  # "use data.guidelines.filter": a path into a response, not a tool
         if _retired_subject(sentence, k):
             continue  # "`search_v1` was removed in 3.0": the tool retired, not where to go
         local = sentence.memo.get("says_local")
@@ -319,6 +321,9 @@ def _retired_subject(sentence: Sentence, k: int) -> bool:
 
 # Nouns that make the identifier before them a piece of data ("the next_page_token value",
 # "the `cursor_id` field"), not a tool to call.
+# The first name of a path into a response or a request ("data.items[0]", "result.id").
+_DATA_ROOTS = frozenset({"data", "result", "results", "response", "output", "payload", "body",
+                         "item", "items", "args", "params", "input", "request"})  # fmt: skip
 _DATA_HEADS = frozenset({"value", "values", "field", "fields", "property", "properties",
                          "parameter", "parameters", "param", "params", "argument", "arguments",
                          "key", "keys", "attribute", "attributes", "column", "columns",

@@ -62,6 +62,12 @@ def _properties(schema: Any) -> Iterator[tuple[str, dict[str, Any], tuple[str, .
             stack.append((items, (*parts, "items"), depth + 1))
 
 
+def properties_of(schema: Any, base: str) -> Iterator[tuple[str, dict[str, Any], str]]:
+    """Every named property of a schema (nested ones too, bounded) with its JSON path."""
+    for name, body, at in _properties(schema):
+        yield name, body, _location(base, at)
+
+
 def schema_params(
     schema: Any, base: str, keep: Callable[[str], bool] | None = None
 ) -> Iterator[Param]:

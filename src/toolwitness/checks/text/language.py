@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 from toolwitness.checks.text.lexicon import Lexicon, Phrase, lexicon
 from toolwitness.checks.text.mention import base_verbs, carries_negation, mentioned
 from toolwitness.checks.text.subjects import subject_head
-from toolwitness.checks.text.wordnet import lexical_classes
+from toolwitness.checks.text.wordnet import lexical_classes, verb_lemmas
 from toolwitness.plainclass import field, plainclass
 
 TOKEN = re.compile(r"[\w~$@]+(?:['’.\-/][\w~$@]+)*")
@@ -445,6 +445,12 @@ def _is_directive(
         return True  # (not "Email addresses are masked …": the subject, then its verb)
     if words[i] in _LEADING_PREPS and _after_leading_phrase(words, i, verbs):
         return True
+    # any verb WordNet lists, opening the clause before its object: "close them and …",
+    # "Finish the download by running …" (a noun heading a phrase is followed by "of", a noun)
+    if i + 1 < len(words) and words[i + 1] in lex.sets["object_openers"] and words[i] in (
+        verb_lemmas()
+    ):
+        return True
     # "you must", "the assistant should" anywhere in the clause
     if lex.model_words.isdisjoint(words):
         return False
@@ -483,12 +489,25 @@ def _is_descriptive(lex: Lexicon, words: list[str]) -> bool:
     return w not in lex.verbs["imperative"] and base_form(w, lex.verbs["imperative"]) is not None
 
 
+_DOC_VERBS: dict[int, tuple[Lexicon, frozenset[str]]] = {}
+
+
+def _documentation_verbs(lex: Lexicon) -> frozenset[str]:
+    """The lexicon's documentation verbs and WordNet's verbs of looking something over ("check
+    a catalog for poisoning", "verify … for injection")."""
+    held = _DOC_VERBS.get(id(lex))
+    if held is None or held[0] is not lex:
+        scrutiny = lexical_classes().words.get("scrutinize", ())
+        held = _DOC_VERBS[id(lex)] = (lex, lex.verbs["documentation"] | frozenset(scrutiny))
+    return held[1]
+
+
 def _documentary_from(
     sentence: Sentence, lex: Lexicon, quotes: list[tuple[int, int]]
 ) -> int | None:
     toks = sentence.tokens
     words = sentence.words()
-    doc = lex.verbs["documentation"]
+    doc = _documentation_verbs(lex)
     nouns = lex.framing["attack_nouns"]
     examples = lex.framing["example_markers"]
     for i, w in enumerate(words):

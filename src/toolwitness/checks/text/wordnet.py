@@ -106,3 +106,18 @@ def wordnet_document() -> Any:
 @lru_cache(maxsize=1)
 def lexical_classes() -> LexicalClasses:
     return parse(wordnet_document())
+
+
+_MAX_VERBS = 20000
+
+
+@lru_cache(maxsize=1)
+def verb_lemmas() -> frozenset[str]:
+    """Every one-word verb of WordNet in its base form ("close", "finish", "archive")."""
+    raw = wordnet_document().get("verb_lemmas")
+    if not isinstance(raw, str):
+        raise InternalError("wordnet.json needs verb_lemmas (run scripts/build_lexicon.py)")
+    verbs = raw.split()
+    if not 0 < len(verbs) <= _MAX_VERBS:
+        raise InternalError("wordnet.json: verb_lemmas must be a bounded list of words")
+    return frozenset(verbs)
