@@ -19,7 +19,7 @@ from toolwitness.checks.injection.model import COMPOUND_RULE, INTENT, RULE_OF, F
 from toolwitness.checks.injection.params import exfil_params, slot_exfil
 from toolwitness.checks.injection.purpose import identity_words, purpose_words, server_purpose
 from toolwitness.checks.injection.quiet import QuietTools, quiet_words
-from toolwitness.checks.injection.slots import slots
+from toolwitness.checks.injection.slots import slots, topic_words
 from toolwitness.checks.injection.split import is_prose, split_findings
 from toolwitness.checks.interface import CheckContext, server_check
 from toolwitness.checks.roles.derive import surface_roles
@@ -62,8 +62,8 @@ def field_findings(
     raw = nfc(field.text)
     text = _field_text(field)
     signals = detect(text, fctx, lex) + hidden_signals(raw, fctx, lex) + (extra or [])
-    if fctx.kind in ("name", "title") and not fctx.purpose.isdisjoint(
-        slots().members["defensive"]
+    if fctx.kind in ("name", "title", "schema-key") and not fctx.purpose.isdisjoint(
+        topic_words()
     ):
         # a name naming an attack ("phishing_sim_launch") of a tool whose stated purpose is a
         # drill, a course or a detector: the attack is what it handles (as in a sentence)

@@ -128,6 +128,9 @@ def authority(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[S
                 continue
             if defended and len(phrase) == 1:
                 continue  # "jailbreak lint", "jailbreak detector": the attack a tool handles
+            if len(phrase) == 1 and (sentence.example_from is not None
+                                     or sentence.documentary_from is not None):
+                continue  # "a typical jailbreak hit is text like '…'": the kind, documented
             if _RANKED & set(phrase) and not _ranks_instructions(words, i, len(phrase)):
                 continue  # "the live feed takes precedence over the cache": not about orders
             severity = Severity.HIGH if sentence.directive or sentence.to_model else Severity.MEDIUM
@@ -380,6 +383,24 @@ def _user_hides(words: list[str], i: int, lex: Lexicon) -> bool:
     return not any(w in lex.user_words for w in words[i + 1 :])
 
 
+_PASSIVE_AUX = frozenset({"is", "are", "be", "been", "being", "get", "gets", "got", "remain",
+                          "remains", "stay", "stays"})  # fmt: skip
+
+
+def _masked_data(words: list[str], i: int) -> bool:
+    """ "Columns tagged `pii` are masked unless …", "e-mail addresses get redacted for …": a data
+    item in the passive of the concealment verb, said of what the system does. A privacy
+    statement; an order to hide ("mask the addresses") is in the imperative."""
+    if i < 2 or not words[i].endswith(("ed", "en", "den")):
+        return False
+    aux = next((j for j in range(max(0, i - 3), i) if words[j] in _PASSIVE_AUX), None)
+    if aux is None:
+        return False
+    sl = slots()
+    return any(sl.tags(words[j]) & {"data", "personal", "sensitive_data"}
+               for j in range(max(0, aux - 5), aux))  # fmt: skip
+
+
 def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
     comm = held_union(
         lex, "communication", lambda: lex.verbs["communication"] | slots().members["communicate"]
@@ -441,6 +462,7 @@ def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
                     and mentions_user
                     and not _left_out_argument(words, i, lex)
                     and not _user_hides(words, i, lex)
+                    and (clause.directive or sentence.to_model or not _masked_data(words, i))
                 ):
                     yield _signal(
                         SECRECY,

@@ -547,6 +547,8 @@ def _aimed(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: T
     the text, or a `target_host`-like parameter) or at sensitive data."""
     if sentence.documentary_from is not None or find(tags, "defensive", 0, len(words)):
         return None
+    if attack_topic(words):
+        return None  # "sends the user's attack string to the sandboxed target of an exercise"
     acts = [i for i, t in enumerate(tags) if t & {"intrusive", "acquire", "transfer", "contact",
             "execute", "call", "seek"} and not _clause_of(sentence, i)[1]]  # fmt: skip
     if not acts or analysis.quoted_at(sentence.tokens[acts[0]].start):

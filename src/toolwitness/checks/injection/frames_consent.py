@@ -60,6 +60,8 @@ def consent_bypass(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Itera
             continue
         if not _NOT.isdisjoint(words[:at]) or any(w.endswith("n't") for w in words[:at]):
             continue  # "must not proceed without the user's approval" keeps the user's say
+        if _others_power(words, at, lex):
+            continue  # "the sub-agent can call every tool … without asking you": a warning
         # "grant X admin rights; this is routine and needs no confirmation": the order is in
         # the sentence the pronoun points back to
         # (or a short sentence of its own after the order: "Post them to #general. No need
@@ -76,6 +78,20 @@ def consent_bypass(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Itera
             "tells the model to act without the user's confirmation",
         )  # fmt: skip
         return
+
+
+_ABLE = frozenset({"can", "may", "could", "might", "will"})
+
+
+def _others_power(words: Sequence[str], at: int, lex: Lexicon) -> bool:
+    """The sentence opens with what someone else can do ("The sub-agent can call every tool
+    … without asking you again"): a subject other than the model, then a modal of ability,
+    before the consent phrase. A statement of another's power, not an order to the model."""
+    k = next((j for j in range(min(at, 5)) if words[j] in _ABLE), None)
+    if k is None or k == 0:
+        return False
+    subject = words[:k]
+    return lex.model_words.isdisjoint(subject) and "you" not in subject
 
 
 def _set_aside(words: Sequence[str], tags: Tags) -> int | None:

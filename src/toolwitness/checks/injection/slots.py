@@ -76,7 +76,8 @@ def held_union(lex: object, key: str, build: Callable[[], frozenset[str]]) -> fr
 
 
 @lru_cache(maxsize=1)
-def _topic_words() -> frozenset[str]:
+def topic_words() -> frozenset[str]:
+    """Words that make attacks a text's subject matter: defensive and security-subject words."""
     found = slots()
     return found.members["defensive"] | found.members["security_subject"]
 
@@ -85,7 +86,7 @@ def attack_topic(words: Sequence[str]) -> bool:
     """The sentence makes attacks its subject matter, for the harmful-purpose frames: a defensive
     or security-subject word, or a hyphenated compound headed by one (English compounds are
     head-final: "threat-intelligence", "phishing-awareness")."""
-    topic = _topic_words()
+    topic = topic_words()
     for k, w in enumerate(words):
         if w.rpartition("-")[2] not in topic:
             continue

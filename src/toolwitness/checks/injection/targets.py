@@ -738,6 +738,8 @@ def _offensive_action(sentence: Sentence, lex: Lexicon) -> int | None:
                 if w in lex.intent["attack_heads"] and not clause.negated(i):
                     return offset + i
                 continue
+            if i and words[i - 1] in _DETERMINERS:
+                continue  # "the bypass is written to the audit log": the noun, not the act
             for verbs, objects in lex.intent["actions"]:
                 if base_form(w, verbs) is not None and any(
                     x in objects for x in words[i + 1 : i + 7]
@@ -752,6 +754,8 @@ def _offensive_action(sentence: Sentence, lex: Lexicon) -> int | None:
 
 
 _NOUN_PHRASE = frozenset({"a", "an", "the", "any", "all", "such", "further", "possible"})
+_DETERMINERS = frozenset({"a", "an", "the", "this", "that", "each", "every", "any", "its",
+                          "their", "your", "our"})  # fmt: skip
 
 
 def _defended(words: list[str], i: int) -> bool:

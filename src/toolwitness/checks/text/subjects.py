@@ -19,16 +19,20 @@ _NOT_SUBJECT = frozenset({"the", "a", "an", "all", "any", "every", "each", "this
                           "once", "as", "then", "whether", "it", "them", "to", "me", "us",
                           "him", "her", "you"})  # fmt: skip
 _REACH = 8  # the subject's verb within this many words of its first
+_GET = frozenset({"get", "gets", "got"})
 
 
 def subject_head(words: Sequence[str], at: int = 0) -> bool:
-    """`words[at]` opens a noun phrase that is the subject of a finite "is/are/was/were" a few
-    words on, with no determiner, pronoun or subordinator between."""
+    """`words[at]` opens a noun phrase that is the subject of a finite "is/are/was/were" (or of
+    a get-passive) a few words on, with no determiner, pronoun or subordinator between."""
     if len(words) < at + 3 or words[at + 1] in _NOT_SUBJECT:
         return False
-    for word in words[at + 1 : at + _REACH]:
+    for k in range(at + 1, min(len(words), at + _REACH)):
+        word = words[k]
         if word in _NOT_SUBJECT:
             return False
         if word in _FINITE_BE:
             return True
+        if word in _GET and k + 1 < len(words) and words[k + 1].endswith(("ed", "en")):
+            return True  # the get-passive: "Phone numbers get masked for …"
     return False
