@@ -117,6 +117,17 @@ def _param_of(location: str) -> str | None:
     return found
 
 
+_LABEL_WORD = re.compile(r"[a-z0-9]+")
+
+
+def _restates(text: str, param: str) -> bool:
+    """The text only names its parameter ("Run id" for `run_id`, "The user ID" for `userId`)."""
+    if len(text) > 80:
+        return False
+    words = _LABEL_WORD.findall(text.lower())
+    return bool(words) and set(words) <= {*split_identifier(param), "the", "a", "an", "of"}
+
+
 def _field_text(field: TextField) -> str:
     text = nfc(field.text)
     if field.kind in IDENTIFIER_KINDS:
@@ -192,6 +203,8 @@ def tool_poisoning(surface: ServerSurface, ctx: CheckContext) -> Iterator[Findin
                 ):
                     continue
             param = _param_of(field.location)
+            if param and field.location.endswith(".description") and _restates(text, param):
+                continue  # "Run id" for `run_id`: the parameter's label, not a sentence
             words = purpose()
             if param:
                 if param not in param_words:

@@ -129,7 +129,8 @@ def authority(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[S
             if defended and len(phrase) == 1:
                 continue  # "jailbreak lint", "jailbreak detector": the attack a tool handles
             if len(phrase) == 1 and (sentence.example_from is not None
-                                     or sentence.documentary_from is not None):
+                                     or sentence.documentary_from is not None
+                                     or sentence.lone_item(toks[i].start)):
                 continue  # "a typical jailbreak hit is text like '…'": the kind, documented
             if _RANKED & set(phrase) and not _ranks_instructions(words, i, len(phrase)):
                 continue  # "the live feed takes precedence over the cache": not about orders
@@ -397,8 +398,13 @@ def _masked_data(words: list[str], i: int) -> bool:
     if aux is None:
         return False
     sl = slots()
+    if any(sl.tags(w) & _ACTS for w in words[:i]):
+        return False  # "such transmission … shall not be disclosed": an act kept quiet
     return any(sl.tags(words[j]) & {"data", "personal", "sensitive_data"}
                for j in range(max(0, aux - 5), aux))  # fmt: skip
+
+
+_ACTS = frozenset({"activity", "dispatch", "dispatch_act", "redirect"})
 
 
 def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
@@ -430,6 +436,8 @@ def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
                     and not _negation_reports(*_negator(sentence, clause, lex), lex)
                     and not _telling_sense_unused(sentence.words(), verb if w in _BRING else w, lex)
                     and not _means_negated(words, clause.negation_from or 0, i, sentence)
+                    # "home addresses and birth dates are never exposed": data, in the passive
+                    and (sentence.directive or sentence.to_model or not _masked_data(words, i))
                 ):
                     informs_user = verb in lex.verbs["informational"] and any(
                         x in people for x in words[i + 1 : i + 12]

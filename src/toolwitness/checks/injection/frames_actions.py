@@ -129,6 +129,17 @@ def _secret_domain(lex: Lexicon) -> frozenset[str]:
     return next((c.domain for c in lex.targets if c.name == "secrets"), frozenset())
 
 
+_ATTRIBUTIVE = frozenset({"a", "an", "the", "any", "every", "each", "this", "that", "these",
+                          "those", "its", "their", "your", "all", "no"})  # fmt: skip
+
+
+def _participle_adjective(words: Sequence[str], i: int, obj: int) -> bool:
+    """A participle between a determiner and the noun it modifies ("a leaked credential",
+    "the stolen tokens"): an adjective, not the verb of an order."""
+    return (words[i].endswith(("ed", "en")) and obj <= i + 2 and i > 0
+            and words[i - 1] in _ATTRIBUTIVE)  # fmt: skip
+
+
 def _harvest(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: Tags,
              ctx: FieldContext, sl: Slots, lex: Lexicon) -> Signal | None:  # fmt: skip
     # a tool named for keeping or checking secrets (a vault, a password manager, a sign-in
@@ -151,6 +162,8 @@ def _harvest(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags:
                     if _secret_at(words, tags, k, sl)), None)  # fmt: skip
         if obj is None or _clause_of(sentence, obj)[1] or not _asked(sentence, words, i):
             continue
+        if _participle_adjective(words, i, obj):
+            continue  # "rotate a leaked credential": the participle describes the secret
         if _instrument(words, obj):
             continue  # "POSTed to your URL, signed with the shared secret": used, not moved
         at = sentence.tokens[obj].start
@@ -601,6 +614,8 @@ def _intent(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: 
             continue
         if i > 0 and words[i - 1] in ("against", "from", "prevent", "prevents", "anti"):
             continue  # protection against an attack
+        if sentence.lone_item(sentence.tokens[i].start):
+            continue  # an item of a list of labels ("packs (jailbreak, data-exfiltration, …)")
         if "offensive" not in tag and i + 1 < len(words) and words[i + 1] not in _HEAD_FOLLOWERS:
             continue  # a modifier ("injection container"), not what the tool is
         if analysis.quoted_at(sentence.tokens[i].start):

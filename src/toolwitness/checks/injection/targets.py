@@ -789,6 +789,8 @@ def harmful_intent(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Itera
                 continue  # "a phishing-awareness campaign": the compound's head is defensive
             if _defended(words, i):
                 continue  # "protection against impersonation": what is guarded against
+            if sentence.lone_item(toks[i].start):
+                continue  # "probe packs (jailbreak, data-exfiltration, …)": a list of labels
             if any(base_form(p, verbs) is not None or p in markers for p in parts):
                 hit = i
                 break

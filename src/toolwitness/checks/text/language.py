@@ -120,6 +120,16 @@ class Sentence:
     def words(self) -> list[str]:
         return self._words
 
+    def lone_item(self, offset: int) -> bool:
+        """The token at `offset` is a clause of its own in a list of three or more ("probe packs
+        (jailbreak, tool-poisoning, data-exfiltration)"): a label, not a claim or an order."""
+        if len(self.clauses) < 3:
+            return False
+        for clause in self.clauses:
+            if clause.start <= offset < clause.end:
+                return len(clause.tokens) == 1
+        return False
+
     def documentary_at(self, offset: int) -> bool:
         return self.documentary_from is not None and offset >= self.documentary_from
 
