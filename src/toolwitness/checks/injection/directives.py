@@ -369,6 +369,15 @@ _HIDER_AUXILIARIES = frozenset({"has", "have", "had", "can", "may", "might", "co
                                 "previously", "or", "and"})  # fmt: skip
 
 
+def _names_person(word: str, people: frozenset[str]) -> bool:
+    """A person word, or an identifier holding one ("end_user", "endUser" in a config line)."""
+    if word in people:
+        return True
+    if "_" not in word and word.islower():
+        return False
+    return not people.isdisjoint(split_identifier(word))
+
+
 def _user_hides(words: list[str], i: int, lex: Lexicon) -> bool:
     """The user is the one hiding ("channels the user has hidden or muted", "files users chose to
     hide"): a user word as the subject of the concealment verb, auxiliaries between, and no
@@ -440,7 +449,7 @@ def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
                     and (sentence.directive or sentence.to_model or not _masked_data(words, i))
                 ):
                     informs_user = verb in lex.verbs["informational"] and any(
-                        x in people for x in words[i + 1 : i + 12]
+                        _names_person(x, people) for x in words[i + 1 : i + 12]
                     )
                     # "This tool never hides errors and logs every call": a statement of
                     # what the tool does not do (the negation runs over the coordinated verb)

@@ -167,6 +167,9 @@ def _ranks_above(
                                            "conversation"}), i + 1, i + 9)  # fmt: skip
         if ranked is not None and _outranked(words, tags, ranked):
             return ranked
+        owned = _persons_thing(words, i + 1, i + 8)
+        if owned is not None:
+            return owned  # "take priority over the user's task": what the person wants
         rank = find(tags, "precedence", i + 1, i + 4)
         if rank is not None and words[rank] == "weight":
             return None  # "weight" ranks only against instructions named after it
@@ -388,6 +391,23 @@ def _placed_ahead(sentence: Sentence, sl: Slots) -> tuple[int, int] | None:
 
 
 _NAMED = frozenset({"instruction", "person", "role", "conversation"})
+# What a person's possessive may head without naming what they want: their settings.
+_SETTINGS = frozenset({"setting", "settings", "preference", "preferences", "default",
+                       "defaults", "config", "configuration", "option", "options", "locale",
+                       "timezone"})  # fmt: skip
+_POSSESSORS = frozenset({"user's", "users'", "operator's", "customer's", "developer's",
+                         "owner's", "your"})  # fmt: skip
+
+
+def _persons_thing(words: Sequence[str], lo: int, hi: int) -> int | None:
+    """ "over the user's task", "over your request": a person's possessive heading a noun after
+    "over" (not their settings), the thing outranked."""
+    for k in range(lo, min(hi, len(words) - 1)):
+        if words[k] in _POSSESSORS and "over" in words[lo - 1 : k] and (
+            words[k + 1] not in _SETTINGS
+        ):
+            return k + 1
+    return None
 _DEFAULTS = frozenset({"default", "defaults"})
 
 
