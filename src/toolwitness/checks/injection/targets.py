@@ -279,7 +279,7 @@ def redacted(analysis: Analysis, sentence: Sentence, lex: Lexicon) -> bool:
         t.text in redaction and not clause.negated(k)
         for clause in sentence.clauses
         for k, t in enumerate(clause.tokens)
-    )
+    ) or _left_out(sentence)
     if not hit or _egress(sentence, analysis, lex):
         return False
     # "collect the user's key and mask it in the notes": gathered first, then masked
@@ -289,6 +289,25 @@ def redacted(analysis: Analysis, sentence: Sentence, lex: Lexicon) -> bool:
         and any(_gathers(clause.tokens, k, acquire) for k in range(len(clause.tokens)))
         for clause in sentence.clauses
     )
+
+
+def _left_out(sentence: Sentence) -> bool:
+    """A statement (no order in the clause) that something is omitted, excluded, withheld or
+    left out ("date of birth … are left out of this tool's output by design"): what the tool
+    keeps back is protected, not read or sent."""
+    conceal = slots().members["conceal"]
+    for clause in sentence.clauses:
+        if clause.directive:
+            continue
+        words = [t.text for t in clause.tokens]
+        for k, w in enumerate(words):
+            if clause.negated(k):
+                continue
+            if (w in conceal and w.endswith(("ed", "en", "held"))) or (
+                w == "left" and words[k + 1 : k + 2] == ["out"]
+            ):
+                return True
+    return False
 
 
 def _gathers(tokens: Sequence[Token], k: int, acquire: frozenset[str]) -> bool:
