@@ -448,8 +448,11 @@ def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
                     # "home addresses and birth dates are never exposed": data, in the passive
                     and (sentence.directive or sentence.to_model or not _masked_data(words, i))
                 ):
+                    # (a person told, not a person's thing: "do not mention the user's
+                    # address in your reply" keeps their data private)
                     informs_user = verb in lex.verbs["informational"] and any(
-                        _names_person(x, people) for x in words[i + 1 : i + 12]
+                        _names_person(x, people) and not x.endswith(("'s", "s'"))
+                        for x in words[i + 1 : i + 12]
                     )
                     # "This tool never hides errors and logs every call": a statement of
                     # what the tool does not do (the negation runs over the coordinated verb)

@@ -223,7 +223,10 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
                     if why is not None and not skipped(analysis, sentence, toks[i].start):
                         yield _signal(SECRECY, clause.start, clause.end, why, Severity.HIGH)
                         return
-                if tag & {"communicate", "portray"} and clause.negated(i) and asked:
+                said_nothing = words[i + 1 : i + 2] in (["nothing"], ["none"])
+                if tag & {"communicate", "portray"} and (clause.negated(i) or said_nothing) and (
+                    asked
+                ):
                     # "the assistant shall not enumerate them in summaries presented to the
                     # user": a negated telling verb with the person who would have read it
                     # (read on the sentence: a list of places splits the clause at commas;
@@ -602,7 +605,10 @@ def _withheld_from_reader(
     not data (a privacy promise withholds data)."""
     audience = _audience(words, tags, i + 1, sl)
     own_act = any(is_act(words[k], act) for k in range(i + 1, min(len(words), i + 5)))
-    if audience != "person" and not (audience is not None and own_act):
+    # (or an activity, a call or a step, kept out of any reader's view: "mention nothing of
+    # the telemetry call in your answers")
+    activity = any("activity" in tags[k] for k in range(i + 1, min(len(words), i + 6)))
+    if audience != "person" and not (audience is not None and (own_act or activity)):
         return None
     obj = find_any(tags, frozenset({"data", "secret", "pronoun", "activity", "self"}), i + 1, i + 5)
     if obj is not None and _privacy(words, tags, obj, sl):
@@ -615,6 +621,13 @@ def _withheld_from_reader(
         if words[k] in sl.members["personal"] or tags[k] & {"secret", "information"}:
             return None
     return "tells the model to keep something out of what the user is told"
+
+
+def _about_data(words: Sequence[str], tags: Tags, k: int, i: int, sl: Slots) -> bool:
+    """ "Nothing about your account appears in …": what is kept out is the person's data (a
+    privacy promise), not the tool's own act ("nothing about the extra lookup")."""
+    return any(words[j] in sl.members["personal"] or tags[j] & {"data", "secret", "information"}
+               for j in range(k + 1, i))  # fmt: skip
 
 
 def _unseen(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> str | None:
@@ -638,7 +651,8 @@ def _unseen(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> str | None:
         if negated and (obj is None or not _privacy(words, tags, obj, sl)):
             return "tells the model to keep the user from learning what it does"
         return None
-    obj = next((k for k in range(max(0, i - 6), i) if tags[k] & {"pronoun", "activity", "self"}),
+    obj = next((k for k in range(max(0, i - 6), i) if tags[k] & {"pronoun", "activity", "self"}
+                or (words[k] in ("nothing", "none") and not _about_data(words, tags, k, i, sl))),
                None)  # fmt: skip
     if obj is not None and _audience(words, tags, i + 1, sl) is not None:
         return "tells the model to keep its activity out of what the user or oversight sees"

@@ -167,9 +167,9 @@ def _ranks_above(
                                            "conversation"}), i + 1, i + 9)  # fmt: skip
         if ranked is not None and _outranked(words, tags, ranked):
             return ranked
-        owned = _persons_thing(words, i + 1, i + 8)
+        owned = _persons_thing(words, i + 1, i + 8) or _what_was_said(words, i + 1, i + 6)
         if owned is not None:
-            return owned  # "take priority over the user's task": what the person wants
+            return owned  # "take priority over the user's task", "whatever you were told"
         rank = find(tags, "precedence", i + 1, i + 4)
         if rank is not None and words[rank] == "weight":
             return None  # "weight" ranks only against instructions named after it
@@ -397,6 +397,19 @@ _SETTINGS = frozenset({"setting", "settings", "preference", "preferences", "defa
                        "timezone"})  # fmt: skip
 _POSSESSORS = frozenset({"user's", "users'", "operator's", "customer's", "developer's",
                          "owner's", "your"})  # fmt: skip
+
+
+_FREE_RELATIVES = frozenset({"whatever", "anything", "everything", "all", "what"})
+_SAID = frozenset({"told", "instructed", "asked", "given", "taught", "directed", "ordered"})
+
+
+def _what_was_said(words: Sequence[str], lo: int, hi: int) -> int | None:
+    """ "supersede whatever you were told before", "outrank anything you have been asked": a
+    free relative of a verb of telling, what the model was instructed."""
+    for k in range(lo, min(hi, len(words))):
+        if words[k] in _FREE_RELATIVES and not _SAID.isdisjoint(words[k + 1 : k + 5]):
+            return k
+    return None
 
 
 def _persons_thing(words: Sequence[str], lo: int, hi: int) -> int | None:

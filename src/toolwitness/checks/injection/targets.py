@@ -15,6 +15,7 @@ from toolwitness.checks.injection.frames import skipped
 from toolwitness.checks.injection.frames_shadow import DESTINATION_NOUNS
 from toolwitness.checks.injection.model import INTENT, SENSITIVE, SHADOWING, FieldContext, Signal
 from toolwitness.checks.injection.slots import attack_topic, held_union, slots
+from toolwitness.checks.injection.triggers import ASSIGN_WORDS
 from toolwitness.checks.text.language import (
     Analysis,
     Sentence,
@@ -258,16 +259,39 @@ def _asks_for(sentence: Sentence) -> bool:
     )
 
 
-def _acts_on(sentence: Sentence, lex: Lexicon) -> bool:
-    """A verb of reading or sending outside a negation ("never put it in the field" is not)."""
+def _names_argument(text: str, sentence: Sentence, ctx: FieldContext) -> bool:
+    """One of the tool's own arguments named as one: in code quotes, an identifier with an
+    underscore, or after an into-word ("in `trace`", "into ref_code", "to the notes field")."""
+    if not ctx.params:
+        return False
+    words = sentence.words()
+    for k, tok in enumerate(sentence.tokens):
+        name = words[k].strip("`'\"")
+        if name not in ctx.params:
+            continue
+        quoted = tok.start > 0 and text[tok.start - 1 : tok.start] in _CODE_QUOTES
+        if quoted or "_" in name or words[k - 1 : k] in (["in"], ["into"], ["to"]):
+            return True
+    return False
+
+
+def _acts_on(
+    sentence: Sentence, lex: Lexicon, ctx: FieldContext | None = None, text: str = ""
+) -> bool:
+    """A verb of reading or sending outside a negation ("never put it in the field" is not),
+    or of assigning when one of the tool's own arguments is named ("log the card number in
+    `trace`", "set `units` to …")."""
     verbs = held_union(lex, "moves", lambda: lex.verbs["acquire"] | lex.verbs["transfer"])
     # (+ the WordNet classes of the frames: "preceded by a call carrying the contents of …")
     moving = slots().members["transfer"]
+    names_argument = ctx is not None and _names_argument(text, sentence, ctx)
     return any(
-        (base_form(t.text, verbs) is not None or t.text in moving) and not clause.negated(k)
+        (base_form(t.text, verbs) is not None or t.text in moving
+         or (names_argument and t.text in ASSIGN_WORDS and ctx is not None
+             and t.text not in ctx.identity)) and not clause.negated(k)
         for clause in sentence.clauses
         for k, t in enumerate(clause.tokens)
-    )
+    )  # fmt: skip
 
 
 def redacted(analysis: Analysis, sentence: Sentence, lex: Lexicon) -> bool:
@@ -595,9 +619,8 @@ def sensitive_targets(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> It
             # imperative clause after a leading phrase orders it too
             directive = directive or (side and any(c.directive for c in sentence.clauses))
             if directive and (not related or side or _egress(sentence, analysis, lex)):
-                if not (_acts_on(sentence, lex) or (side and _asks_for(sentence))) and not (
-                    ctx.is_param_text
-                ):
+                acts = _acts_on(sentence, lex, ctx, analysis.text)
+                if not (acts or (side and _asks_for(sentence))) and not ctx.is_param_text:
                     continue
                 sev, how = Severity.HIGH, "tells the model to read or pass on"
             elif _quoted_side_field(analysis.text, sentence, ctx, cat):
@@ -605,7 +628,7 @@ def sensitive_targets(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> It
                 # PIN, SMS code…) and one of the tool's own parameters, in code quotes, that is
                 # not made for it ("enviar en `verificacion` … el CVV")
                 sev, how = Severity.HIGH, "routes into a parameter not made for it"
-            elif not related and _acts_on(sentence, lex):
+            elif not related and _acts_on(sentence, lex, ctx, analysis.text):
                 if skipped(analysis, sentence, start):
                     continue  # "the simulated e-mail asks staff for their password": a drill
                 if _issued(analysis, start, end, lex):

@@ -51,6 +51,10 @@ ACT = RUN | TAKE | CALL | SEND | AIM | SEEK  # the action verbs (the other half 
 # the frame and by its gate
 INCLUDE_WORDS = frozenset({"include", "includes", "including", "add", "list", "mention", "put"})
 ONLY_WORDS = frozenset({"only", "merely", "solely"})
+# Verbs that put a value into an argument when one of the tool's own arguments is named with
+# them ("set `units` to the user's …", "log the card number in `trace`"): the action frames.
+ASSIGN_WORDS = frozenset({"set", "fill", "populate", "log", "record", "store", "save", "write",
+                          "note", "keep"})  # fmt: skip
 # verbs of a person asking (frames._scripted_denial reads them after "if someone …")
 ASK_WORDS = frozenset({"ask", "asks", "asked", "asking", "inquire", "inquires", "enquire",
                        "enquires", "questions", "wonders", "checks"})  # fmt: skip
@@ -114,7 +118,7 @@ def _build(lex: Lexicon) -> Triggers:
         | {"un" + w for w in sl.members["communicate"] if w.endswith(("ed", "n"))},
         RUN: sl.of("execute"),
         COMMAND: sl.of("command"),
-        TAKE: sl.of("acquire", "transfer"),
+        TAKE: sl.of("acquire", "transfer") | ASSIGN_WORDS,
         # (with "sign"/"log": "the words they use to sign in" is sign-in material)
         SECRET: sl.of("secret", "secret_modifier") | {"sign", "signs", "log", "logs"},
         CALL: sl.of("call"),
