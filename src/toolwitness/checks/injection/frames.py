@@ -248,7 +248,7 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
                     yield _signal(SECRECY, clause.start, clause.end, why, Severity.HIGH)
                     return
         yield from _without_notice(analysis, sentence, sl)
-        yield from _misreported(analysis, sentence, sl, lex)
+        yield from _misreported(analysis, sentence, sl, lex, ctx)
         yield from _scripted_denial(analysis, sentence, sl)
 
 
@@ -742,7 +742,8 @@ def _omits(sentence: Sentence, sl: Slots) -> bool:
 
 
 def _misreported(
-    analysis: Analysis, sentence: Sentence, sl: Slots, lex: Lexicon
+    analysis: Analysis, sentence: Sentence, sl: Slots, lex: Lexicon,
+    ctx: FieldContext | None = None,
 ) -> Iterator[Signal]:
     """ "Report the run as green even if a job failed", "describe the import as complete
     regardless of errors": an order to say what something is, conceding it may not be so —
@@ -768,7 +769,8 @@ def _misreported(
             state = clause.tokens[at + 1]
             stated = _evaluative(state.text) or analysis.quoted_at(state.start)
             if not (only or _conceded(sentence.words(), offset + at + 2)
-                    or (stated and _omits(sentence, sl))):  # fmt: skip
+                    or (stated and _omits(sentence, sl))
+                    or _relabelled_move(words, tags, i, at, ctx)):  # fmt: skip
                 continue
             if skipped(analysis, sentence, clause.tokens[i].start):
                 continue
@@ -777,6 +779,16 @@ def _misreported(
                           Severity.HIGH)  # fmt: skip
             return
         offset += len(clause.tokens)
+
+
+def _relabelled_move(words: Sequence[str], tags: Tags, i: int, at: int,
+                     ctx: FieldContext | None) -> bool:  # fmt: skip
+    """ "Describe the upload as a routine cache refresh": a move of data (WordNet's nouns of
+    sending) given another kind's name, when moving data is not what the tool is for."""
+    if words[at + 1 : at + 2] not in (["a"], ["an"]):
+        return False
+    move = next((k for k in range(i + 1, at) if "dispatch_act" in tags[k]), None)
+    return move is not None and (ctx is None or words[move] not in ctx.purpose)
 
 
 _IF = frozenset({"if", "when", "whenever", "should", "in", "once"})
