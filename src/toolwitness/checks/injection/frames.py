@@ -551,7 +551,8 @@ def _keeps_out(
     """ "keep it out of the user-facing response", "leave this call out of the audit trail",
     "keep this hidden from the user", "must remain invisible to the operator"."""
     window = range(i + 1, min(len(words), i + 7))
-    obj = next((k for k in window if tags[k] & {"pronoun", "activity", "self", "data", "secret"}
+    obj = next((k for k in window if tags[k] & {"pronoun", "activity", "self", "data", "secret",
+                                                 "dispatch_act"}
                 or is_act(words[k], act)), None)  # fmt: skip
     if obj is not None and _privacy(words, tags, obj, sl):
         return None
@@ -560,7 +561,8 @@ def _keeps_out(
         ["about"], ["on"], ["regarding"])) for k in window)  # fmt: skip
     out = any(words[k] in sl.members["away"] for k in window)
     audience = _audience(words, tags, i + 1, sl) or ("person" if to_user else None)
-    acted = obj is not None and is_act(words[obj], act)
+    # (a move of data is an act whoever's it is: "keep the partner upload out of any summary")
+    acted = obj is not None and (is_act(words[obj], act) or "dispatch_act" in tags[obj])
     if audience == "shown" and not (_own(words, tags, obj, sl) or acted):
         audience = None  # "keep debug lines out of the summary": formatting, not concealment
     if (hidden or out) and audience is not None:
@@ -586,7 +588,8 @@ def _left_out_of_record(
             break
         if words[k] in sl.members["personal"] or tags[k] & {"secret", "data", "information"}:
             return None  # "do not include personal data in the summary": a promise
-        acts = acts or "activity" in tags[k] or words[k].endswith(_ACTION_NOUN)
+        acts = acts or bool(tags[k] & {"activity", "dispatch_act"})
+        acts = acts or words[k].endswith(_ACTION_NOUN)
         acts = acts or is_act(words[k], act)
     if not acts:
         return None  # "do not include debug lines in the summary", "… markdown in the reply"
@@ -607,7 +610,8 @@ def _withheld_from_reader(
     own_act = any(is_act(words[k], act) for k in range(i + 1, min(len(words), i + 5)))
     # (or an activity, a call or a step, kept out of any reader's view: "mention nothing of
     # the telemetry call in your answers")
-    activity = any("activity" in tags[k] for k in range(i + 1, min(len(words), i + 6)))
+    activity = any(tags[k] & {"activity", "dispatch_act"}
+                   for k in range(i + 1, min(len(words), i + 6)))  # fmt: skip
     if audience != "person" and not (audience is not None and (own_act or activity)):
         return None
     obj = find_any(tags, frozenset({"data", "secret", "pronoun", "activity", "self"}), i + 1, i + 5)
@@ -794,7 +798,7 @@ def _relabelled_move(words: Sequence[str], tags: Tags, i: int, at: int,
 _IF = frozenset({"if", "when", "whenever", "should", "in", "once"})
 _ASKERS = frozenset({"someone", "anyone", "anybody", "somebody", "they", "he", "she", "asked"})
 _SAY = frozenset({"answer", "reply", "respond", "say", "tell", "state", "claim", "confirm",
-                  "assure", "insist"})  # fmt: skip
+                  "assure", "insist", "reassure", "convince", "promise"})  # fmt: skip
 _DENIALS = frozenset({"not", "no", "nothing", "none", "never", "nobody", "neither"})
 
 

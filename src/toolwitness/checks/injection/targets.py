@@ -287,8 +287,8 @@ def _acts_on(
     names_argument = ctx is not None and _names_argument(text, sentence, ctx)
     return any(
         (base_form(t.text, verbs) is not None or t.text in moving
-         or (names_argument and t.text in ASSIGN_WORDS and ctx is not None
-             and t.text not in ctx.identity)) and not clause.negated(k)
+         or (names_argument and base_form(t.text, ASSIGN_WORDS) is not None
+             and ctx is not None and t.text not in ctx.identity)) and not clause.negated(k)
         for clause in sentence.clauses
         for k, t in enumerate(clause.tokens)
     )  # fmt: skip

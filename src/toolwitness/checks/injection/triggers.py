@@ -54,8 +54,12 @@ ONLY_WORDS = frozenset({"only", "merely", "solely"})
 # Verbs that put a value into an argument when one of the tool's own arguments is named with
 # them ("set `units` to the user's …", "log the card number in `trace`"): the action frames.
 ASSIGN_WORDS = frozenset({"set", "fill", "populate", "log", "record", "store", "save", "write",
-                          "note", "keep"})  # fmt: skip
+                          "note", "keep", "quote", "repeat"})  # fmt: skip
 # verbs of a person asking (frames._scripted_denial reads them after "if someone …")
+# Verbs that, before "as", make their subject stand for something ("counts as", "serves as").
+COUNT_WORDS = frozenset({"count", "counts", "counted", "serve", "serves", "act", "acts", "stand",
+                         "stands", "qualify", "qualifies", "rank", "ranks", "function",
+                         "functions"})  # fmt: skip
 ASK_WORDS = frozenset({"ask", "asks", "asked", "asking", "inquire", "inquires", "enquire",
                        "enquires", "questions", "wonders", "checks"})  # fmt: skip
 
@@ -107,7 +111,8 @@ def _build(lex: Lexicon) -> Triggers:
         RANK: sl.of("prioritize", "obey", "deem", "prevail", "submit", "precedence", "subordinate",
                     "governing", "conflict")  # conflict: "if they clash, go with this"
         | {"ahead", "replace", "replaces", "replacing", "replaced", "supplant", "supplants",
-           "supplanting"},
+           "supplanting"}
+        | COUNT_WORDS,  # "counts as developer instructions"
         RANK_ARG: sl.of("self", "instruction", "person") | {"this", "these"},
         ROLE: sl.of("role"),
         HIDE: sl.of("conceal", "covert", "hidden"),
@@ -118,7 +123,7 @@ def _build(lex: Lexicon) -> Triggers:
         | {"un" + w for w in sl.members["communicate"] if w.endswith(("ed", "n"))},
         RUN: sl.of("execute"),
         COMMAND: sl.of("command"),
-        TAKE: sl.of("acquire", "transfer") | ASSIGN_WORDS,
+        TAKE: sl.of("acquire", "transfer") | inflections(ASSIGN_WORDS),
         # (with "sign"/"log": "the words they use to sign in" is sign-in material)
         SECRET: sl.of("secret", "secret_modifier") | {"sign", "signs", "log", "logs"},
         CALL: sl.of("call"),
