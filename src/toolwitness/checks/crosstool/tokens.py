@@ -168,31 +168,34 @@ def _bare_host(host: str) -> bool:
 
 
 def destinations(text: str) -> Iterator[Destination]:
-    """Every destination-typed literal of `text`, in kind order."""
-    for m in _EMAIL.finditer(text):
+    """Every destination-typed literal of `text`, in kind order. A scan runs only when the text
+    holds what each of its matches must (an e-mail address "@", a URL "://", a wallet "0x" or
+    "bc1", a phone number "+", an IBAN or a bare host a run of `_CLASSES`): the others find
+    nothing, and most of them try every position."""
+    emails = list(_EMAIL.finditer(text)) if "@" in text else []
+    for m in emails:
         domain = m.group().rpartition("@")[2].lower()
         if domain.rpartition(".")[2].isalpha():  # "image001.jpg@01D26CD8.3C3B" is a content id
             yield Destination("email", m.group(), domain)
-    shape = _shape(text)  # (see `_CLASSES`: without these runs the two scans find nothing)
+    shape = _shape(text)
     for m in _IBAN.finditer(text) if b"AA00" in shape else ():
         value = m.group()
         if _iban_valid(value) or _labelled_iban(text, m.start()) or _iban_printed(value):
             yield Destination("iban", value)
-    for m in _EVM.finditer(text):
+    for m in _EVM.finditer(text) if "0x" in text else ():
         yield Destination("wallet", m.group())
-    for m in _BECH32.finditer(text):
+    for m in _BECH32.finditer(text) if "bc1" in text else ():
         yield Destination("wallet", m.group())
-    urls = list(_URL.finditer(text))
+    urls = list(_URL.finditer(text)) if "://" in text else []
     for m in urls:
         if any(c.isalnum() for c in m.group(1)):  # "https://..." is a placeholder
             yield Destination("url", m.group(), m.group(1).lower().rstrip("."))
     if b".a" in shape:
-        emails = [(m.start(), m.end()) for m in _EMAIL.finditer(text)]
-        taken = emails + [(m.start(), m.end()) for m in urls]
+        taken = [(m.start(), m.end()) for m in emails] + [(m.start(), m.end()) for m in urls]
         for m in _BARE_HOST.finditer(text):
             if _bare_host(m.group(1)) and not any(lo <= m.start() < hi for lo, hi in taken):
                 yield Destination("host", m.group(1), m.group(1))
-    for m in _PHONE.finditer(text):
+    for m in _PHONE.finditer(text) if "+" in text else ():
         if sum(ch.isdigit() for ch in m.group()) >= 8:
             yield Destination("phone", m.group())
 
