@@ -55,6 +55,7 @@ def crosstool_findings(surface: ServerSurface, ctx: CheckContext) -> Iterator[Fi
     # A superset gate of `mentions`: a name of word characters only occurs as a maximal run of
     # them; the rare name with "-" or "." is looked for as a substring.
     plain = frozenset(n for n in named if _WORD_RUN.fullmatch(n))
+    plain_runs = frozenset(n.encode("ascii") for n in plain)  # (see `_word_runs`)
     dotted_in = contains_any(named - plain)
     own_hosts = _own_hosts(surface)
     own = own_labels(surface)
@@ -64,7 +65,7 @@ def crosstool_findings(surface: ServerSurface, ctx: CheckContext) -> Iterator[Fi
         if len(named) - (tool.name in named) == 0:
             continue  # no other identifier-shaped tool to name
         gate = _gate_text(tool)
-        if plain.isdisjoint(_WORD_RUN.findall(gate)) and not dotted_in(gate):
+        if plain_runs.isdisjoint(_word_runs(gate)) and not dotted_in(gate):
             continue  # no other tool's name anywhere in the tool: neither 015 nor 017 can fire
         others = named - {tool.name}
         fields = [f for f in tool_text_fields(tool, i) if f.kind not in _SKIP_KINDS]
@@ -73,6 +74,23 @@ def crosstool_findings(surface: ServerSurface, ctx: CheckContext) -> Iterator[Fi
         pinned = pinned_finding(tool, i, fields, writers, ctx)
         if pinned is not None:
             yield pinned
+
+
+# Word bytes kept, every other byte (each byte of a non-ASCII character too) a space.
+_RUN_BYTES = bytes(
+    c if 48 <= c <= 57 or 65 <= c <= 90 or 97 <= c <= 122 or c == 95 else 32 for c in range(256)
+)
+
+
+def _word_runs(text: str) -> list[bytes]:
+    """`_WORD_RUN.findall(text)`, UTF-8 encoded: the runs of [A-Za-z0-9_] are the runs of those
+    bytes in the text's UTF-8 (a non-ASCII character's bytes are all above 127), split in C
+    rather than tried by the regex engine at every position (issue 17: ~3x faster)."""
+    return text.encode("utf-8", "surrogatepass").translate(_RUN_BYTES).split()
+
+
+# `json.dumps(..., ensure_ascii=False)` builds an encoder per call; the same settings, once.
+_DUMPS = json.JSONEncoder(ensure_ascii=False).encode
 
 
 def _gate_text(tool: Tool) -> str:
@@ -84,7 +102,7 @@ def _gate_text(tool: Tool) -> str:
     rest = [tool.annotations, tool.meta, tool.icons, tool.extra, tool.input_schema,
             tool.output_schema, fault]  # fmt: skip
     return "\n".join(
-        (tool.title or "", tool.description or "", json.dumps(rest, ensure_ascii=False))
+        (tool.title or "", tool.description or "", _DUMPS(rest))
     )
 
 

@@ -64,6 +64,10 @@ _IDENTIFIER = lazy_compile(
     r"`([A-Za-z_][\w.\-]{2,60})`|(?<![\w./@\-])([a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?![\w@\-])"
 )
 _FILE_NAME = lazy_compile(r"[\w.\-]+\.[A-Za-z0-9]{1,5}")
+# `json.dumps(..., ensure_ascii=False[, separators=(",", ":")])` builds an encoder per call;
+# the same settings, once each.
+_DUMPS = json.JSONEncoder(ensure_ascii=False).encode
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
 @server_check("crosstool.places", ["TW-INJ-018", "TW-INJ-019", "TW-INJ-020", "TW-INJ-021"])
@@ -73,7 +77,7 @@ def place_findings(surface: ServerSurface, ctx: CheckContext) -> Iterator[Findin
     for i, tool in enumerate(surface.tools):
         rest = [tool.input_schema, tool.output_schema, tool.meta, tool.extra, tool.annotations]
         # every string but the description, serialised once in C for the gates below
-        dump = json.dumps(rest, ensure_ascii=False) if any(rest) else ""
+        dump = _DUMPS(rest) if any(rest) else ""
         holds = tool.input_schema_fault is not None or may_hold_destination(dump)
         found = next(_slot_findings(tool, i, own, ctx, dump, holds), None) if dump else None
         if found is not None:
@@ -288,7 +292,7 @@ def _may_hold_prose(vendor: Sequence[object]) -> bool:
     script."""
     if not any(vendor):
         return False
-    compact = json.dumps(vendor, ensure_ascii=False, separators=(",", ":"))
+    compact = _COMPACT(vendor)
     gaps = len(_SPACE.findall(compact)) + compact.count("\\n") + compact.count("\\t")
     if gaps >= _VENDOR_PROSE_WORDS - 1:
         return True

@@ -16,7 +16,13 @@ from itertools import pairwise
 from typing import Any, NamedTuple
 
 from toolwitness import paths
-from toolwitness.checks.roles.prose import _pair_heads, analyse_prose
+from toolwitness.checks.roles.prose import (
+    CACHED_TEXT,
+    ProseAnalysis,
+    _default_analysis,
+    _pair_heads,
+    analyse_prose,
+)
 from toolwitness.checks.roles.text import name_tokens
 from toolwitness.checks.roles.vocab import ROLE_NAMES, RoleRule, RoleVocabulary, vocabulary
 from toolwitness.memo import IdentityMemo
@@ -344,19 +350,6 @@ def _name_verb_positions(
     return positions
 
 
-def _is_object(token: str, rule: RoleRule, vocab: RoleVocabulary) -> bool:
-    if token in rule.objects:
-        return True
-    # "*": any other noun-like token that names a stored thing
-    return (
-        "*" in rule.objects
-        and token not in vocab.verbs
-        and token not in vocab.pure_objects
-        and len(token) > 1
-        and not token.isdigit()
-    )
-
-
 def _name_signals(
     tokens: list[str],
     index: int,
@@ -381,6 +374,7 @@ def _name_signals(
     if not (pairs or verb_at) and role_index.any_words.isdisjoint(tokens):
         return []  # no token is an `any` word, and there is no verb: nothing can match
     first_verb = tokens[min(verb_at)] if verb_at else None
+    verbs, pure = vocab.verbs, vocab.pure_objects
     words = list(enumerate(tokens))
     if pairs:
         words += [(i, vocab.lemma(f"{a} {b}")) for i, (a, b) in enumerate(pairwise(tokens))]
@@ -398,7 +392,19 @@ def _name_signals(
         for rule in by_verb.get(tokens[i], ()):
             if rule.role in done or (rule.readonly_exempt and read_only):
                 continue  # "run_query" on a tool that states its queries are read-only
-            obj = next((t for j, t in words if j != i and _is_object(t, rule, vocab)), None)
+            # the first other word that is an object of the rule: one it names, or for "*" any
+            # other noun-like token that names a stored thing
+            objects = rule.objects
+            star = "*" in objects
+            obj: str | None = None
+            for j, t in words:
+                if j != i and (
+                    t in objects
+                    or (star and t not in verbs and t not in pure and len(t) > 1
+                        and not t.isdigit())
+                ):  # fmt: skip
+                    obj = t
+                    break
             if obj is not None:
                 done.add(rule.role)
                 out.append(_signal(rule.role, "name", f"{what} '{tokens[i]} … {obj}'", loc))
@@ -440,6 +446,16 @@ def _signal_order(s: RoleSignal) -> tuple[int, str, str, str]:
     return (_RANK[s.role], s.source, s.location, s.term)
 
 
+def _analyses(texts: list[tuple[int | str, str]], vocab: RoleVocabulary) -> list[ProseAnalysis]:
+    """`analyse_prose` of each text, the default-vocabulary test made once per tool."""
+    if vocab is not vocabulary():
+        return [analyse_prose(text, vocab) for _, text in texts]
+    return [
+        _default_analysis(text) if len(text) <= CACHED_TEXT else analyse_prose(text, vocab)
+        for _, text in texts
+    ]
+
+
 def derive_roles(tool: Tool, index: int, vocab: RoleVocabulary | None = None) -> ToolRoles:
     vocab = vocab or vocabulary()
     role_index = _role_index(vocab)
@@ -452,7 +468,7 @@ def derive_roles(tool: Tool, index: int, vocab: RoleVocabulary | None = None) ->
         texts.append((_DESCRIPTION, tool.description))
     offered: list[ParamValue] = []
     params = _walk_parameters(tool, index, vocab, role_index, texts, offered)
-    parts = [analyse_prose(text, vocab) for _, text in texts]
+    parts = _analyses(texts, vocab)
     lemmas = vocab.lemmas.get
     name = [lemmas(t, t) for t in name_tokens(tool.name)]
     read_only = "readonly" in name or ("read" in name and "only" in name)

@@ -174,6 +174,9 @@ class _ProseIndex(NamedTuple):
     # True when the lowered text holds a surface form of a verb, a corroborating word or a
     # marker head: without one, the analysis is empty (see `_analyse`)
     may_matter: Callable[[str], bool]
+    # some lemma holds "_" where its word does not: a token may then hold "_" that its text
+    # lacks, and `_is_reference` is asked of every clause (see `_analyse`)
+    underscored: bool
 
 
 _INDEX: dict[int, tuple[RoleVocabulary, _ProseIndex]] = {}
@@ -234,6 +237,7 @@ def _prose_index(vocab: RoleVocabulary) -> _ProseIndex:
             negating=vocab.negators | vocab.post_negators | vocab.refusals_after,
             corroborating=corroborating,
             may_matter=_may_matter(vocab.verbs | corroborating | heads, vocab),
+            underscored=any("_" in lemma and "_" not in w for w, lemma in vocab.lemmas.items()),
         )
         hit = (vocab, index)
         _INDEX[id(vocab)] = hit  # the vocabulary held: its id is not reused
@@ -347,6 +351,10 @@ def _analyse(text: str, vocab: RoleVocabulary) -> ProseAnalysis:
     any_foreign = not foreign_actors.isdisjoint(present)
     any_negator = not index.negating.isdisjoint(present)
     any_object = not index.object_starts.isdisjoint(present)
+    # `_is_reference` needs a token holding "_"; tokens are pieces of the lowered unquoted text
+    # (NFC and lower-casing make no "_"), the synthetic ones and lemmas hold none: without "_"
+    # in the text, no clause is usage advice about another tool.
+    may_refer = index.underscored or "_" in unquoted
     for clause in parts:
         tokens = clause.tokens
         if text_verbs.isdisjoint(tokens):
@@ -360,7 +368,8 @@ def _analyse(text: str, vocab: RoleVocabulary) -> ProseAnalysis:
         # `is_negated` is true only at a negator before the verb or a post-negator after it.
         may_negate = any_negator and not index.negating.isdisjoint(tokens)
         _clause_hits(
-            clause, foreign, may_object, may_negate, text_verbs, words, led, hits, index, vocab
+            clause, foreign, may_object, may_negate, text_verbs, words, led, hits, index, vocab,
+            may_refer,
         )
     return ProseAnalysis(
         tuple(hits),
@@ -451,12 +460,14 @@ def _clause_hits(
     hits: list[tuple[RoleRule, str]],
     index: _ProseIndex,
     vocab: RoleVocabulary,
+    may_refer: bool = True,
 ) -> None:
     """Verbs of one clause: affirmed ones join `words`; those in verb position, outside usage
-    advice about another tool, give hits (with their object when the rule needs one)."""
+    advice about another tool, give hits (with their object when the rule needs one).
+    `may_refer` False: the clause is known not to be such advice (see `_analyse`)."""
     tokens = clause.tokens
     leads, negators = vocab.verb_leads, vocab.negators
-    reference: bool | None = None
+    reference: bool | None = None if may_refer else False
     for at in positions_of(tokens, verbs):
         if at > foreign or (may_negate and is_negated(clause, at, vocab)):
             continue
