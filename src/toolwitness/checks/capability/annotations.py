@@ -70,7 +70,7 @@ def _in_an_option(signal: RoleSignal, options: tuple[str, ...]) -> bool:
 
 
 def _graded(
-    signals: list[RoleSignal], options: tuple[str, ...] = ()
+    signals: list[RoleSignal], options: tuple[str, ...] = (), first: str = ""
 ) -> tuple[Severity | None, Confidence | None]:
     """Rule defaults when the evidence is strong; one step down (and heuristic) if prose only;
     low when the only prose describes optional parameters.
@@ -79,6 +79,14 @@ def _graded(
     merge the results", "set to true to include all members"): the tool does it only when
     asked, so on its own that does not contradict the read-only claim at medium. A required
     parameter, or one with a default, is something the tool does whenever it is called."""
+    if all(s.source == "name" for s in signals) and not any(
+        s.term.endswith(f"'{first}'") for s in signals
+    ):
+        # The name alone, and the act word not its first: in a compound the last word is the
+        # head, so the act word often modifies a noun ("sync_status", "invite_link",
+        # "irrigation_schedule"). Reported low: a reviewer sees it; the tool is not called
+        # poisoned on it. A name opening with the act ("delete_notebook") keeps the default.
+        return Severity.LOW, Confidence.HEURISTIC
     if any(s.source in _STRONG for s in signals):
         return None, None
     if options and all(_in_an_option(s, options) for s in signals):
@@ -271,7 +279,8 @@ def _annotation_findings(tool: Tool, roles: ToolRoles, ctx: CheckContext) -> Ite
     read_only, destructive = tool.hint("readOnlyHint"), tool.hint("destructiveHint")
     mutation = _mutation_signals(tool, roles) if read_only is True else []
     if read_only is True and mutation:
-        severity, confidence = _graded(mutation, _options(tool, i))
+        tokens = name_tokens(tool.name)
+        severity, confidence = _graded(mutation, _options(tool, i), tokens[0] if tokens else "")
         kinds = sorted({s.role for s in mutation})
         yield ctx.rules.finding(
             "TW-CAP-001",
