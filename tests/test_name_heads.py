@@ -32,3 +32,9 @@ def test_an_act_word_inside_a_compound_is_low(name: str) -> None:
 def test_prose_that_says_the_act_keeps_it_strong() -> None:
     severity = _cap001("irrigation_schedule", "Deletes the irrigation schedule of a zone.")
     assert severity is not None and severity.rank >= Severity.MEDIUM.rank
+
+
+def test_an_act_word_after_a_determiner_is_a_noun() -> None:
+    assert _cap001("list_accounts", "Returns the accounts configured on this relay.") is None
+    severity = _cap001("list_accounts", "Returns the accounts and relay the digest to the team.")
+    assert severity is not None

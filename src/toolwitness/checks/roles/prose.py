@@ -379,6 +379,10 @@ def _analyse(text: str, vocab: RoleVocabulary) -> ProseAnalysis:
     )
 
 
+_NOUN_MARKERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "each", "every",
+                           "its", "their", "your", "our", "my", "his", "her"})  # fmt: skip
+
+
 def _verb_position(tokens: tuple[str, ...], at: int, vocab: RoleVocabulary) -> bool:
     """Structure that takes a lead word's verb back out of verb position:
 
@@ -386,7 +390,9 @@ def _verb_position(tokens: tuple[str, ...], at: int, vocab: RoleVocabulary) -> b
       ("with phase, restarts and node");
     * an infinitive after a wh-word or an instruction noun is content the tool describes ("how
       to revoke a token", "steps to rotate a key"), not what it does."""
-    prev = tokens[at - 1]
+    prev = tokens[at - 1] if at else ""
+    if prev in _NOUN_MARKERS:
+        return False  # "the accounts configured on this relay": a determiner heads a noun
     if at < 2:
         return True
     before = tokens[at - 2]
