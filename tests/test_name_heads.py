@@ -38,3 +38,14 @@ def test_an_act_word_after_a_determiner_is_a_noun() -> None:
     assert _cap001("list_accounts", "Returns the accounts configured on this relay.") is None
     severity = _cap001("list_accounts", "Returns the accounts and relay the digest to the team.")
     assert severity is not None
+
+
+def test_a_verb_joined_by_or_to_a_negated_verb_is_negated() -> None:
+    from toolwitness.checks.roles.derive import surface_roles
+
+    def roles(description: str) -> set[str]:
+        tool = Tool(name="get_item", description=description, inputSchema={"type": "object"})
+        return {s.role for s in surface_roles(ServerSurface(id="s", tools=(tool,)))[0].signals}
+
+    assert "file-write" not in roles("Do not pass it to other tools or write it into files.")
+    assert "file-write" in roles("Reads the file or writes it back.")

@@ -23,7 +23,7 @@ from toolwitness.checks.roles.text import (
 )
 from toolwitness.checks.roles.vocab import RoleRule, RoleVocabulary, vocabulary
 from toolwitness.checks.text.subjects import subject_head
-from toolwitness.checks.text.wordnet import lexical_classes
+from toolwitness.checks.text.wordnet import lexical_classes, verb_lemmas
 from toolwitness.literals import contains_any
 
 _COORDINATION = frozenset({",", "or", "and", "nor", "/"})
@@ -57,6 +57,14 @@ def is_negated(clause: Clause, at: int, vocab: RoleVocabulary) -> bool:
         if token not in _COORDINATION and token not in vocab.verbs:
             budget -= 1
         j -= 1
+    # "do not pass it to other tools or write it into files": a verb joined by or/nor to an
+    # earlier verb of the clause, with its own object between, shares that verb's negation
+    if at > 1 and tokens[at - 1] in ("or", "nor"):
+        verbs = verb_lemmas()
+        k = next((k for k in range(at - 2, -1, -1)
+                  if tokens[k] in vocab.verbs or tokens[k] in verbs), None)  # fmt: skip
+        if k is not None and k < at - 2:
+            return is_negated(clause, k, vocab)
     return False
 
 
