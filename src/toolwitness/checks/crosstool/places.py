@@ -313,8 +313,46 @@ def _vendor_prose(tool: Tool, i: int) -> Iterator[tuple[TextField, int]]:
         if field.kind not in _VENDOR_KINDS:
             continue
         words = reader_words(field.text[:4000])
-        if words >= _VENDOR_PROSE_WORDS:
+        if words >= _VENDOR_PROSE_WORDS and not _plain_note(field.text):
             yield field, words
+
+
+_MODEL_WORDS = frozenset({"assistant", "assistants", "agent", "agents", "model", "models", "llm",
+                          "llms", "ai", "copilot", "claude", "chatbot", "bot"})  # fmt: skip
+
+
+_WORDS = lazy_compile(r"[A-Za-z']+|[^\W\d_]+")
+
+
+def _english(text: str) -> bool:
+    """Read as English only on evidence: six words or more, a quarter of them English function
+    words (English prose runs at a third or more; Dutch, German or a CJK run far below)."""
+    words = [w.lower() for w in _WORDS.findall(text[:2000])]
+    if len(words) < 6:
+        return False
+    function = slots().members["function_words"]
+    return sum(w in function for w in words) * 4 >= len(words)
+
+
+def _plain_note(text: str) -> bool:
+    """English prose that orders nothing and names nothing a payload needs: no imperative or
+    deontic sentence, no one addressed, no model, instructions or role named, no address, link
+    or identifier ("30 issues per hour per user; further requests get HTTP 429", "readings come
+    from regional monitoring networks; values are provisional"). A note about the service, not
+    text for the model. Other languages are not read here: their paragraphs stay findings."""
+    if len(text) > 2000 or not _english(text):
+        return False
+    if "://" in text or "@" in text or "`" in text or "_" in text or "{" in text:
+        return False
+    analysis = analyse(text)
+    if any(s.directive or s.to_model for s in analysis.sentences):
+        return False
+    sl = slots()
+    return not any(
+        t.text in _MODEL_WORDS or sl.tags(t.text) & {"instruction", "self"}
+        for s in analysis.sentences
+        for t in s.tokens
+    )
 
 
 def _prose_finding(tool: Tool, prose: tuple[TextField, int], ctx: CheckContext) -> Finding:
