@@ -20,11 +20,10 @@ from toolwitness.checks.capability.purpose import purpose_of, value_actions
 from toolwitness.checks.interface import CheckContext, server_check
 from toolwitness.checks.roles.derive import surface_roles
 from toolwitness.checks.roles.vocab import vocabulary
+from toolwitness.checks.schema_names import schema_properties
 from toolwitness.findings import Finding, Severity, Witness
 from toolwitness.model import ServerSurface, Tool
 
-_MAX_DEPTH = 8
-_MAX_PROPERTIES = 500
 # Where an identifier's words part: underscores, hyphens, dots, spaces and camel-case steps, in
 # any script ("an_kunden_senden", "마케팅_수신동의_일괄_설정", "cancelAndRefund").
 _PARTS = re.compile(r"[_\-.\s]+|(?<=[a-z])(?=[A-Z])")
@@ -35,25 +34,11 @@ def _parts(value: str) -> list[str]:
 
 
 def _properties(schema: Any, base: str) -> Iterator[tuple[str, dict[str, Any], str]]:
-    stack: list[tuple[Any, str, int]] = [(schema, base, 0)]
-    seen = 0
-    while stack:
-        node, at, depth = stack.pop()
-        if not isinstance(node, dict) or depth > _MAX_DEPTH:
-            continue
-        props = node.get("properties")
-        if isinstance(props, dict):
-            for name, body in props.items():
-                seen += 1
-                if seen > _MAX_PROPERTIES:
-                    return
-                if isinstance(name, str) and isinstance(body, dict):
-                    where = paths.child(paths.child(at, "properties"), name)
-                    yield name, body, where
-                    stack.append((body, where, depth + 1))
-        items = node.get("items")
-        if isinstance(items, dict):
-            stack.append((items, paths.child(at, "items"), depth + 1))
+    for name, body, parts in schema_properties(schema):
+        where = base
+        for key in parts:
+            where = paths.child(where, key)
+        yield name, body, where
 
 
 def steered_default(tool: Tool, base: str) -> tuple[str, str, str, str] | None:

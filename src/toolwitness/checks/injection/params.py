@@ -23,13 +23,11 @@ from toolwitness.checks.injection.targets import (
 )
 from toolwitness.checks.injection.triggers import CACHE_MAX_CHARS
 from toolwitness.checks.injection.triggers import scan as scan_text
+from toolwitness.checks.schema_names import schema_properties
 from toolwitness.checks.text.language import Analysis, analyse, find_phrases, split_identifier
 from toolwitness.checks.text.lexicon import Lexicon, lexicon
 from toolwitness.findings import Severity
 from toolwitness.plainclass import plainclass
-
-_MAX_PARAMS = 2000
-_MAX_DEPTH = 16
 
 
 @plainclass(frozen=True)
@@ -39,32 +37,9 @@ class Param:
     description: str
 
 
-def _properties(schema: Any) -> Iterator[tuple[str, dict[str, Any], tuple[str, ...]]]:
-    """Every named property whose body is an object, nested objects and arrays included:
-    (name, body, path of keys to the body). Bounded in count and depth; the walk carries each
-    node's path as a tuple of keys, so a location is built only for what a caller keeps."""
-    stack: list[tuple[Any, tuple[str, ...], int]] = [(schema, (), 0)]
-    count = 0
-    while stack and count < _MAX_PARAMS:
-        node, parts, depth = stack.pop()
-        if not isinstance(node, dict) or depth > _MAX_DEPTH:
-            continue
-        props = node.get("properties")
-        if isinstance(props, dict):
-            for name, body in props.items():
-                count += 1
-                if isinstance(body, dict):
-                    at = (*parts, "properties", name)
-                    yield name, body, at
-                    stack.append((body, at, depth + 1))
-        items = node.get("items")
-        if isinstance(items, dict):
-            stack.append((items, (*parts, "items"), depth + 1))
-
-
 def properties_of(schema: Any, base: str) -> Iterator[tuple[str, dict[str, Any], str]]:
     """Every named property of a schema (nested ones too, bounded) with its JSON path."""
-    for name, body, at in _properties(schema):
+    for name, body, at in schema_properties(schema):
         yield name, body, _location(base, at)
 
 
@@ -73,7 +48,7 @@ def schema_params(
 ) -> Iterator[Param]:
     """Every named property with a string description (only those whose description passes
     `keep`, when given)."""
-    for name, body, at in _properties(schema):
+    for name, body, at in schema_properties(schema):
         desc = body.get("description")
         if isinstance(desc, str) and (keep is None or keep(desc)):
             yield Param(name, _location(base, (*at, "description")), desc)
@@ -87,7 +62,7 @@ _SLOT_VALUE = re.compile(r"[\s{}$<>%()\[\]+A-Za-z0-9_.:|-]{3,240}")
 def placeholder_defaults(schema: Any, base: str) -> Iterator[Param]:
     """Every default or const of a property written as a template slot or identifiers joined
     by underscores (see `_SLOT_VALUE`): `description` is the value, `location` its own path."""
-    for name, body, at in _properties(schema):
+    for name, body, at in schema_properties(schema):
         for keyword in ("default", "const"):
             value = body.get(keyword)
             if isinstance(value, str) and "_" in value and _SLOT_VALUE.fullmatch(value):
