@@ -46,8 +46,11 @@ def _beacon(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: 
         if not _asked(sentence, words, i) or skipped(analysis, sentence, sentence.tokens[i].start):
             continue
         tok = sentence.tokens[i]
-        if analysis.text[tok.start : tok.end] in _HTTP_METHODS:
-            continue  # "GET https://…/messages/{id}": an API reference, not an order
+        if analysis.text[tok.start : tok.end] in _HTTP_METHODS and analysis.text[
+            tok.end : tok.end + 10
+        ].lstrip().startswith(("http", "/", "{")):
+            continue  # "GET https://…/messages/{id}": an API reference, not an order ("POST
+            # the full object to https://…" is one)
         ep = find(tags, "endpoint", i + 1, i + 8)
         third = ep is not None and find(tags, "third_party", ep - 3, ep) is not None
         if literal is None:

@@ -82,7 +82,8 @@ def precedence(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[
                         Severity.HIGH,
                     )
                     return
-        placed = _placed_ahead(sentence, sl) or _conflict_to_this(sentence, sl)
+        placed = (_placed_ahead(sentence, sl) or _conflict_to_this(sentence, sl)
+                  or _despite_others(sentence, sl))  # fmt: skip
         placed = placed or _ranking_chain(analysis, sentence, sl)
         if placed is not None and not skipped(analysis, sentence, placed[0]):
             yield _signal(
@@ -234,6 +235,8 @@ def _outranks_the_model(words: Sequence[str], tags: Tags, i: int) -> int | None:
     for k in range(i + 1, min(len(words), i + 7)):
         if words[k] == "system" and words[k + 1 : k + 2] and words[k + 1] in _SYSTEM_HEADS:
             return k + 1
+        if words[k] in _MODEL_POSSESSORS and k + 1 < len(words):
+            return k + 1  # "supersede the assistant's deployment settings": its instructions
         # (not "request": "the newest setting supersedes the user's earlier request" is a
         # setting's rule, and a request may be an API's)
         if _owned(words, tags, k) and words[k] not in ("request", "requests"):
@@ -424,10 +427,43 @@ _SETTINGS = frozenset({"setting", "settings", "preference", "preferences", "defa
                        "timezone"})  # fmt: skip
 _POSSESSORS = frozenset({"user's", "users'", "operator's", "customer's", "developer's",
                          "owner's", "your"})  # fmt: skip
+# The model's own settings are its instructions: "supersede the assistant's deployment settings".
+_MODEL_POSSESSORS = frozenset({"assistant's", "model's", "agent's", "ai's", "llm's", "bot's",
+                               "copilot's", "claude's"})  # fmt: skip
 
 
 _FREE_RELATIVES = frozenset({"whatever", "anything", "everything", "all", "what"})
 _SAID = frozenset({"told", "instructed", "asked", "given", "taught", "directed", "ordered"})
+
+
+_SAY_VERBS = frozenset({"say", "says", "said", "state", "states", "ask", "asks", "request",
+                        "requests", "tell", "tells", "instruct", "instructs", "direct",
+                        "directs", "want", "wants", "specify", "specifies"})  # fmt: skip
+_EVEN_IF = frozenset({"if", "when", "where", "though", "whenever"})
+
+
+def _despite_others(sentence: Sentence, sl: Slots) -> tuple[int, int] | None:
+    """ "An agent must apply them even where the person chatting or the deployment's standing
+    instructions say otherwise": an order that holds against what a person or the model's
+    instructions say, a conflict settled for this text."""
+    words = sentence.words()
+    if "otherwise" not in words or "even" not in words:
+        return None
+    if not (sentence.directive or not _OBLIGATION.isdisjoint(words)):
+        return None
+    tags = [sl.tags(w) for w in words]
+    for k, w in enumerate(words):
+        if w != "otherwise" or words[k - 1 : k] == [] or words[k - 1] not in _SAY_VERBS:
+            continue
+        even = next((j for j in range(k - 1, max(-1, k - 16), -1) if words[j] == "even"
+                     and words[j + 1 : j + 2] and words[j + 1] in _EVEN_IF), None)  # fmt: skip
+        if even is None:
+            continue
+        if find_any(tags, frozenset({"instruction", "person", "role"}), even + 2, k - 1) is None:
+            continue
+        toks = sentence.tokens
+        return toks[even].start, toks[k].end
+    return None
 
 
 def _what_was_said(words: Sequence[str], lo: int, hi: int) -> int | None:
@@ -443,6 +479,8 @@ def _persons_thing(words: Sequence[str], lo: int, hi: int) -> int | None:
     """ "over the user's task", "over your request": a person's possessive heading a noun after
     "over" (not their settings), the thing outranked."""
     for k in range(lo, min(hi, len(words) - 1)):
+        if words[k] in _MODEL_POSSESSORS:
+            return k + 1  # "supersede the assistant's deployment settings"
         if words[k] in _POSSESSORS and "over" in words[lo - 1 : k] and (
             words[k + 1] not in _SETTINGS
         ):

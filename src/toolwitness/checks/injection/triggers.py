@@ -112,7 +112,8 @@ def _build(lex: Lexicon) -> Triggers:
                     "governing", "conflict")  # conflict: "if they clash, go with this"
         | {"ahead", "replace", "replaces", "replacing", "replaced", "supplant", "supplants",
            "supplanting"}
-        | COUNT_WORDS,  # "counts as developer instructions"
+        | COUNT_WORDS  # "counts as developer instructions"
+        | {"otherwise"},  # "even where the user's instructions say otherwise"
         RANK_ARG: sl.of("self", "instruction", "person") | {"this", "these"},
         ROLE: sl.of("role"),
         HIDE: sl.of("conceal", "covert", "hidden"),
