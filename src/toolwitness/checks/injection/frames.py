@@ -239,11 +239,17 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
                     if why is not None and not skipped(analysis, sentence, toks[i].start):
                         yield _signal(SECRECY, clause.start, clause.end, why, Severity.HIGH)
                         return
-                if not tag & {"cognition", "appear"} or not clause.negated(i) or not asked:
+                # (or a deontic modal before "not appear": "the export … should not appear in
+                # the reply" is an order about the reply, whoever is addressed)
+                deontic = words[max(0, i - 3) : i - 1] and not _DEONTIC_MODALS.isdisjoint(
+                    words[max(0, i - 3) : i])
+                if not tag & {"cognition", "appear"} or not clause.negated(i) or not (
+                    asked or deontic
+                ):
                     continue
                 if skipped(analysis, sentence, toks[i].start):
                     continue
-                why = _unseen(words, tags, i, sl)
+                why = _unseen(words, tags, i, sl, acts_only=not asked)
                 if why is not None:
                     yield _signal(SECRECY, clause.start, clause.end, why, Severity.HIGH)
                     return
@@ -252,6 +258,7 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
         yield from _scripted_denial(analysis, sentence, sl)
 
 
+_DEONTIC_MODALS = frozenset({"should", "must", "shall", "may", "can", "ought"})
 _CONTRAST = (("instead", "of"), ("rather", "than"), ("as", "opposed", "to"))
 _ASSIGN = frozenset({"set", "sets", "pass", "passes", "use", "uses"})
 
@@ -634,7 +641,9 @@ def _about_data(words: Sequence[str], tags: Tags, k: int, i: int, sl: Slots) -> 
                for j in range(k + 1, i))  # fmt: skip
 
 
-def _unseen(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> str | None:
+def _unseen(
+    words: Sequence[str], tags: Tags, i: int, sl: Slots, acts_only: bool = False
+) -> str | None:
     """A negated coming-to-know or coming-into-view: "the person you help must never learn that
     this tool ran", "none of this may appear in your answer to the user"."""
     if "cognition" in tags[i]:
@@ -655,8 +664,13 @@ def _unseen(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> str | None:
         if negated and (obj is None or not _privacy(words, tags, obj, sl)):
             return "tells the model to keep the user from learning what it does"
         return None
-    obj = next((k for k in range(max(0, i - 6), i) if tags[k] & {"pronoun", "activity", "self"}
-                or (words[k] in ("nothing", "none") and not _about_data(words, tags, k, i, sl))),
+    # (said of no one in particular, only an act kept out of view counts: "the export …
+    # should not appear in the reply", not "this warning should not appear in the summary")
+    # (an act may head a longer subject: "the export is an internal detail and should not …")
+    acts = {"activity", "dispatch_act"}
+    obj = next((k for k in range(max(0, i - 10), i) if tags[k] & acts
+                or (not acts_only and k >= i - 6 and (tags[k] & {"pronoun", "self"} or (
+                    words[k] in ("nothing", "none") and not _about_data(words, tags, k, i, sl))))),
                None)  # fmt: skip
     if obj is not None and _audience(words, tags, i + 1, sl) is not None:
         return "tells the model to keep its activity out of what the user or oversight sees"
