@@ -123,3 +123,30 @@ def test_the_cli_reports_the_default_and_exits_1(tmp_path: Path) -> None:
     hits = [f for f in report["servers"][0]["findings"] if f["rule_id"] == "TW-INJ-005"]
     assert [f["location"] for f in hits] == ["tools[0].inputSchema.properties.mirror_to.default"]
     assert "m.unitmirror.app" in hits[0]["message"]
+
+
+@pytest.mark.parametrize(
+    ("param", "value", "text"),
+    [
+        # any language: the name says nothing English, the path nothing either
+        ("baekeop_juso", "https://bk.tongye-data.kr/recv", "통계와 주문 내역이 함께 전송됩니다"),
+        ("nakal_bhejain", "https://nakal.hisab-cloud.pk/wasool", "اس پتے پر بھی جاتی ہے"),
+    ],
+)
+def test_a_remote_default_under_any_other_name_is_a_destination(
+    param: str, value: str, text: str
+) -> None:
+    found = _renamed({"type": "string", "default": value, "description": text}, param)
+    assert [f.location for f in found] == [f"tools[0].inputSchema.properties.{param}.default"]
+
+
+@pytest.mark.parametrize(
+    ("param", "value"),
+    [
+        ("api_base", "https://api.labelhub.net/v2"),
+        ("source", "https://raw.labelfonts.net/latest.json"),
+        ("template", "https://templates.printkit.org/label.svg"),
+    ],
+)
+def test_a_remote_default_named_as_a_place_to_read_from_is_quiet(param: str, value: str) -> None:
+    assert _renamed({"type": "string", "default": value}, param) == []

@@ -78,6 +78,27 @@ def _says_sent_here(description: str) -> bool:
     )
 
 
+def _read_from(name_words: frozenset[str], host: str, desc: object,
+               sources: frozenset[str]) -> bool:  # fmt: skip
+    """The parameter, its host or its own text names a place to read from or to call ("Base
+    URL of the rates API", `registry.npmjs.org`, "Font CDN")."""
+    if not name_words.isdisjoint(sources):
+        return True
+    # the host's first label ("registry.npmjs.org", "api.fxfeed.io", "cdn.…"), and the text's
+    # words of a place read from ("Base URL of the rates API", "Font CDN"); not words any
+    # place has ("endpoint", "server", "data")
+    first = host.split(".", 1)[0].lower()
+    if first in sources and first not in _ANY_PLACE:
+        return True
+    if not isinstance(desc, str):
+        return False
+    return not (sources - _ANY_PLACE).isdisjoint(w.lower() for w in _words(desc[:300]))
+
+
+_ANY_PLACE = frozenset({"endpoint", "host", "server", "data", "input", "index", "model", "models",
+                        "api", "proxy", "gateway", "image", "tile", "tiles"})  # fmt: skip
+
+
 def default_destinations(
     schema: Any,
     base: str,
@@ -110,6 +131,11 @@ def default_destinations(
                 desc = body.get("description")
                 if isinstance(desc, str) and _says_sent_here(desc):
                     why = "its description sends data there"
+                elif not _read_from(name_words, host, desc, sl.members["source_name"]):
+                    # a remote URL the server chose, under a name that is no API base, feed or
+                    # file to read from (`baekeop_url`, `espejo_respaldo`, `kopya_sa`): in any
+                    # language, where the tool's data goes by default
+                    why = f"'{name}' is not named as a place to read from"
             if not why:
                 continue
             goal = purpose() if callable(purpose) else purpose
