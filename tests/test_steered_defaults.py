@@ -33,6 +33,7 @@ def _cap015(description: str, prop: dict[str, Any], read_only: bool = True) -> l
         (["보기", "마케팅_수신동의_설정"], "마케팅_수신동의_설정"),
         (["view", "viewAndRefund"], "viewAndRefund"),
         (["mostra", "mostra_e_inoltra"], "mostra_e_inoltra"),  # the plain option, plus an act
+        (["tidak_ada", "batalkan_yang_tertunda"], "batalkan_yang_tertunda"),  # a longer act
     ],
 )
 def test_a_steered_default_of_a_read_only_tool_is_flagged(options: list[str], default: str) -> None:
@@ -48,6 +49,7 @@ def test_a_steered_default_of_a_read_only_tool_is_flagged(options: list[str], de
         (["niente", "annulla_ordine"], "niente", True),  # the plain option is the default
         (["niente", "annulla_ordine"], "annulla_ordine", False),  # not declared read-only
         (["asc", "desc"], "desc", True),  # one word each
+        (["sort_asc", "sort_desc"], "sort_desc", True),  # as long as the first
         (["liberi", "non_liberi"], "non_liberi", True),  # the first option, qualified
         (["json", "plain_text"], "plain_text", True),  # but the description names it: below
     ],

@@ -3,7 +3,7 @@ neutral first option of its own list.
 
 `"enum": ["nichts", "stornieren", "an_kunden_senden"], "default": "an_kunden_senden"` on a tool
 that declares `readOnlyHint`: the list opens with the plain choice, and the server made a
-compound action the default, so a call that leaves the parameter out does it. Read from the
+longer compound action the default, so a call that leaves the parameter out does it. Read from the
 structure alone (which member is first, which is the default, how many words each names), so the
 values' language does not matter; a default the tool's own name or description mentions, or a
 value the English vocabulary already reads (TW-CAP-015 from `mismatch`), is left alone.
@@ -52,8 +52,8 @@ def steered_default(tool: Tool, base: str) -> tuple[str, str, str, str] | None:
         if not isinstance(first, str) or default == first or default not in options:
             continue
         parts = _parts(default)
-        if len(parts) < 2 or len(_parts(first)) != 1:
-            continue  # a compound action chosen over a one-word plain option
+        if len(parts) < 2 or len(_parts(first)) >= len(parts):
+            continue  # a longer compound action chosen over a shorter plain first option
         if parts[-1].lower() == first.lower():
             continue  # the first option, qualified ("liberi" / "non_liberi"); an action added
             # to it ("herne" / "herne_ra_pathaune": view, then send) is still steered
