@@ -46,7 +46,7 @@ from toolwitness.textnorm import excerpt
 
 _DATA_SLOT = lazy_compile(r"\.(?:default|examples|enum|const)(?:\[[0-9]+\])?$")
 _FIXED_SLOT = lazy_compile(r"\.(?:default|const)$")
-_VENDOR_KINDS = frozenset({"meta", "extra", "annotation", "key-text"})
+_VENDOR_KINDS = frozenset({"meta", "extra", "annotation", "key-text", "icon"})
 _URI_KEYWORD = lazy_compile(r'(?:\.|\[")(?:\$schema|\$id|\$ref|\$anchor|pattern|format)"?\]?$')
 _RECIPIENT_KINDS = frozenset({"email", "iban", "wallet", "phone"})
 # Words of a sentence: runs of two or more letters (any script); kana, hangul and ideographs
@@ -177,7 +177,7 @@ def _slot_findings(
 ) -> Iterator[Finding]:
     """018 or 019 for the first data slot that holds a foreign destination (one per tool).
     `dump`: the schemas and vendor fields as JSON; `holds`: it may hold a destination."""
-    vendor = [tool.meta, tool.extra, tool.annotations]
+    vendor = [tool.meta, tool.extra, tool.annotations, tool.icons]
     prose = next(_vendor_prose(tool, i), None) if _may_hold_prose(vendor) else None
     lists = '"enum"' in dump or '"examples"' in dump  # the keys `_odd_value` reads
     if not holds:
