@@ -50,7 +50,7 @@ from toolwitness.checks.injection.targets import (
     redacted,
 )
 from toolwitness.checks.injection.triggers import SQL_STATEMENT
-from toolwitness.checks.text.language import Analysis, Sentence
+from toolwitness.checks.text.language import Analysis, Sentence, split_identifier
 from toolwitness.checks.text.lexicon import Lexicon, lexicon
 from toolwitness.findings import Severity
 
@@ -301,8 +301,8 @@ def _identifier_after(analysis: Analysis, sentence: Sentence, lo: int, hi: int,
             continue  # "e.g", "i.e", "a.m": an abbreviation, not a dotted tool name
         if tok.text.rpartition(".")[2] in file_types():
             continue  # "robots.txt", "package.json": a file, not a tool
-        if tok.text in ctx.siblings:
-            return k, True
+        if tok.text in ctx.siblings or _same_family(tok.text, own):
+            return k, True  # (or this tool's own successor: `get_tides` → `get_tides_v2`)
         if tok.text in ctx.params:
             continue  # "call with `dry_run: true` first": this tool's own argument, not a tool
         if k + 1 < len(sentence.tokens) and sentence.tokens[k + 1].text in _DATA_HEADS:
@@ -441,6 +441,17 @@ def _dependency(analysis: Analysis, sentence: Sentence, words: Sequence[str], ta
             "orders the model to call a tool this server does not provide (dependency injection)",
         )  # fmt: skip
     return None
+
+
+def _same_family(name: str, own: str) -> bool:
+    """The named tool is this tool's own name with one word added or taken away at the end
+    (`get_tides` / `get_tides_v2`, `sang_khamsang_kao` / `sang_khamsang`): a successor of the
+    same server, in any language, not another server's tool."""
+    a, b = split_identifier(name), split_identifier(own)
+    if not a or not b or abs(len(a) - len(b)) != 1:
+        return False
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    return len(short) >= 2 and long[: len(short)] == short
 
 
 def _deprecation(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: Tags,
