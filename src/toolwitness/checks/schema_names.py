@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from toolwitness import paths
+
 _MAX_NAMES = 256
 _MAX_PROPERTIES = 2000
 _MAX_PROPERTY_DEPTH = 16
@@ -71,3 +73,13 @@ def schema_properties(schema: Any) -> Iterator[tuple[str, dict[str, Any], tuple[
         items = node.get("items")
         if isinstance(items, dict):
             stack.append((items, (*parts, "items"), depth + 1))
+
+
+def properties_at(schema: Any, base: str) -> Iterator[tuple[str, dict[str, Any], str]]:
+    """`schema_properties` with each body's JSON path under `base`
+    (`tools[3].inputSchema.properties.mode`)."""
+    for name, body, parts in schema_properties(schema):
+        where = base
+        for key in parts:
+            where = paths.child(where, key)
+        yield name, body, where

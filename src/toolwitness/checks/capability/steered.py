@@ -20,7 +20,7 @@ from toolwitness.checks.capability.purpose import purpose_of, value_actions
 from toolwitness.checks.interface import CheckContext, server_check
 from toolwitness.checks.roles.derive import surface_roles
 from toolwitness.checks.roles.vocab import vocabulary
-from toolwitness.checks.schema_names import schema_properties
+from toolwitness.checks.schema_names import properties_at
 from toolwitness.findings import Finding, Severity, Witness
 from toolwitness.model import ServerSurface, Tool
 
@@ -33,18 +33,10 @@ def _parts(value: str) -> list[str]:
     return [p for p in _PARTS.split(value.strip()) if p]
 
 
-def _properties(schema: Any, base: str) -> Iterator[tuple[str, dict[str, Any], str]]:
-    for name, body, parts in schema_properties(schema):
-        where = base
-        for key in parts:
-            where = paths.child(where, key)
-        yield name, body, where
-
-
 def steered_default(tool: Tool, base: str) -> tuple[str, str, str, str] | None:
     """(parameter, location of the default, the default, the first option) or None."""
     told = f"{tool.name} {tool.title or ''} {tool.description or ''}".lower()
-    for name, body, where in _properties(tool.input_schema, base):
+    for name, body, where in properties_at(tool.input_schema, base):
         options, default = body.get("enum"), body.get("default")
         if not isinstance(options, list) or len(options) < 2 or not isinstance(default, str):
             continue

@@ -37,7 +37,9 @@ from toolwitness.checks.crosstool.tokens import (
 from toolwitness.checks.injection.slots import slots
 from toolwitness.checks.interface import CheckContext, server_check
 from toolwitness.checks.schema_names import property_names
+from toolwitness.checks.text.english import is_english_prose
 from toolwitness.checks.text.language import Analysis, analyse
+from toolwitness.checks.text.lexicon import lexicon, model_names
 from toolwitness.checks.text.words import UNSPACED, reader_words
 from toolwitness.findings import Finding, Witness
 from toolwitness.lazyre import lazy_compile
@@ -317,39 +319,22 @@ def _vendor_prose(tool: Tool, i: int) -> Iterator[tuple[TextField, int]]:
             yield field, words
 
 
-_MODEL_WORDS = frozenset({"assistant", "assistants", "agent", "agents", "model", "models", "llm",
-                          "llms", "ai", "copilot", "claude", "chatbot", "bot"})  # fmt: skip
-
-
-_WORDS = lazy_compile(r"[A-Za-z']+|[^\W\d_]+")
-
-
-def _english(text: str) -> bool:
-    """Read as English only on evidence: six words or more, a quarter of them English function
-    words (English prose runs at a third or more; Dutch, German or a CJK run far below)."""
-    words = [w.lower() for w in _WORDS.findall(text[:2000])]
-    if len(words) < 6:
-        return False
-    function = slots().members["function_words"]
-    return sum(w in function for w in words) * 4 >= len(words)
-
-
 def _plain_note(text: str) -> bool:
     """English prose that orders nothing and names nothing a payload needs: no imperative or
     deontic sentence, no one addressed, no model, instructions or role named, no address, link
     or identifier ("30 issues per hour per user; further requests get HTTP 429", "readings come
     from regional monitoring networks; values are provisional"). A note about the service, not
     text for the model. Other languages are not read here: their paragraphs stay findings."""
-    if len(text) > 2000 or not _english(text):
+    if len(text) > 2000 or not is_english_prose(text):
         return False
     if "://" in text or "@" in text or "`" in text or "_" in text or "{" in text:
         return False
     analysis = analyse(text)
     if any(s.directive or s.to_model for s in analysis.sentences):
         return False
-    sl = slots()
+    sl, models = slots(), model_names(lexicon())
     return not any(
-        t.text in _MODEL_WORDS or sl.tags(t.text) & {"instruction", "self"}
+        t.text in models or sl.tags(t.text) & {"instruction", "self"}
         for s in analysis.sentences
         for t in s.tokens
     )

@@ -21,8 +21,9 @@ from typing import Any
 from toolwitness import paths
 from toolwitness.checks.crosstool.parties import documentation_host, owned_literal
 from toolwitness.checks.injection.model import EXFIL_PARAM, Signal
-from toolwitness.checks.injection.params import Param, properties_of
+from toolwitness.checks.injection.params import Param
 from toolwitness.checks.injection.slots import slots
+from toolwitness.checks.schema_names import properties_at
 from toolwitness.checks.text.language import analyse, split_identifier
 from toolwitness.findings import Severity
 
@@ -108,7 +109,7 @@ def default_destinations(
     """Each default or const that sends the tool's data to a server-chosen place."""
     sl = slots()
     named = sl.members["dispatch"] | sl.members["sink_name"]
-    for name, body, location in properties_of(schema, base):
+    for name, body, location in properties_at(schema, base):
         enum = body.get("enum")
         if isinstance(enum, list) and len(enum) > 1:
             continue  # the user picks among listed places

@@ -241,8 +241,7 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
                         return
                 # (or a deontic modal before "not appear": "the export … should not appear in
                 # the reply" is an order about the reply, whoever is addressed)
-                deontic = words[max(0, i - 3) : i - 1] and not _DEONTIC_MODALS.isdisjoint(
-                    words[max(0, i - 3) : i])
+                deontic = not _DEONTIC_MODALS.isdisjoint(words[max(0, i - 3) : i])
                 if not tag & {"cognition", "appear"} or not clause.negated(i) or not (
                     asked or deontic
                 ):

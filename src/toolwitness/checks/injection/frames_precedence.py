@@ -26,9 +26,9 @@ from toolwitness.checks.injection.frames import (
 )
 from toolwitness.checks.injection.model import AUTHORITY, FieldContext, Signal
 from toolwitness.checks.injection.slots import Slots, slots
-from toolwitness.checks.injection.triggers import COUNT_WORDS, MODEL_POSSESSORS
+from toolwitness.checks.injection.triggers import COUNT_WORDS
 from toolwitness.checks.text.language import Analysis, Sentence
-from toolwitness.checks.text.lexicon import Lexicon
+from toolwitness.checks.text.lexicon import Lexicon, lexicon, model_possessives
 from toolwitness.findings import Severity
 
 _SUBORDINATORS = frozenset(
@@ -236,7 +236,7 @@ def _outranks_the_model(words: Sequence[str], tags: Tags, i: int) -> int | None:
     for k in range(i + 1, min(len(words), i + 7)):
         if words[k] == "system" and words[k + 1 : k + 2] and words[k + 1] in _SYSTEM_HEADS:
             return k + 1
-        if words[k] in MODEL_POSSESSORS and k + 1 < len(words):
+        if words[k] in model_possessives(lexicon()) and k + 1 < len(words):
             return k + 1  # "supersede the assistant's deployment settings": its instructions
         # (not "request": "the newest setting supersedes the user's earlier request" is a
         # setting's rule, and a request may be an API's)
@@ -478,7 +478,7 @@ def _persons_thing(words: Sequence[str], lo: int, hi: int) -> int | None:
     """ "over the user's task", "over your request": a person's possessive heading a noun after
     "over" (not their settings), the thing outranked."""
     for k in range(lo, min(hi, len(words) - 1)):
-        if words[k] in MODEL_POSSESSORS:
+        if words[k] in model_possessives(lexicon()):
             return k + 1  # "supersede the assistant's deployment settings"
         if words[k] in _POSSESSORS and "over" in words[lo - 1 : k] and (
             words[k + 1] not in _SETTINGS

@@ -37,12 +37,6 @@ class Param:
     description: str
 
 
-def properties_of(schema: Any, base: str) -> Iterator[tuple[str, dict[str, Any], str]]:
-    """Every named property of a schema (nested ones too, bounded) with its JSON path."""
-    for name, body, at in schema_properties(schema):
-        yield name, body, _location(base, at)
-
-
 def schema_params(
     schema: Any, base: str, keep: Callable[[str], bool] | None = None
 ) -> Iterator[Param]:

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from toolwitness.checks.injection.slots import slots
 from toolwitness.checks.text.language import Analysis, fold, lower_ascii_tokens, token_texts
-from toolwitness.checks.text.lexicon import Lexicon, Phrase, lexicon
+from toolwitness.checks.text.lexicon import Lexicon, Phrase, lexicon, model_possessives
 from toolwitness.checks.text.wordnet import lexical_classes
 from toolwitness.lazyre import lazy_compile
 from toolwitness.plainclass import plainclass
@@ -56,9 +56,6 @@ ONLY_WORDS = frozenset({"only", "merely", "solely"})
 ASSIGN_WORDS = frozenset({"set", "fill", "populate", "log", "record", "store", "save", "write",
                           "note", "keep", "quote", "repeat"})  # fmt: skip
 # verbs of a person asking (frames._scripted_denial reads them after "if someone …")
-# The model's own things: its settings are its instructions ("the assistant's configuration").
-MODEL_POSSESSORS = frozenset({"assistant's", "model's", "agent's", "ai's", "llm's", "bot's",
-                              "copilot's", "claude's"})  # fmt: skip
 # Verbs that, before "as", make their subject stand for something ("counts as", "serves as").
 COUNT_WORDS = frozenset({"count", "counts", "counted", "serve", "serves", "act", "acts", "stand",
                          "stands", "qualify", "qualifies", "rank", "ranks", "function",
@@ -117,7 +114,8 @@ def _build(lex: Lexicon) -> Triggers:
            "supplanting"}
         | COUNT_WORDS  # "counts as developer instructions"
         | {"otherwise"},  # "even where the user's instructions say otherwise"
-        RANK_ARG: sl.of("self", "instruction", "person") | {"this", "these"} | MODEL_POSSESSORS,
+        RANK_ARG: sl.of("self", "instruction", "person") | {"this", "these"}
+        | model_possessives(lex),  # "the assistant's configuration": the model's own things
         ROLE: sl.of("role"),
         HIDE: sl.of("conceal", "covert", "hidden"),
         KEEP: sl.of("keep") | {"without"},

@@ -191,3 +191,26 @@ def lexicon() -> Lexicon:
         sets={k: words(st, k, "structure") for k in st if k != "other_tool_refs"},
         other_tool_refs=phrases(st, "other_tool_refs", "structure"),
     )
+
+
+_SECOND_PERSON = frozenset({"you", "your", "yourself"})
+_NAMES: dict[int, tuple[Lexicon, frozenset[str], frozenset[str]]] = {}
+
+
+def _model_name_sets(lex: Lexicon) -> tuple[frozenset[str], frozenset[str]]:
+    held = _NAMES.get(id(lex))
+    if held is None or held[0] is not lex:
+        names = lex.model_words - _SECOND_PERSON
+        held = _NAMES[id(lex)] = (lex, names, frozenset(f"{w}'s" for w in names))
+    return held[1], held[2]
+
+
+def model_names(lex: Lexicon) -> frozenset[str]:
+    """The words of `addressee.yaml` that name the model ("assistant", "llm", "claude"), without
+    the second person that addresses anyone."""
+    return _model_name_sets(lex)[0]
+
+
+def model_possessives(lex: Lexicon) -> frozenset[str]:
+    """ "assistant's", "model's": the model's own things (its settings are its instructions)."""
+    return _model_name_sets(lex)[1]
