@@ -145,6 +145,11 @@ def _tlds() -> frozenset[str]:
     return frozenset(listed - file_types())
 
 
+def delegated_tld(label: str) -> bool:
+    """`label` is a delegated top-level domain that is not also a file type."""
+    return label.lower() in _tlds()
+
+
 @lru_cache(maxsize=1)
 def file_types() -> frozenset[str]:
     """File-name extensions: those of Python's own MIME table (".txt", ".py", ".sh", ".zip"; no

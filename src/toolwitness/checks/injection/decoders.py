@@ -12,9 +12,10 @@ the fact of encoding is never a finding above low on its own.
 Bounds, so hostile input costs linear time: every pattern is a bounded character-class run
 (no nesting), each level reads each text once per decoder, a field yields at most
 `MAX_PAYLOADS` results and `MAX_DECODED_CHARS` decoded characters in all, and ROT13 and reversal
-are only tried when the transformed text holds more English function words than the original
-(ordinary prose never qualifies). The bounds are counts, not clock time: a result never depends
-on how loaded the machine is.
+are only tried when the transformed text reads better than the original (`transforms`: more
+English function words, the marks of reversal gone, a web address revealed; ordinary prose
+never qualifies), on the whole field and on each of its segments. The bounds are counts, not
+clock time: a result never depends on how loaded the machine is.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from functools import lru_cache
 from urllib.parse import unquote
 
 from toolwitness.checks.injection.slots import slots
+from toolwitness.checks.injection.transforms import may_transform_any, transforms
+from toolwitness.checks.text.words import reader_words
 from toolwitness.checks.unicode.bidi import logical_and_displayed
 from toolwitness.checks.unicode.data import tables
 from toolwitness.checks.unicode.script import _ascii_prototypes
@@ -92,8 +95,10 @@ def readable(data: bytes | str) -> str | None:
     if printable < 0.95 * len(text):
         return None
     letters = sum(1 for c in text if c.isalpha() or c.isspace())
-    if letters >= 0.6 * len(text) and any(c.isspace() for c in text.strip()):
-        return text
+    if letters >= 0.6 * len(text) and (
+        any(c.isspace() for c in text.strip()) or reader_words(text) >= 4
+    ):
+        return text  # (Japanese, Chinese or Thai prose runs without spaces: 8 letters or more)
     return text if len(text) >= 16 and text.isascii() and may_encode(text, None) else None
 
 
@@ -142,7 +147,7 @@ def may_encode(text: str, words: frozenset[str] | None = None) -> bool:
         return True
     if _may_slug(text) and _SLUG.search(text) is not None:
         return True  # `_slugs`' necessary condition
-    return words is None or may_transform(words)
+    return words is None or may_transform(words) or may_transform_any(text)
 
 
 def _may_hold_bytes(text: str) -> bool:
@@ -211,11 +216,20 @@ def _number_lists(text: str) -> Iterator[tuple[int, int, str, str]]:
             yield m.start(), m.end(), "hex", out
     for pattern, base, name in ((_DECIMAL, 10, "decimal codes"), (_OCTAL_LIST, 8, "octal codes")):
         for m in pattern.finditer(text):
-            codes = [int(n, base) for n in _NUMBER.findall(m.group())]
+            numbers = _NUMBER.findall(m.group())
+            codes = [int(n, base) for n in numbers]
+            found = name
+            if base == 10 and not all(9 <= c <= 0x7E for c in codes) and _od_octal(numbers):
+                # three octal digits per byte without the leading 0, as `od -b` prints them
+                codes, found = [int(n, 8) for n in numbers], "octal codes"
             if all(9 <= c <= 0x7E for c in codes):
                 out = readable("".join(map(chr, codes)))
                 if out:
-                    yield m.start(), m.end(), name, out
+                    yield m.start(), m.end(), found, out
+
+
+def _od_octal(numbers: list[str]) -> bool:
+    return all(len(n) == 3 and n.isdigit() and "8" not in n and "9" not in n for n in numbers)
 
 
 def _escapes(text: str) -> Iterator[tuple[int, int, str, str]]:
@@ -245,11 +259,18 @@ def _whole_text(text: str, words: frozenset[str] | None) -> Iterator[tuple[int, 
     zero-width removal."""
     if not text.isascii():
         yield from _unicode_disguises(text)
-    if words is None or may_transform(words):
-        before = _function_count(text)
-        for name, out in (("rot13", text.translate(_ROT13)), ("reversed", text[::-1])):
-            if _function_count(out) >= max(2, before + 2):
-                yield 0, len(text), name, out
+    english = words is None or may_transform(words)
+    if english or may_transform_any(text):
+        yield from transforms(text, _more_english if english else _never)
+
+
+def _more_english(raw: str, out: str) -> bool:
+    """The transformed text holds two English function words more than the text as written."""
+    return _function_count(out) >= max(2, _function_count(raw) + 2)
+
+
+def _never(raw: str, out: str) -> bool:
+    return False
 
 
 def _unicode_disguises(text: str) -> Iterator[tuple[int, int, str, str]]:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from typing import TypeVar
 
-from toolwitness.checks.crosstool.tokens import destinations
+from toolwitness.checks.crosstool.tokens import Destination, delegated_tld, destinations
 from toolwitness.checks.injection import directives as inj_directives
 from toolwitness.checks.injection import frames as inj_frames
 from toolwitness.checks.injection import frames_actions as inj_actions
@@ -27,6 +27,7 @@ from toolwitness.checks.injection import targets as inj_targets
 from toolwitness.checks.injection import triggers as trig
 from toolwitness.checks.injection.decoders import Decoded, function_words, may_encode
 from toolwitness.checks.injection.model import ENCODED, HIDDEN, FieldContext, Signal
+from toolwitness.checks.injection.transforms import reads_reversed
 from toolwitness.checks.text.language import Analysis, analyse
 from toolwitness.checks.text.lexicon import Lexicon, lexicon
 from toolwitness.checks.text.secrets_scan import may_hold_secret, redact, token_needles
@@ -242,14 +243,19 @@ def detect(
             elif len(payload.text.split()) >= 3 or _hidden_words(text, payload) >= _HIDDEN_PROSE:
                 hidden = _hidden_words(text, payload)
                 place = _hidden_place(text, payload)
-                if inj_payloads.codec_tool(fctx):
+                if inj_payloads.codec_tool(fctx) and (
+                    place is None
+                    or inj_payloads.codec_named(fctx)
+                    or inj_payloads.shown_example(text, payload.start, fctx, lex)
+                ):
+                    # a tool for tests or monitoring hides no address in a sample it shows
                     severity = Severity.LOW
                     message = f"carries {payload.encoding}-encoded text"
                 elif place is not None:
                     # an address in prose no reader sees, whatever its language
                     severity = Severity.MEDIUM
                     message = f"hides {place} in {payload.encoding}-encoded prose"
-                elif hidden >= _HIDDEN_PROSE and len(payload.text.split()) >= 4:
+                elif hidden >= _HIDDEN_PROSE and reader_words(payload.text) >= 4:
                     severity = Severity.MEDIUM
                     message = f"hides {hidden} words of prose in {payload.encoding} encoding"
                 else:
@@ -276,6 +282,9 @@ def _hidden_words(raw: str, payload: Decoded) -> int:
     sprinkled through readable text ("caf&eacute;") hide none; a run of entities or bytes hides
     them all."""
     seen = {w.lower() for w in _LETTERS.findall(raw)}
+    if payload.chain[0] == "reversed" and reads_reversed(raw[payload.start : payload.end]):
+        # written backwards in any language: no word of it reads as written
+        return sum(reader_words(w) for w in _LETTERS.findall(payload.text) if w.lower() not in seen)
     if payload.chain[0] in _PROSE_TRANSFORMS:
         # ROT13 or reversal of the whole field turns the visible prose into gibberish and the
         # hidden part into prose: count only the hidden words of clauses that read as English
@@ -299,12 +308,26 @@ def _hidden_place(raw: str, payload: Decoded) -> str | None:
     """An address (e-mail, URL, IBAN, wallet, phone) in the decoded prose that the field as
     written does not show: where the hidden text sends something, in any language. Whole-field
     transforms (reversal, skeletons) read visible text another way and are not counted."""
-    if payload.chain[0] in _WHOLE_TEXT or payload.chain[0] in _PROSE_TRANSFORMS:
+    if payload.chain[0] in _WHOLE_TEXT and payload.chain[0] not in _PROSE_TRANSFORMS:
         return None
     for place in destinations(payload.text):
-        if place.value not in raw:
-            return f"an address ({place.kind})"
+        if place.value in raw:
+            continue
+        if payload.chain[0] in _PROSE_TRANSFORMS and not _plain_address(place):
+            continue  # ROT13 or reversal of what is written turns an address into another shape
+        return f"an address ({place.kind})"
     return None
+
+
+def _plain_address(place: Destination) -> bool:
+    """A web address or an e-mail address under a delegated top-level domain: what a ROT13 or
+    a reversal of visible text does not produce by chance ("uggcf://" is no scheme,
+    "oi.emca@tsal.tsrif" has no such domain)."""
+    if place.kind == "url":
+        return place.value.lower().startswith(("http://", "https://", "ftp://"))
+    if place.kind in ("email", "host") and place.host:
+        return delegated_tld(place.host.rpartition(".")[2])
+    return False
 
 
 _PROSE_TRANSFORMS = frozenset({"rot13", "reversed"})

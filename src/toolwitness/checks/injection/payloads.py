@@ -284,13 +284,18 @@ _CODEC_WORDS = frozenset({"encode", "encoder", "encoding", "decode", "decoder", 
                           "base64", "b64", "base32", "hex", "urlencode", "urldecode", "percent",
                           "escape", "unescape", "rot13", "obfuscate", "deobfuscate",
                           "deobfuscator", "cipher", "codec", "transcode", "entity",
-                          "entities"})  # fmt: skip
+                          "entities", "reverse", "reverser"})  # fmt: skip
 
 
 def codec_tool(ctx: FieldContext) -> bool:
     """The tool is named for encoding, decoding or examining payloads: encoded samples are its
     subject matter."""
-    return bool(ctx.identity & _CODEC_WORDS or ctx.identity & slots().members["defensive"])
+    return codec_named(ctx) or bool(ctx.identity & slots().members["defensive"])
+
+
+def codec_named(ctx: FieldContext) -> bool:
+    """The tool is named for encoding or decoding ("base64_decode", "hex_dump")."""
+    return bool(ctx.identity & _CODEC_WORDS)
 
 
 def shown_example(text: str, offset: int, ctx: FieldContext, lex: Lexicon) -> bool:

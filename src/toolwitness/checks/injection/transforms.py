@@ -1,0 +1,144 @@
+"""ROT13 and reversal of a field or of one segment of it, read without knowing its language.
+
+A payload is often one reversed or ROT13 sentence after a label ("Ranking note (read right to
+left): .dnes uoy …", "Legacy note (ROT13): Orsber …"): transforming the whole field turns the
+visible label into gibberish, so the segments (lines, and the text after a label's colon) are
+tried on their own too. A transform is kept when it reads better than the text as written:
+- more English function words (the gate `decoders` already used for whole fields);
+- or, in any language, the marks that reversal leaves disappear: a word ending in a capital
+  after three small letters ("odnauQ"), a comma or semicolon glued to the next word (",avitta"),
+  a sentence stop at the start (".dnes"), a word opening with a combining mark (Devanagari
+  "ंेजेभ": no word of an abugida starts with a vowel sign), a Hebrew final letter opening a word,
+  a Thai leading vowel closing one (Thai written without spaces between its words leaves too
+  few of these to count). Text written plainly has none of them once read backwards
+  has several, so it never qualifies;
+- or a web address appears that the field as written does not hold ("uggcf://" is "https://",
+  "//:sptth" is "https://" read backwards).
+Every test is a count over whitespace-separated words: linear in the text.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable, Iterator
+
+from toolwitness.checks.text.words import reader_words
+from toolwitness.lazyre import lazy_compile
+
+_ROT13 = str.maketrans(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+    "nopqrstuvwxyzabcdefghijklmNOPQRSTUVWXYZABCDEFGHIJKLM",
+)
+# A segment boundary: a line break, or a label's colon (": " after a word or a bracket).
+_SEGMENT_BREAK = lazy_compile(r"\n+|(?<=[\w)\]])[:：]\s+")
+_WEB_ADDRESS = lazy_compile(r"\b(?:https?|ftp)://[\w\-]+(?:\.[\w\-]+)+")
+_ROT13_WEB = lazy_compile(r"\b(?:uggcf?|sgc)://")
+_REVERSED_WEB = lazy_compile(r"//:(?:s?ptth|ptf)\b")
+# A necessary test of `reversal_marks >= 1`: glued punctuation, a capital after small Latin
+# letters, a word opening in an abugida's blocks (Devanagari to Sinhala, Thai and Lao, Myanmar,
+# Khmer; `_word_marks` then asks for a combining mark), a Hebrew final letter opening a word,
+# a Thai leading vowel closing one. Other scripts' capitals are found by the glued punctuation
+# a reversed sentence starts with.
+_MAY_MARK = lazy_compile(
+    r"(?:^|\s)(?:[,;.][^\W\d_]|[\u0900-\u0dff\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff]"
+    r"|[\u05da\u05dd\u05df\u05e3\u05e5][^\W\d_])|[a-z]{3}[A-Z](?![A-Za-z])"
+    r"|[\u0e40-\u0e44](?=\s|$)"
+)
+_HEBREW_FINALS = frozenset("ךםןףץ")
+_THAI_LEADING = frozenset("เแโใไ")
+_STRIP = "\"'“”‘’«»()[]{}!?:;,.…"
+MIN_SEGMENT_WORDS = 4
+MIN_MARKS = 2
+
+
+def _word_marks(word: str, first: bool) -> int:
+    """1 when `word` carries a mark that reversal leaves and written text does not."""
+    if len(word) < 2:
+        return 0
+    if word[0] in ",;" and word[1].isalpha():
+        return 1
+    if first and word[0] == "." and word[1].isalpha() and not word[1].isupper():
+        return 1
+    if unicodedata.category(word[0]) in ("Mn", "Mc"):
+        return 1
+    if word[0] in _HEBREW_FINALS and word[1].isalpha():
+        return 1
+    if word[-1] in _THAI_LEADING:
+        return 1
+    core = word.strip(_STRIP)
+    if len(core) >= 4 and core[-1].isupper() and core[-4:-1].isalpha() and core[-4:-1].islower():
+        return 1
+    return 0
+
+
+def reversal_marks(text: str) -> int:
+    """How many words of `text` carry a mark that reversal leaves (see the module docstring)."""
+    return sum(_word_marks(w, i == 0) for i, w in enumerate(text.split()))
+
+
+def may_be_reversed(text: str) -> bool:
+    """A cheap necessary condition for `reversal_marks(text) >= MIN_MARKS`."""
+    return _MAY_MARK.search(text) is not None
+
+
+def may_transform_any(text: str) -> bool:
+    """A necessary condition for `transforms` to yield anything other than through the
+    function-word gate: a reversal mark, or a ROT13 or reversed web address."""
+    return (
+        may_be_reversed(text)
+        or ("://" in text and _ROT13_WEB.search(text) is not None)
+        or ("//:" in text and _REVERSED_WEB.search(text) is not None)
+    )
+
+
+def reads_reversed(text: str) -> bool:
+    """`text` is written backwards, in any language: its reversal loses every mark it carries."""
+    if not may_be_reversed(text) or reader_words(text) < MIN_SEGMENT_WORDS:
+        return False
+    return reversal_marks(text) >= MIN_MARKS and reversal_marks(text[::-1]) == 0
+
+
+def _new_address(decoded: str, raw: str) -> bool:
+    return any(m.group() not in raw for m in _WEB_ADDRESS.finditer(decoded))
+
+
+def segments(text: str) -> Iterator[tuple[int, int]]:
+    """The spans of the field's segments (lines, and text after a label's colon), stripped;
+    nothing when the field is one segment (the whole-field transforms cover it)."""
+    bounds = [(m.start(), m.end()) for m in _SEGMENT_BREAK.finditer(text)]
+    if not bounds:
+        return
+    start = 0
+    for lo, hi in [*bounds, (len(text), len(text))]:
+        seg = text[start:lo]
+        left = len(seg) - len(seg.lstrip())
+        right = len(seg.rstrip())
+        if right > left:
+            yield start + left, start + right
+        start = hi
+
+
+def transforms(
+    text: str, more_english: Callable[[str, str], bool]
+) -> Iterator[tuple[int, int, str, str]]:
+    """(start, end, "rot13" | "reversed", decoded) for the field and each of its segments that
+    reads better transformed. `more_english(raw, out)`: the function-word gate of `decoders`."""
+    spans = [(0, len(text)), *segments(text)]
+    for lo, hi in spans:
+        raw = text[lo:hi]
+        if reader_words(raw) < MIN_SEGMENT_WORDS and not (
+            _ROT13_WEB.search(raw) or _REVERSED_WEB.search(raw)
+        ):
+            continue
+        rot = raw.translate(_ROT13)
+        if more_english(raw, rot) or (
+            _ROT13_WEB.search(raw) is not None and _new_address(rot, raw)
+        ):
+            yield lo, hi, "rot13", rot
+        back = raw[::-1]
+        if (
+            more_english(raw, back)
+            or reads_reversed(raw)
+            or (_REVERSED_WEB.search(raw) is not None and _new_address(back, raw))
+        ):
+            yield lo, hi, "reversed", back
