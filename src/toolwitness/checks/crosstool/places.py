@@ -27,6 +27,7 @@ import json
 import re
 from collections.abc import Iterator, Sequence
 
+from toolwitness.checks.crosstool.accounts import account_numbers
 from toolwitness.checks.crosstool.parties import own_labels, shown_as_example, third_party
 from toolwitness.checks.crosstool.tokens import (
     Destination,
@@ -358,9 +359,14 @@ def _description_route(
     tool: Tool, i: int, own: frozenset[str], siblings: frozenset[str], ctx: CheckContext
 ) -> Iterator[Finding]:
     text = tool.description
-    if not isinstance(text, str) or not may_hold_destination(text):
+    if not isinstance(text, str):
         return
-    literals = [d for d in destinations(text) if third_party(d, own)]
+    literals = (
+        [d for d in destinations(text) if third_party(d, own)]
+        if may_hold_destination(text)
+        else []
+    )
+    literals += account_numbers(text)
     if not literals:
         return
     analysis = analyse(text)
