@@ -463,6 +463,8 @@ def _deprecation(analysis: Analysis, sentence: Sentence, words: Sequence[str], t
         lure = None  # "Removes risky constructs": the tool's own action, not its retirement
     if lure is not None and _attributive(analysis, sentence, words, tags, lure, sl):
         lure = None  # "invalid identifiers are returned as errors": said of a thing, not of this
+    if lure is not None and _said_of_data(analysis, sentence, words, lure):
+        lure = None  # "(literals replaced by `$1`)": a participle describing the data returned
     if lure is None:  # "no longer maintained": the negation is the retirement itself
         lure = next((k for k in range(len(words) - 1)
                      if words[k] == "no" and words[k + 1] == "longer"), None)  # fmt: skip
@@ -515,6 +517,23 @@ def _attributive(analysis: Analysis, sentence: Sentence, words: Sequence[str], t
     ):
         return False
     return not tags[k + 1] & {"obsolete", "retire"}
+
+
+def _said_of_data(analysis: Analysis, sentence: Sentence, words: Sequence[str], k: int) -> bool:
+    """A retire participle right after a plural noun that is not a tool's ("literals replaced
+    by `$1`", "rows superseded by a newer import", "keys rotated out are kept for a day"): a
+    reduced relative clause about the data, not a notice about this tool."""
+    if k == 0 or analysis.text[sentence.tokens[k - 1].end : sentence.tokens[k].start] != " ":
+        return False
+    noun = words[k - 1]
+    return (
+        len(noun) > 3
+        and noun.isalpha()
+        and noun.endswith("s")
+        and not noun.endswith("ss")
+        and noun not in _OBJECT_HEADS
+        and noun not in _BE
+    )
 
 
 _BE = frozenset({"is", "are", "was", "were", "be", "been", "being", "has", "have", "will", "get",
