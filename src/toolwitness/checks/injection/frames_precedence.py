@@ -24,6 +24,7 @@ from toolwitness.checks.injection.frames import (
     self_reference,
     skipped,
 )
+from toolwitness.checks.injection.frames_rank import ranked_against
 from toolwitness.checks.injection.model import AUTHORITY, FieldContext, Signal
 from toolwitness.checks.injection.slots import Slots, slots
 from toolwitness.checks.injection.triggers import COUNT_WORDS
@@ -85,6 +86,7 @@ def precedence(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[
         placed = (_placed_ahead(sentence, sl) or _conflict_to_this(sentence, sl)
                   or _despite_others(sentence, sl))  # fmt: skip
         placed = placed or _ranking_chain(analysis, sentence, sl)
+        placed = placed or ranked_against(sentence, sl)
         if placed is not None and not skipped(analysis, sentence, placed[0]):
             yield _signal(
                 AUTHORITY,

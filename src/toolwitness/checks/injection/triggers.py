@@ -103,6 +103,13 @@ def triggers(lex: Lexicon | None = None) -> Triggers:
     return built
 
 
+# Words that put a side below another with no WordNet class of their own (frames_rank): an
+# ordinal before "to" ("comes second to") and a word of nullity ("is void where …").
+ORDINALS_BELOW = frozenset({"second", "secondary", "last"})
+VOID_WORDS = frozenset({"void", "null", "invalid", "moot"})
+UNDER_WORDS = frozenset({"below", "beneath", "under", "underneath", "behind"})
+
+
 def _build(lex: Lexicon) -> Triggers:
     fr = lex.framing
     action_verbs = frozenset().union(*(v for v, _ in lex.intent["actions"]))
@@ -113,7 +120,9 @@ def _build(lex: Lexicon) -> Triggers:
         | {"ahead", "replace", "replaces", "replacing", "replaced", "supplant", "supplants",
            "supplanting"}
         | COUNT_WORDS  # "counts as developer instructions"
-        | {"otherwise"},  # "even where the user's instructions say otherwise"
+        | {"otherwise"}  # "even where the user's instructions say otherwise"
+        # frames_rank: "sits above", "comes second to", "ranks beneath", "is void where …"
+        | sl.of("comparator") | ORDINALS_BELOW | VOID_WORDS | UNDER_WORDS,
         RANK_ARG: sl.of("self", "instruction", "person") | {"this", "these"}
         | model_possessives(lex),  # "the assistant's configuration": the model's own things
         ROLE: sl.of("role"),
