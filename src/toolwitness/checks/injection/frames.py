@@ -258,6 +258,8 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
 
 
 _DEONTIC_MODALS = frozenset({"should", "must", "shall", "may", "can", "ought"})
+
+
 _CONTRAST = (("instead", "of"), ("rather", "than"), ("as", "opposed", "to"))
 _ASSIGN = frozenset({"set", "sets", "pass", "passes", "use", "uses"})
 
@@ -358,6 +360,12 @@ def _audience(words: Sequence[str], tags: Tags, lo: int, sl: Slots) -> str | Non
                 break  # "leave it off unless the user asks": the user of a condition
             if "person" in tags[j] and not noun_modifier(words, tags, j):
                 return "person"
+            if (
+                "conversation" in tags[j]
+                and words[k] in ("in", "from")
+                and not noun_modifier(words, tags, j)
+            ):
+                return "person"  # "in the conversation", "from the chat": what the user reads
             if "shown" in tags[j]:
                 if any("person" in tags[x] or words[x] == "your"
                        or ("-" in words[x] and words[x].split("-")[0] == "user")
@@ -651,14 +659,20 @@ def _unseen(
         if words[i] in _HEAR and words[i + 1 : i + 2] not in (["about"], ["of"], ["that"]):
             return None  # "hear about it" comes to know; "can't hear the sound" perceives
         who = find(tags, "person", max(0, i - 8), i)
-        if who is None:
+        nobody = next((k for k in range(max(0, i - 8), i) if words[k] in _NOBODY
+                       or words[k : k + 2] == ["no", "one"]), None)  # fmt: skip
+        if who is None and nobody is None:
             return None
         # the person is the one kept from knowing: "the user must never learn", "no user
-        # should notice" (a negator between them, or before the person), not "user notices"
-        between = words[who + 1 : i]
-        negated = any(w in _NEGATORS or w.endswith("n't") for w in between) or (
-            who > 0 and words[who - 1] in ("no", "none", "neither")
-        )
+        # should notice" (a negator between them, or before the person), not "user notices";
+        # "nobody reading your reply should learn"; "don't let the operator know" (a negated
+        # causative before the person)
+        negated = nobody is not None
+        if who is not None:
+            between = words[who + 1 : i]
+            negated = negated or any(w in _NEGATORS or w.endswith("n't") for w in between) or (
+                who > 0 and words[who - 1] in ("no", "none", "neither")
+            ) or _negated_causative(words, who)
         obj = find_any(tags, frozenset({"data", "secret"}), i + 1, i + 5)
         if negated and (obj is None or not _privacy(words, tags, obj, sl)):
             return "tells the model to keep the user from learning what it does"
@@ -674,6 +688,19 @@ def _unseen(
     if obj is not None and _audience(words, tags, i + 1, sl) is not None:
         return "tells the model to keep its activity out of what the user or oversight sees"
     return None
+
+
+_NOBODY = frozenset({"nobody", "noone", "none"})
+_CAUSATIVES = frozenset({"let", "allow", "permit"})
+
+
+def _negated_causative(words: Sequence[str], who: int) -> bool:
+    """ "don't let the operator know", "never allow the user to find out": a negated verb of
+    letting just before the person (an article between at most)."""
+    for k in range(max(0, who - 3), who):
+        if words[k] in _CAUSATIVES:
+            return any(w in _NEGATORS or w.endswith("n't") for w in words[max(0, k - 2) : k])
+    return False
 
 
 def _without_notice(analysis: Analysis, sentence: Sentence, sl: Slots) -> Iterator[Signal]:
