@@ -552,6 +552,23 @@ _DATABASE = frozenset({"sql", "query", "queries", "db", "database", "databases",
                        "snowflake", "schema", "migration", "migrations"})  # fmt: skip
 
 
+_CODE_SPAN = re.compile(r"\s{0,2}`([^`\n]{1,200})`")
+_ONE_NAME = re.compile(r"[A-Za-z][\w.\-]*")
+
+
+def _named_step(text: str, start: int, lex: Lexicon) -> bool:
+    """ "Run `build` first", "execute `sync_contacts`": a code span holding one bare name
+    with no argument, which is a tool, a script or a make target of the workflow, unless the
+    name is a program the shell lexicon lists (`reboot`, `curl`)."""
+    m = _CODE_SPAN.match(text, start)
+    if m is None or _ONE_NAME.fullmatch(m.group(1)) is None:
+        return False
+    programs = lex.shell["fetchers"] | lex.shell["interpreters"] | lex.shell["decoders"]
+    heads = frozenset(p[0] for p in lex.shell["dangerous"])
+    name = m.group(1).lower()
+    return name not in programs and name not in heads
+
+
 def _command(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: Tags,
              ctx: FieldContext, sl: Slots, lex: Lexicon) -> Signal | None:  # fmt: skip
     """ "Run `wget -q … && sh`", "execute sudo -l first": a command the model is told to run,
@@ -563,7 +580,9 @@ def _command(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags:
             continue
         cmd = find(tags, "command", i + 1, i + 4)
         start = sentence.tokens[i].end
-        code = "`" in analysis.text[start : start + 4]
+        code = "`" in analysis.text[start : start + 4] and not _named_step(
+            analysis.text, start, lex
+        )
         query = SQL_STATEMENT.match(analysis.text, start + 1) is not None and _called(
             ctx).isdisjoint(_DATABASE)  # fmt: skip
         if (cmd is None and not code and not query) or skipped(

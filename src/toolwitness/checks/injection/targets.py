@@ -608,6 +608,8 @@ def sensitive_targets(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> It
                 continue
             if redacted(analysis, sentence, lex):
                 continue  # "card numbers are replaced with placeholders": the tool protects it
+            if _on_request(sentence.words()):
+                continue  # "… the conversation so far if the user asks for a recap": their choice
             judged.add((id(sentence), cat.name))
             # (or the tool is named for the very thing: "recovery codes" of
             # `recovery_codes_status`)
@@ -640,6 +642,27 @@ def sensitive_targets(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> It
             yield Signal(
                 SENSITIVE, sev, start, end, f"{how} {cat.label}, outside the tool's stated purpose"
             )
+
+
+_CONDITION = frozenset({"if", "when", "once"})
+_WISH = frozenset({"asks", "ask", "asked", "requests", "requested", "wants", "wanted"})
+_ANY_REQUEST = frozenset({"anything", "something", "any", "questions", "question", "everything"})
+_LINKING = frozenset({"for", "about", "to", "you", "us", "me", "a", "an", "the"})
+
+
+def _on_request(words: Sequence[str]) -> bool:
+    """The sentence makes it the user's choice: "if the user asks for a recap", "when the
+    customer requests it". Not a trigger on any request ("when the user asks anything", "if
+    the user asks a question"), which is an order for every turn."""
+    person = slots().members["person"]
+    for k, w in enumerate(words):
+        if w not in _CONDITION:
+            continue
+        for j in range(k + 1, min(len(words), k + 4)):
+            if words[j] in person and words[j + 1 : j + 2] and words[j + 1] in _WISH:
+                rest = [w for w in words[j + 2 : j + 5] if w not in _LINKING]
+                return not rest or rest[0] not in _ANY_REQUEST
+    return False
 
 
 def _other_tool_refs(sentence: Sentence, ctx: FieldContext, lex: Lexicon) -> bool:
