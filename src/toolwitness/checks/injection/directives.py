@@ -39,6 +39,7 @@ from toolwitness.checks.text.language import (
     split_identifier,
 )
 from toolwitness.checks.text.lexicon import Lexicon, lexicon
+from toolwitness.checks.text.wordnet import lexical_classes
 from toolwitness.findings import Severity
 
 
@@ -612,9 +613,12 @@ def universal_scopes(words: list[str], lex: Lexicon) -> list[tuple[int, tuple[st
         if k < len(words) and words[k] in lex.framing["scope_nouns"]:
             found.append((i, tuple(words[i : k + 1])))
         elif words[i + 1 : i + 2] == ["time"]:
-            # "every time you finish a reply", "each time the user sends a message"
+            # "every time you finish a reply", "each time the user sends a message", "each
+            # time you have answered" (a verb of a turn, by its lemma)
+            forms = lexical_classes().forms
             noun = next((j for j in range(i + 2, min(len(words), i + 7))
-                         if words[j] in lex.framing["scope_nouns"]), None)  # fmt: skip
+                         if forms.get(words[j], words[j]) in lex.framing["scope_nouns"]),
+                        None)  # fmt: skip
             if noun is not None:
                 found.append((i, tuple(words[i : noun + 1])))
     return found

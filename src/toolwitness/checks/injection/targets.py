@@ -674,6 +674,40 @@ def _other_tool_refs(sentence: Sentence, ctx: FieldContext, lex: Lexicon) -> boo
     return any(p in pairs for p in lex.other_tool_refs)
 
 
+def _named_tool_kind(words: Sequence[str], ctx: FieldContext) -> bool:
+    """Another tool named by what it does ("the payment tool", "any mail connector"): a tool
+    noun heading its phrase (not "tool calls") after a word that is not this tool's."""
+    mine = set(split_identifier(ctx.tool)) if ctx.tool else set()
+    return any(
+        w in _TOOL_NOUNS and k > 0 and words[k - 1].isalpha()
+        and words[k - 1] not in _NOT_A_KIND and words[k - 1] not in mine
+        and words[k + 1 : k + 2] not in (["call"], ["calls"])
+        for k, w in enumerate(words)
+    )  # fmt: skip
+
+
+_DEONTIC = frozenset({"must", "shall", "should"})
+_TOOL_NOUNS = frozenset({"tool", "tools", "connector", "connectors", "integration"})
+_NOT_A_KIND = frozenset({"this", "that", "the", "a", "an", "same", "each", "own", "its", "your",
+                         "our", "my", "mcp", "new", "current"})  # fmt: skip
+# A literal value set into a field: an upper-case code with a digit ("ACME-HOLD-7782"), or
+# four digits and more (an account number).
+_VALUE = re.compile(r"\b(?=[A-Z0-9\-_]*\d)[A-Z][A-Z0-9]*[\-_][A-Z0-9\-_]{2,}\b|\d{4}")
+
+
+def _assigned_destination(analysis: Analysis, sentence: Sentence, words: Sequence[str]) -> bool:
+    """A destination field given a literal value ("the beneficiary field must read
+    ACME-HOLD-7782", "set the payee to 4410 0027"): what another tool would send to."""
+    for k, w in enumerate(words):
+        if w not in DESTINATION_NOUNS or k + 1 >= len(words):
+            continue
+        lo = sentence.tokens[k].end
+        hi = sentence.tokens[min(len(words) - 1, k + 6)].end
+        if _VALUE.search(analysis.text, lo, hi):
+            return True
+    return False
+
+
 def _injects_content(sentence: Sentence, lex: Lexicon) -> bool:
     """A directive clause that moves private or wholesale data into what another tool sends."""
     for clause in sentence.clauses:
@@ -724,10 +758,19 @@ def _obtained(analysis: Analysis, sentence: Sentence, words: list[str], k: int,
 
 def shadowing(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
     for sentence in analysis.sentences:
-        if not sentence.directive or sentence.documentary_from is not None:
+        words = sentence.words()
+        if sentence.documentary_from is not None:
+            continue
+        if not sentence.directive:
+            # "the beneficiary field must read ACME-HOLD-7782": an order in the passive voice
+            if not _DEONTIC.isdisjoint(words) and _assigned_destination(
+                analysis, sentence, words
+            ) and _named_tool_kind(words, ctx):
+                yield Signal(SHADOWING, Severity.HIGH, sentence.start, sentence.end,
+                             "rewrites how another tool behaves (recipient, destination or"
+                             " credential)")  # fmt: skip
             continue
         chunk = analysis.text[sentence.start : sentence.end]
-        words = sentence.words()
         if any(
             c.negation_from is not None and c.directive and c.negation_from <= 1
             for c in sentence.clauses
@@ -749,7 +792,12 @@ def shadowing(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[S
             for k, w in enumerate(words)
         ) and any(w in ("use", "instead") for w in words)
         injected = _injects_content(sentence, lex)
-        if _other_tool_refs(sentence, ctx, lex) and (redirect or address or cred or injected):
+        assigned = _assigned_destination(analysis, sentence, words) and _named_tool_kind(
+            words, ctx
+        )
+        if assigned or (
+            _other_tool_refs(sentence, ctx, lex) and (redirect or address or cred or injected)
+        ):
             yield Signal(
                 SHADOWING,
                 Severity.HIGH,
