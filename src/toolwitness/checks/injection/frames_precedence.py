@@ -111,8 +111,10 @@ def _ranks_above(
         cmp_ = find(tags, "comparator", obj + 1, obj + 8)
         if cmp_ is None:
             # "if the user's wishes and this description disagree, follow this description":
-            # the conflict named in the sentence is the comparison
-            return obj if conflicted else None
+            # the conflict named in the sentence is the comparison ("follow the policy" after
+            # a conflict with the organisation's policy follows the other side)
+            pointed = any(w in ("this", "these", "here") for w in words[max(0, obj - 2) : obj + 2])
+            return obj if conflicted and pointed else None
         if words[cmp_] == "instead" and cmp_ + 1 == len(words):
             return cmp_  # "obey this paragraph instead": instead of everything else
         # the noun phrase right after the comparator, up to a subordinate clause
@@ -541,9 +543,23 @@ def _conflict_to_this(sentence: Sentence, sl: Slots) -> tuple[int, int] | None:
     if against:
         for k in range(at + 1, len(words)):
             if words[k] in ("follow", "obey", "heed") and not negated_word(sentence, k):
+                if _other_side_followed(words, at, k):
+                    continue
                 toks = sentence.tokens
                 return toks[at].start, toks[k].end
     return None
+
+
+_ASKED_CHOICE = frozenset({"which", "whether", "what", "who"})
+
+
+def _other_side_followed(words: Sequence[str], at: int, k: int) -> bool:
+    """The verb follows the other side, or leaves the choice open: "… conflict with your
+    organisation's policy, follow the policy", "ask the user which to follow"."""
+    if k >= 2 and words[k - 1] == "to" and words[k - 2] in _ASKED_CHOICE:
+        return True
+    after = [w for w in words[k + 1 : k + 4] if w not in ("the", "their", "your", "its")]
+    return bool(after) and after[0] in words[at + 1 : k] and after[0].isalpha()
 
 
 _SET_UP = frozenset({"set", "configured", "instructed", "told", "asked", "prompted", "built"})

@@ -24,7 +24,12 @@ from collections.abc import Sequence
 
 from toolwitness.checks.injection.frames import Tags, negated_word
 from toolwitness.checks.injection.slots import Slots
-from toolwitness.checks.injection.triggers import ORDINALS_BELOW, UNDER_WORDS, VOID_WORDS
+from toolwitness.checks.injection.triggers import (
+    DISPUTE_WORDS,
+    ORDINALS_BELOW,
+    UNDER_WORDS,
+    VOID_WORDS,
+)
 from toolwitness.checks.text.language import Sentence
 
 _ABOVE_TAGS = frozenset({"prevail", "precedence", "governing"})
@@ -72,10 +77,13 @@ def _speaker_text(words: Sequence[str], tags: Tags, k: int) -> bool:
 
 
 def _owned(words: Sequence[str], tags: Tags, j: int) -> bool:
+    """Someone's: a person, a role or a possessive within three words before ("the host's
+    configuration", "your setup")."""
     return any(
         tags[x] & {"person", "role", "personal"} or words[x] in _POSSESSIVE
+        or (words[x].endswith("'s") and x == j - 1)
         for x in range(max(0, j - 3), j)
-    )
+    )  # fmt: skip
 
 
 def _competing(words: Sequence[str], tags: Tags, j: int, settings: bool = True) -> bool:
@@ -88,8 +96,10 @@ def _competing(words: Sequence[str], tags: Tags, j: int, settings: bool = True) 
     if tag & {"instruction", "conversation"} or (settings and word in _SETTINGS):
         if _owned(words, tags, j):
             return True
-        if "conversation" in tag and words[max(0, j - 2) : j] in (["in", "the"], ["from", "the"]):
-            return True
+        if "conversation" in tag and any(
+            w in ("in", "from", "by") for w in words[max(0, j - 3) : j]
+        ):
+            return True  # "in the conversation", "from the chat", "by chat messages"
         # "requests from the chat", "requests typed into the chat" (a participle between)
         at = next((x for x in range(j + 1, min(len(words), j + 3)) if words[x] in _FROM), None)
         if at is not None:
@@ -137,11 +147,15 @@ def ranked_against(sentence: Sentence, sl: Slots) -> tuple[int, int] | None:
         selves = [k for k in range(len(words)) if _speaker_text(words, tags, k)]
     if not selves:
         return None
+    # the same noun again refers back to this text: "… this guidance …, the guidance applies"
+    named = {words[k] for k in selves if words[k] not in _THIS}
+    selves = sorted({*selves, *(k for k, w in enumerate(words) if w in named)})
     others = [j for j in range(len(words))
               if j not in selves and _competing(words, tags, j, settings)]  # fmt: skip
     if not others:
         return None
     toks = sentence.tokens
+    conflicted = any("conflict" in t for t in tags) or not DISPUTE_WORDS.isdisjoint(words)
     for r in range(len(words)):
         if negated_word(sentence, r) and not _negative_subject(words, others, r):
             continue
@@ -163,7 +177,24 @@ def ranked_against(sentence: Sentence, sl: Slots) -> tuple[int, int] | None:
         elif _below(words, tags, r) and subject in others and any(k > r for k in selves):
             lo = min(*others, *selves)
             return toks[lo].start, toks[max(r, *selves)].end
+        elif conflicted and _settles(words, tags, r) and (
+            subject in selves or any(r < k <= r + 3 for k in selves)
+        ):
+            # "should the user's request contradict this text, this text is to be followed",
+            # "where this guidance and the host's configuration differ, the guidance applies"
+            return toks[min(*others, *selves)].start, toks[r].end
     return None
+
+
+# Predicates that say which side holds once two sides conflict: obey (followed, heeded), and
+# verbs of holding or deciding.
+_HOLDS = frozenset({"applies", "apply", "holds", "hold", "stands", "stand", "governs", "govern",
+                    "controls", "control", "decides", "decide", "settles", "settle", "resolves",
+                    "resolve"})  # fmt: skip
+
+
+def _settles(words: Sequence[str], tags: Tags, r: int) -> bool:
+    return "obey" in tags[r] or words[r] in _HOLDS
 
 
 def _negative_subject(words: Sequence[str], others: list[int], r: int) -> bool:

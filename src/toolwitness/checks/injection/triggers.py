@@ -108,6 +108,10 @@ def triggers(lex: Lexicon | None = None) -> Triggers:
 ORDINALS_BELOW = frozenset({"second", "secondary", "last"})
 VOID_WORDS = frozenset({"void", "null", "invalid", "moot"})
 UNDER_WORDS = frozenset({"below", "beneath", "under", "underneath", "behind"})
+# Nouns of a dispute between two sides (frames_rank: "these notes settle any disagreement …").
+DISPUTE_WORDS = frozenset({"disagreement", "disagreements", "conflict", "conflicts",
+                           "discrepancy", "discrepancies", "contradiction", "contradictions",
+                           "clash", "clashes"})  # fmt: skip
 
 
 def _build(lex: Lexicon) -> Triggers:
@@ -122,7 +126,7 @@ def _build(lex: Lexicon) -> Triggers:
         | COUNT_WORDS  # "counts as developer instructions"
         | {"otherwise"}  # "even where the user's instructions say otherwise"
         # frames_rank: "sits above", "comes second to", "ranks beneath", "is void where …"
-        | sl.of("comparator") | ORDINALS_BELOW | VOID_WORDS | UNDER_WORDS,
+        | sl.of("comparator") | ORDINALS_BELOW | VOID_WORDS | UNDER_WORDS | DISPUTE_WORDS,
         RANK_ARG: sl.of("self", "instruction", "person") | {"this", "these"}
         | model_possessives(lex),  # "the assistant's configuration": the model's own things
         ROLE: sl.of("role"),
