@@ -337,11 +337,13 @@ def noun_modifier(words: Sequence[str], tags: Tags, j: int) -> bool:
     head = words[j + 1]
     if tags[j + 1] & {"function_words", "pronoun", "modal"} or head in _LINKS:
         return False
-    if head in _AUDIENCE_PREPS or head.endswith("ly") or not head.isalpha():
+    if head in _AUDIENCE_PREPS or head.endswith("ly") or not head.isalpha() or head in _MODAL_VERBS:
         return False
     return lexical_classes().forms.get(head, head) == head
 
 
+_MODAL_VERBS = frozenset({"might", "could", "would", "will", "can", "may", "should", "must",
+                          "shall"})  # fmt: skip
 _CONDITIONS = frozenset({"unless", "if", "until", "when", "whenever", "once", "because",
                          "since"})  # fmt: skip
 
@@ -353,7 +355,11 @@ def _audience(words: Sequence[str], tags: Tags, lo: int, sl: Slots) -> str | Non
     it only when what is kept out is the tool's own activity ("keep this step out of the
     answer"), not content ("leave trailing zeros out of the output")."""
     for k in range(lo, min(len(words), lo + 12)):
-        if words[k] not in _AUDIENCE_PREPS and words[k] not in sl.members["away"]:
+        if (
+            words[k] not in _AUDIENCE_PREPS
+            and words[k] not in sl.members["away"]
+            and words[k] not in _ANY_PLACE
+        ):
             continue
         for j in range(k + 1, min(len(words), k + 5)):
             if words[j] in _CONDITIONS:
@@ -377,6 +383,10 @@ def _audience(words: Sequence[str], tags: Tags, lo: int, sl: Slots) -> str | Non
             if "oversight" in tags[j]:
                 return "oversight"
     return None
+
+
+# "anywhere the user might read it", "wherever the customer looks": a place named by its reader
+_ANY_PLACE = frozenset({"anywhere", "wherever", "everywhere"})
 
 
 def _made_for_person(words: Sequence[str], tags: Tags, j: int) -> bool:
@@ -634,7 +644,7 @@ def _withheld_from_reader(
     # "never reveal the user's API key": a person's thing, or a secret, is data kept private
     # (the object only: up to the audience's preposition, so "in your reply" is not it)
     for k in range(i + 1, min(len(words), i + 5)):
-        if words[k] in _AUDIENCE_PREPS:
+        if words[k] in _AUDIENCE_PREPS or words[k] in _ANY_PLACE:
             break
         if words[k] in sl.members["personal"] or tags[k] & {"secret", "information"}:
             return None
