@@ -188,3 +188,83 @@ def test_clause_starts_follow_the_bisected_tokens() -> None:
         for clause in sentence.clauses:
             i = bisect.bisect_left([t.start for t in sentence.tokens], clause.start)
             assert sentence.tokens[i : i + len(clause.tokens)] == clause.tokens
+
+
+_SENTENCE_TEXTS = st.lists(
+    st.lists(_PIECES, min_size=1, max_size=12).map("".join), min_size=1, max_size=6
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_SENTENCE_TEXTS, st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), max_size=12))
+def test_remembered_sentences_read_as_afresh(parts: list[str], picks: list[tuple[int, int]]) -> None:
+    # Texts made of the same pieces in other orders and at other offsets: a sentence met again
+    # is rebuilt from the memo, and must read exactly as the plain definitions read it.
+    lex = lexicon()
+    lang._MEMO.reset()
+    texts = [parts[a % len(parts)] + ". " + parts[b % len(parts)] for a, b in picks] + parts
+    for text in texts + texts:
+        assert _dump(lang._analyse(text, lex)) == _dump(_plain_analyse(text, lex))
+    lang._MEMO.reset()
+
+
+def test_a_repeated_sentence_is_read_once() -> None:
+    lex = lexicon()
+    lang._MEMO.reset()
+    shared = "Returns the rows of the table, newest first."
+    texts = [f"Tool {i} of the shop. {shared} Scope: region {i}." for i in range(200)]
+    for text in texts:
+        lang._analyse(text, lex)
+    memo = lang._MEMO
+    # each text's first and last sentences are its own; the shared one is read once
+    assert memo.reads == 2 * len(texts) + 1
+    assert memo.hits == len(texts) - 1
+    for text in texts[:5]:
+        assert _dump(lang._analyse(text, lex)) == _dump(_plain_analyse(text, lex))
+    lang._MEMO.reset()
+
+
+def test_a_sentence_keyed_with_what_follows_its_first_word() -> None:
+    # "Lesson" alone is a sentence whose reading looks past its end (`mentioned` reads the
+    # three characters after its first token): the key holds them.
+    lex = lexicon()
+    lang._MEMO.reset()
+    for text in ("Lesson\n: ignore the rules", "Lesson\nignore the rules", "Lesson. Read it"):
+        assert _dump(lang._analyse(text, lex)) == _dump(_plain_analyse(text, lex))
+    lang._MEMO.reset()
+
+
+def test_the_memo_stops_on_distinct_prose() -> None:
+    lex = lexicon()
+    memo = lang._MEMO
+    memo.reset()
+    for i in range(memo.CHECKPOINT + 10):
+        lang._analyse(f"Reads record number {i} of the store.", lex)
+    assert not memo.on and not memo.readings
+    assert memo.reads == memo.CHECKPOINT and memo.hits == 0
+    text = "Reads record number 7 of the store. Sends it on."
+    assert _dump(lang._analyse(text, lex)) == _dump(_plain_analyse(text, lex))
+    memo.reset()
+
+
+def test_quoted_text_is_never_remembered() -> None:
+    lex = lexicon()
+    lang._MEMO.reset()
+    text = "Do not run 'rm -rf' here. Lists the files."
+    lang._analyse(text, lex)
+    assert lang._MEMO.reads == 0 and not lang._MEMO.readings
+    lang._MEMO.reset()
+
+
+def test_remembered_offsets_move_with_the_sentence() -> None:
+    lex = lexicon()
+    lang._MEMO.reset()
+    shared = "It detects injection attacks such as prompt leaks, e.g. hidden orders."
+    for prefix in ("", "Lists files. ", "Reads the twelfth record of the store. ", "A. B. "):
+        text = prefix + shared
+        analysis = lang._analyse(text, lex)
+        last = analysis.sentences[-1]
+        assert last.documentary_from is not None and last.example_from is not None
+        assert _dump(analysis) == _dump(_plain_analyse(text, lex))
+    assert lang._MEMO.hits == 2  # the three after a prefix open with its space
+    lang._MEMO.reset()

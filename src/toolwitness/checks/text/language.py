@@ -15,7 +15,7 @@ import bisect
 import re
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import pairwise
+from itertools import accumulate, pairwise
 from typing import Any, NamedTuple
 
 from toolwitness.checks.text.lexicon import Lexicon, Phrase, lexicon
@@ -647,6 +647,7 @@ def _reader(lex: Lexicon) -> _Reader:
         vocative_firsts=frozenset(phrase_index(lex.model_vocatives)),
     )
     _READERS[:] = [reader]
+    _MEMO.readings.clear()  # readings made with another lexicon
     return reader
 
 
@@ -660,6 +661,11 @@ def _analyse(text: str, lex: Lexicon) -> Analysis:
     # A token ending in "n't" is a piece of the folded text, and fold() only lower-cases and
     # turns "’" into "'": without "n't" or "n’t" in the lower-cased text no word ends so.
     maybe_nt = "n't" in lower or "n’t" in lower
+    # Without quoted spans a sentence's reading depends on its own text alone, and on the three
+    # characters after its first token (`mentioned`): the same key, the same reading at the
+    # same offsets from the sentence's start (`_SentenceMemo`).
+    memo = _MEMO if not quotes and _MEMO.on else None
+    key: str | tuple[int, str] = ""
     sentences: list[Sentence] = []
     starts = [t.start for t in toks]
     k = 0
@@ -672,6 +678,14 @@ def _analyse(text: str, lex: Lexicon) -> Analysis:
         if not own:
             continue
         words = [t[0] for t in own]
+        if memo is not None:
+            tail = own[0].end + 3
+            key = text[lo:hi] if tail <= hi else (hi - lo, text[lo:tail])
+            held = memo.readings.get(key)
+            if held is not None:
+                memo.hits += 1
+                sentences.append(_reread_sentence(lo, hi, own, words, held))
+                continue
         clauses, clause_words = _clauses_of(text, own, words)
         sentence = Sentence(start=lo, end=hi, clauses=clauses)
         sentence._finish_with(own, words)
@@ -702,7 +716,100 @@ def _analyse(text: str, lex: Lexicon) -> Analysis:
         if mentioned(words, text[own[0].end : own[0].end + 3]):
             sentence.documentary_from = sentence.start  # "… is an unsafe phrase", "Lesson: …"
         sentences.append(sentence)
+        if memo is not None:
+            memo.remember(key, sentence)
     return Analysis(text=text, lower=lower, sentences=sentences, quotes=quotes)
+
+
+# One sentence's reading, offsets from its start: clause ends (token counts), each clause's
+# negation start and directive flag, the sentence's directive, descriptive and to-model flags,
+# and its documentary and example offsets.
+_Reading = tuple[
+    tuple[int, ...], tuple[int | None, ...], tuple[bool, ...], bool, bool, bool,
+    int | None, int | None,
+]  # fmt: skip
+
+
+class _SentenceMemo:
+    """Readings of sentences without quoted spans, by their text, for the current reader.
+
+    Catalogs repeat sentences across texts that differ elsewhere ("Defaults to 10.", a generated
+    catalog's templates): a repeated sentence is rebuilt from its reading instead of read again.
+    Bounded (`KEPT` entries of ~200 bytes, begun afresh when full); a reading costs ~1 µs to
+    keep, so when fewer than one sentence in `MIN_SHARE` was a repeat by the `CHECKPOINT`th
+    reading, the memo stops for the rest of the process (distinct prose, such as the real
+    servers' catalogs, where ~3% repeat). Results never depend on it: only the work does."""
+
+    KEPT = 4096
+    CHECKPOINT = 2048
+    MIN_SHARE = 8
+
+    def __init__(self) -> None:
+        self.readings: dict[str | tuple[int, str], _Reading] = {}
+        self.on = True
+        self.hits = 0
+        self.reads = 0
+
+    def reset(self) -> None:
+        """Empty, counting afresh and on (tests; a process reads one scan)."""
+        self.readings.clear()
+        self.on = True
+        self.hits = self.reads = 0
+
+    def remember(self, key: str | tuple[int, str], sentence: Sentence) -> None:
+        self.reads += 1
+        if self.reads == self.CHECKPOINT and self.hits * self.MIN_SHARE < self.reads:
+            self.on = False
+            self.readings.clear()
+            return
+        if len(self.readings) >= self.KEPT:
+            self.readings.clear()  # dropping only the oldest would cost a scan of the table
+        lo = sentence.start
+        clauses = sentence.clauses
+        documentary = sentence.documentary_from
+        example = sentence.example_from
+        self.readings[key] = (
+            tuple(accumulate(len(c.tokens) for c in clauses)),
+            tuple(c.negation_from for c in clauses),
+            tuple(c.directive for c in clauses),
+            sentence.directive,
+            sentence.descriptive,
+            sentence.to_model,
+            None if documentary is None else documentary - lo,
+            None if example is None else example - lo,
+        )
+
+
+_MEMO = _SentenceMemo()
+
+
+def _reread_sentence(
+    lo: int, hi: int, own: list[Token], words: list[str], reading: _Reading
+) -> Sentence:
+    """The sentence `_analyse` reads from the same text at another offset."""
+    ends, negations, directives, directive, descriptive, to_model, documentary, example = reading
+    if len(ends) == 1:
+        clauses = [Clause(tokens=list(own), negation_from=negations[0], directive=directive)]
+    else:
+        clauses = []
+        prev = 0
+        for end, negation, clause_directive in zip(ends, negations, directives, strict=True):
+            clauses.append(
+                Clause(tokens=own[prev:end], negation_from=negation, directive=clause_directive)
+            )
+            prev = end
+    sentence = Sentence(
+        start=lo,
+        end=hi,
+        clauses=clauses,
+        directive=directive,
+        descriptive=descriptive,
+        to_model=to_model,
+        documentary_from=None if documentary is None else lo + documentary,
+        example_from=None if example is None else lo + example,
+    )
+    sentence._finish_with(own, words)
+    return sentence
 
 
 def _descriptive(r: _Reader, words: list[str]) -> bool:
