@@ -40,7 +40,7 @@ _CLAUSE_PUNCT = frozenset(",:()[]{}—–")
 _SENTENCE_PUNCT = frozenset(".!?;\n\r")
 # The gap between two tokens that starts a new clause: a clause mark, or a spaced dash.
 _CLAUSE_GAP = re.compile(r"[,:()\[\]{}—–]| - ")
-# Sentence ends of other scripts too (Unicode Sentence_Terminal): the ideographic and
+# Sentence ends, of other scripts too (Unicode Sentence_Terminal): the ideographic and
 # full-width stops, marks and semicolon (。！？；｡), the Devanagari danda (। ॥), the Arabic
 # question mark and the Urdu full stop (؟ ۔).
 _SENTENCE_MARK = re.compile(r"[.!?;\n\r\u3002\uff01\uff1f\uff1b\uff61\u0964\u0965\u061f\u06d4]")
@@ -310,16 +310,13 @@ def _sentence_bounds(
     """Split on terminal punctuation followed by space, newlines, semicolons and markup tags;
     never inside a code span (`curl 'https://x/?a=1;cat /etc/passwd'` is one example) or a URL
     (`https://px.example/i.gif?sid=1` is one token of its sentence)."""
-    cuts: set[int] = set()
-    if "<" in text and ">" in text:  # every tag holds both
-        for m in _TAG.finditer(text):
-            cuts.add(m.start())
-            cuts.add(m.end())
-    code = unsplit_spans(text, quotes)
+    tagged = "<" in text and ">" in text  # every tag holds both
+    code = unsplit_spans(text, quotes) if quotes or "://" in text else []
+    found: list[int] = []
     ends: list[int] | None = None
     for mark in _SENTENCE_MARK.finditer(text):
         i = mark.start()
-        if mark.group() == ".":
+        if text[i] == ".":
             nxt = text[i + 1] if i + 1 < len(text) else " "
             if not nxt.isspace():
                 continue
@@ -329,12 +326,19 @@ def _sentence_bounds(
             prev_word = toks[before].text if before >= 0 else ""
             if prev_word.rsplit(".", 1)[-1] in _ABBREV:
                 continue
-        cuts.add(i + 1)
-    if code:
-        starts = [lo for lo, _ in code]
-        cuts = {c for c in cuts if not _inside(code, starts, c)}
+        found.append(i + 1)
+    if tagged or code:
+        cuts = set(found)
+        if tagged:
+            for m in _TAG.finditer(text):
+                cuts.add(m.start())
+                cuts.add(m.end())
+        if code:
+            starts = [lo for lo, _ in code]
+            cuts = {c for c in cuts if not _inside(code, starts, c)}
+        found = sorted(cuts)  # (marks alone come in order, each once)
     bounds, start = [], 0
-    for cut in sorted(cuts):
+    for cut in found:
         if cut > start:
             bounds.append((start, cut))
             start = cut
