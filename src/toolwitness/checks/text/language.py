@@ -15,6 +15,7 @@ import bisect
 import re
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import accumulate, pairwise
 from typing import Any, NamedTuple
 
 from toolwitness.checks.text.lexicon import Lexicon, Phrase, lexicon
@@ -39,7 +40,7 @@ _CLAUSE_PUNCT = frozenset(",:()[]{}—–")
 _SENTENCE_PUNCT = frozenset(".!?;\n\r")
 # The gap between two tokens that starts a new clause: a clause mark, or a spaced dash.
 _CLAUSE_GAP = re.compile(r"[,:()\[\]{}—–]| - ")
-# Sentence ends of other scripts too (Unicode Sentence_Terminal): the ideographic and
+# Sentence ends, of other scripts too (Unicode Sentence_Terminal): the ideographic and
 # full-width stops, marks and semicolon (。！？；｡), the Devanagari danda (। ॥), the Arabic
 # question mark and the Urdu full stop (؟ ۔).
 _SENTENCE_MARK = re.compile(r"[.!?;\n\r\u3002\uff01\uff1f\uff1b\uff61\u0964\u0965\u061f\u06d4]")
@@ -104,15 +105,10 @@ class Sentence:
         self._words = [t.text for t in self.tokens]
         self.clause_starts = [c.start for c in self.clauses]
 
-    def _finish(self, clause_words: list[list[str]]) -> None:
-        """`finish` given each clause's words (which `_analyse` needs anyway)."""
-        tokens: list[Token] = []
-        words: list[str] = []
-        for clause, cwords in zip(self.clauses, clause_words, strict=True):
-            ctoks = clause.tokens
-            clause.ends = [t.end for t in ctoks]
-            tokens += ctoks
-            words += cwords
+    def _finish_with(self, tokens: list[Token], words: list[str]) -> None:
+        """`finish` given the sentence's tokens and words (the clauses' in order)."""
+        for clause in self.clauses:
+            clause.ends = [t.end for t in clause.tokens]
         self.tokens = tokens
         self._words = words
         self.clause_starts = [c.tokens[0].start for c in self.clauses]  # clauses are never empty
@@ -197,13 +193,22 @@ def fold(word: str) -> str:
 def tokens(text: str) -> list[Token]:
     if text.isascii():  # ASCII lower-casing is per character: the same spans, already folded
         found = _LOWER_ASCII_TOKEN.finditer(text.lower())
-        return [_make_token(Token, (m.group(), *m.span())) for m in found]
+        return [_make_token(Token, (m[0], m.start(), m.end())) for m in found]
+    if "\u03a3" not in text:
+        # Without a capital sigma (the one letter whose lower case `str.lower` reads from its
+        # neighbours) fold() maps each character on its own: a word's fold is its slice of
+        # the text's fold.
+        low = fold(text)
+        return [_make_token(Token, (low[s:e], s, e)) for s, e in map(_span, TOKEN.finditer(text))]
     # fold() of an ASCII word is its lower case: only the other words take fold's slow path
     return [
         _make_token(Token, (w.lower() if w.isascii() else fold(w), *m.span()))
         for m in TOKEN.finditer(text)
         for w in (m.group(),)
     ]
+
+
+_span = re.Match.span
 
 
 def token_texts(text: str) -> list[str]:
@@ -305,16 +310,13 @@ def _sentence_bounds(
     """Split on terminal punctuation followed by space, newlines, semicolons and markup tags;
     never inside a code span (`curl 'https://x/?a=1;cat /etc/passwd'` is one example) or a URL
     (`https://px.example/i.gif?sid=1` is one token of its sentence)."""
-    cuts: set[int] = set()
-    if "<" in text and ">" in text:  # every tag holds both
-        for m in _TAG.finditer(text):
-            cuts.add(m.start())
-            cuts.add(m.end())
-    code = unsplit_spans(text, quotes)
+    tagged = "<" in text and ">" in text  # every tag holds both
+    code = unsplit_spans(text, quotes) if quotes or "://" in text else []
+    found: list[int] = []
     ends: list[int] | None = None
     for mark in _SENTENCE_MARK.finditer(text):
         i = mark.start()
-        if mark.group() == ".":
+        if text[i] == ".":
             nxt = text[i + 1] if i + 1 < len(text) else " "
             if not nxt.isspace():
                 continue
@@ -324,12 +326,19 @@ def _sentence_bounds(
             prev_word = toks[before].text if before >= 0 else ""
             if prev_word.rsplit(".", 1)[-1] in _ABBREV:
                 continue
-        cuts.add(i + 1)
-    if code:
-        starts = [lo for lo, _ in code]
-        cuts = {c for c in cuts if not _inside(code, starts, c)}
+        found.append(i + 1)
+    if tagged or code:
+        cuts = set(found)
+        if tagged:
+            for m in _TAG.finditer(text):
+                cuts.add(m.start())
+                cuts.add(m.end())
+        if code:
+            starts = [lo for lo, _ in code]
+            cuts = {c for c in cuts if not _inside(code, starts, c)}
+        found = sorted(cuts)  # (marks alone come in order, each once)
     bounds, start = [], 0
-    for cut in sorted(cuts):
+    for cut in found:
         if cut > start:
             bounds.append((start, cut))
             start = cut
@@ -363,22 +372,33 @@ def _inside(spans: list[tuple[int, int]], starts: list[int], offset: int) -> boo
 def _clauses(text: str, toks: list[Token]) -> list[Clause]:
     if not toks:
         return []
+    return _clauses_of(text, toks, [t[0] for t in toks])[0]
+
+
+def _clauses_of(
+    text: str, toks: list[Token], words: list[str]
+) -> tuple[list[Clause], list[list[str]]]:
+    """The clauses of a sentence's (non-empty) tokens, and each clause's words."""
     # Every gap searched below lies in [first token's start, last token's start): when that
     # span holds no clause mark, no gap does (the one search replaces one per token).
-    marked = _CLAUSE_GAP.search(text, toks[0].start, toks[-1].start) is not None
-    if not marked and _CLAUSE_WORDS.isdisjoint([t.text for t in toks]):
-        return [Clause(tokens=list(toks))]
-    clauses: list[Clause] = [Clause(tokens=[])]
-    prev_end = toks[0].start
     gap_mark = _CLAUSE_GAP.search
-    for tok in toks:
-        if marked and clauses[-1].tokens and gap_mark(text, prev_end, tok.start) is not None:
-            clauses.append(Clause(tokens=[]))
-        if tok.text in _CLAUSE_WORDS and clauses[-1].tokens:
-            clauses.append(Clause(tokens=[]))
-        clauses[-1].tokens.append(tok)
+    marked = gap_mark(text, toks[0].start, toks[-1].start) is not None
+    if not marked and _CLAUSE_WORDS.isdisjoint(words):
+        return [Clause(tokens=list(toks))], [words]
+    # A clause mark in the gap before a token, or a clause word, starts a clause at that token
+    # (never at the first).
+    cuts = [0]
+    prev_end = toks[0].end
+    for i in range(1, len(toks)):
+        tok = toks[i]
+        if (marked and gap_mark(text, prev_end, tok.start) is not None) or (
+            tok.text in _CLAUSE_WORDS
+        ):
+            cuts.append(i)
         prev_end = tok.end
-    return [c for c in clauses if c.tokens]
+    cuts.append(len(toks))
+    pairs = list(pairwise(cuts))
+    return [Clause(tokens=toks[a:b]) for a, b in pairs], [words[a:b] for a, b in pairs]
 
 
 def _mark_negation(
@@ -471,32 +491,9 @@ def _is_directive(
 
 
 _SUBJECTS = (("this", "tool"), ("the", "tool"), ("it",), ("this", "server"), ("this", "function"))
-
-
-def _is_descriptive(lex: Lexicon, words: list[str]) -> bool:
-    i = 0
-    for subj in _SUBJECTS:
-        if match_at(words, 0, subj):
-            i = len(subj)
-            break
-    while i < len(words) and words[i] in (
-        "also",
-        "only",
-        "just",
-        "then",
-        "never",
-        "not",
-        "does",
-        "will",
-        "can",
-        "may",
-        "automatically",
-    ):
-        i += 1
-    if i >= len(words):
-        return False
-    w = words[i]
-    return w not in lex.verbs["imperative"] and base_form(w, lex.verbs["imperative"]) is not None
+_SUBJECT_FIRSTS = frozenset(s[0] for s in _SUBJECTS)
+_DESCRIPTIVE_SKIP = ("also", "only", "just", "then", "never", "not", "does", "will", "can", "may",
+                     "automatically")  # fmt: skip
 
 
 _DOC_VERBS: dict[int, tuple[Lexicon, frozenset[str]]] = {}
@@ -614,13 +611,65 @@ def _analyse_cached(text: str) -> Analysis:
     return _analyse(text, lexicon())
 
 
+class _Reader(NamedTuple):
+    """What `_analyse` reads from one lexicon, fetched once per lexicon instead of per clause."""
+
+    lex: Lexicon
+    modal: dict[str, list[Phrase]]  # phrase_index(framing["modal_openers"])
+    verbs: frozenset[str]  # base_verbs()
+    imperative: frozenset[str]
+    imperative_forms: frozenset[str]  # the words `base_form(w, imperative)` maps to a lemma
+    documentation_forms: frozenset[str]  # the same for `_documentation_verbs(lex)`
+    negators: frozenset[str]
+    examples: tuple[Phrase, ...]
+    example_firsts: frozenset[str]  # the first words of the example markers
+    vocatives: tuple[Phrase, ...]
+    vocative_firsts: frozenset[str]
+
+
+_READERS: list[_Reader] = []
+
+
+def _reader(lex: Lexicon) -> _Reader:
+    held = _READERS[0] if _READERS else None
+    if held is not None and held.lex is lex:
+        return held
+    classes = lexical_classes()
+    imperative = lex.verbs["imperative"]
+    examples = lex.framing["example_markers"]
+    reader = _Reader(
+        lex=lex,
+        modal=phrase_index(lex.framing["modal_openers"]),
+        verbs=base_verbs(),
+        imperative=imperative,
+        imperative_forms=classes.inflect(imperative),
+        documentation_forms=classes.inflect(_documentation_verbs(lex)),
+        negators=lex.negators,
+        examples=examples,
+        example_firsts=frozenset(phrase_index(examples)),
+        vocatives=lex.model_vocatives,
+        vocative_firsts=frozenset(phrase_index(lex.model_vocatives)),
+    )
+    _READERS[:] = [reader]
+    _MEMO.readings.clear()  # readings made with another lexicon
+    return reader
+
+
 def _analyse(text: str, lex: Lexicon) -> Analysis:
     toks = tokens(text)
-    modal = phrase_index(lex.framing["modal_openers"])
-    verbs = base_verbs()
-    imperative = lex.verbs["imperative"]
+    r = _reader(lex)
+    modal, verbs, imperative = r.modal, r.verbs, r.imperative
     quotes = _quote_spans(text)
     quote_starts = [lo for lo, _ in quotes]  # for a bisect per negator (linear overall)
+    lower = text.lower() if text.isascii() else fold(text)  # fold() of ASCII text is its lower
+    # A token ending in "n't" is a piece of the folded text, and fold() only lower-cases and
+    # turns "’" into "'": without "n't" or "n’t" in the lower-cased text no word ends so.
+    maybe_nt = "n't" in lower or "n’t" in lower
+    # Without quoted spans a sentence's reading depends on its own text alone, and on the three
+    # characters after its first token (`mentioned`): the same key, the same reading at the
+    # same offsets from the sentence's start (`_SentenceMemo`).
+    memo = _MEMO if not quotes and _MEMO.on else None
+    key: str | tuple[int, str] = ""
     sentences: list[Sentence] = []
     starts = [t.start for t in toks]
     k = 0
@@ -632,32 +681,174 @@ def _analyse(text: str, lex: Lexicon) -> Analysis:
         k = upto
         if not own:
             continue
-        sentence = Sentence(start=lo, end=hi, clauses=_clauses(text, own))
-        clause_words = [[t.text for t in c.tokens] for c in sentence.clauses]
-        sentence._finish(clause_words)
-        for clause, cwords in zip(sentence.clauses, clause_words, strict=True):
-            _mark_negation(clause, lex, cwords, quotes, quote_starts)
-        carried = carries_negation(
-            clause_words,
-            [c.negation_from is not None for c in sentence.clauses],
-            imperative,
+        words = [t[0] for t in own]
+        if memo is not None:
+            tail = own[0].end + 3
+            key = text[lo:hi] if tail <= hi else (hi - lo, text[lo:tail])
+            held = memo.readings.get(key)
+            if held is not None:
+                memo.hits += 1
+                sentences.append(_reread_sentence(lo, hi, own, words, held))
+                continue
+        clauses, clause_words = _clauses_of(text, own, words)
+        sentence = Sentence(start=lo, end=hi, clauses=clauses)
+        sentence._finish_with(own, words)
+        if maybe_nt or not r.negators.isdisjoint(words):
+            for clause, cwords in zip(clauses, clause_words, strict=True):
+                _mark_negation(clause, lex, cwords, quotes, quote_starts)
+            negated = [c.negation_from is not None for c in clauses]
+            if any(negated):
+                carried = carries_negation(clause_words, negated, imperative)
+                for clause, carry in zip(clauses, carried, strict=True):
+                    if carry:
+                        clause.negation_from = 0  # "must not hide A, conceal B, or suppress C"
+        directive = False
+        for clause, cwords in zip(clauses, clause_words, strict=True):
+            if _is_directive(lex, cwords, modal, verbs):
+                clause.directive = directive = True
+        sentence.directive = directive
+        sentence.descriptive = _descriptive(r, clause_words[0])
+        sentence.to_model = _names_model(words, lex) or (
+            not r.vocative_firsts.isdisjoint(words) and bool(find_phrases(words, r.vocatives))
         )
-        for clause, carry, cwords in zip(sentence.clauses, carried, clause_words, strict=True):
-            if carry:
-                clause.negation_from = 0  # "must not hide A, conceal B, or suppress C"
-            clause.directive = _is_directive(lex, cwords, modal, verbs)
-        sentence.directive = any(c.directive for c in sentence.clauses)
-        sentence.descriptive = _is_descriptive(lex, clause_words[0])
-        words = sentence.words()
-        sentence.to_model = _names_model(words, lex) or bool(
-            find_phrases(words, lex.model_vocatives)
+        example = (
+            find_phrases(words, r.examples) if not r.example_firsts.isdisjoint(words) else []
         )
-        sentence.documentary_from = _documentary_from(sentence, lex, quotes)
-        example = find_phrases(words, lex.framing["example_markers"])
+        sentence.documentary_from = _documentary(sentence, r, quotes, example)
         if example:
-            sentence.example_from = sentence.tokens[example[0][0]].end
-        if mentioned(words, text[sentence.tokens[0].end : sentence.tokens[0].end + 3]):
+            sentence.example_from = own[example[0][0]].end
+        if mentioned(words, text[own[0].end : own[0].end + 3]):
             sentence.documentary_from = sentence.start  # "… is an unsafe phrase", "Lesson: …"
         sentences.append(sentence)
-    lower = text.lower() if text.isascii() else fold(text)  # fold() of ASCII text is its lower
+        if memo is not None:
+            memo.remember(key, sentence)
     return Analysis(text=text, lower=lower, sentences=sentences, quotes=quotes)
+
+
+# One sentence's reading, offsets from its start: clause ends (token counts), each clause's
+# negation start and directive flag, the sentence's directive, descriptive and to-model flags,
+# and its documentary and example offsets.
+_Reading = tuple[
+    tuple[int, ...], tuple[int | None, ...], tuple[bool, ...], bool, bool, bool,
+    int | None, int | None,
+]  # fmt: skip
+
+
+class _SentenceMemo:
+    """Readings of sentences without quoted spans, by their text, for the current reader.
+
+    Catalogs repeat sentences across texts that differ elsewhere ("Defaults to 10.", a generated
+    catalog's templates): a repeated sentence is rebuilt from its reading instead of read again.
+    Bounded (`KEPT` entries of ~200 bytes, begun afresh when full); a reading costs ~1 µs to
+    keep, so when fewer than one sentence in `MIN_SHARE` was a repeat by the `CHECKPOINT`th
+    reading, the memo stops for the rest of the process (distinct prose, such as the real
+    servers' catalogs, where ~3% repeat). Results never depend on it: only the work does."""
+
+    KEPT = 4096
+    CHECKPOINT = 2048
+    MIN_SHARE = 8
+
+    def __init__(self) -> None:
+        self.readings: dict[str | tuple[int, str], _Reading] = {}
+        self.on = True
+        self.hits = 0
+        self.reads = 0
+
+    def reset(self) -> None:
+        """Empty, counting afresh and on (tests; a process reads one scan)."""
+        self.readings.clear()
+        self.on = True
+        self.hits = self.reads = 0
+
+    def remember(self, key: str | tuple[int, str], sentence: Sentence) -> None:
+        self.reads += 1
+        if self.reads == self.CHECKPOINT and self.hits * self.MIN_SHARE < self.reads:
+            self.on = False
+            self.readings.clear()
+            return
+        if len(self.readings) >= self.KEPT:
+            self.readings.clear()  # dropping only the oldest would cost a scan of the table
+        lo = sentence.start
+        clauses = sentence.clauses
+        documentary = sentence.documentary_from
+        example = sentence.example_from
+        self.readings[key] = (
+            tuple(accumulate(len(c.tokens) for c in clauses)),
+            tuple(c.negation_from for c in clauses),
+            tuple(c.directive for c in clauses),
+            sentence.directive,
+            sentence.descriptive,
+            sentence.to_model,
+            None if documentary is None else documentary - lo,
+            None if example is None else example - lo,
+        )
+
+
+_MEMO = _SentenceMemo()
+
+
+def _reread_sentence(
+    lo: int, hi: int, own: list[Token], words: list[str], reading: _Reading
+) -> Sentence:
+    """The sentence `_analyse` reads from the same text at another offset."""
+    ends, negations, directives, directive, descriptive, to_model, documentary, example = reading
+    if len(ends) == 1:
+        clauses = [Clause(tokens=list(own), negation_from=negations[0], directive=directive)]
+    else:
+        clauses = []
+        prev = 0
+        for end, negation, clause_directive in zip(ends, negations, directives, strict=True):
+            clauses.append(
+                Clause(tokens=own[prev:end], negation_from=negation, directive=clause_directive)
+            )
+            prev = end
+    sentence = Sentence(
+        start=lo,
+        end=hi,
+        clauses=clauses,
+        directive=directive,
+        descriptive=descriptive,
+        to_model=to_model,
+        documentary_from=None if documentary is None else lo + documentary,
+        example_from=None if example is None else lo + example,
+    )
+    sentence._finish_with(own, words)
+    return sentence
+
+
+def _descriptive(r: _Reader, words: list[str]) -> bool:
+    """A sentence that opens with a verb's inflected form ("Returns …", "This tool reads …"),
+    after a subject and adverbs: it says what the tool does. `base_form(w, imperative)` is
+    `w in r.imperative_forms`."""
+    i = 0
+    if words[0] in _SUBJECT_FIRSTS:
+        for subj in _SUBJECTS:
+            if match_at(words, 0, subj):
+                i = len(subj)
+                break
+    while i < len(words) and words[i] in _DESCRIPTIVE_SKIP:
+        i += 1
+    if i >= len(words):
+        return False
+    w = words[i]
+    return w not in r.imperative and w in r.imperative_forms
+
+
+def _documentary(
+    sentence: Sentence,
+    r: _Reader,
+    quotes: list[tuple[int, int]],
+    example: list[tuple[int, Phrase]],
+) -> int | None:
+    """`_documentary_from`, given the sentence's example markers (`example`), testing its words
+    against the documentation verbs' forms at once before looking at any one of them."""
+    words = sentence.words()
+    if r.documentation_forms.isdisjoint(words):
+        lex = r.lex
+        nouns = lex.framing["attack_nouns"]
+        for k, phrase in example:
+            if k > 0 and words[k - 1] in nouns:
+                return sentence.tokens[k + len(phrase) - 1].end
+        reported = _reported_text(words, lex)
+        return None if reported is None else sentence.tokens[reported].start
+    return _documentary_from(sentence, r.lex, quotes)
