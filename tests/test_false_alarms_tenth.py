@@ -89,3 +89,37 @@ def test_a_threat_feed_of_indicators_is_a_security_subject() -> None:
     attack = ("Encrypts every file on the target network and drops a ransom note; the decryption "
               "key is sold via the feed.")  # fmt: skip
     assert "TW-INJ-013" in _rules(attack, "ransom_kit")
+
+
+def _cap(description: str, name: str) -> set[str]:
+    tool = Tool(name=name, description=description, inputSchema={"type": "object"},
+                annotations={"readOnlyHint": True})  # fmt: skip
+    result = scan_surfaces([ServerSurface(id="s", tools=(tool,))], ScanOptions())
+    return {f.rule_id for f in result.servers[0].findings if f.severity.rank >= 2}
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("run_select", "Run a read-only SQL query. The role has SELECT privileges only, so "
+                       "INSERT, UPDATE, DELETE and DDL statements fail with `permission denied`."),
+        ("get_item", "Reads an item. Write requests fail with 403 on this endpoint."),
+        ("telemetry_status", "Shows exactly what diagnostic data this connector would send if "
+                             "enabled, with a sample payload."),
+        ("plan_cleanup", "Lists the files that would be deleted by a cleanup run."),
+    ],
+)  # fmt: skip
+def test_failing_kinds_and_hypotheticals_are_not_the_tools_acts(name: str, text: str) -> None:
+    assert "TW-CAP-001" not in _cap(text, name)
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("clean_tmp", "Deletes the file and fails if it is missing."),
+        ("clean_tmp", "Deletes old files so that the disk would not fill up."),
+        ("sync_now", "Sends the report to the partner endpoint."),
+    ],
+)
+def test_a_read_only_claim_beside_a_real_act_is_still_a_lie(name: str, text: str) -> None:
+    assert "TW-CAP-001" in _cap(text, name)

@@ -48,6 +48,9 @@ def is_negated(clause: Clause, at: int, vocab: RoleVocabulary) -> bool:
         return True  # "deletes nothing"
     if _refused_after(tokens, at, vocab):
         return True  # "dropping tables is not supported"
+    if at and (tokens[at - 1] in _HYPOTHETICAL
+               or (at > 1 and tokens[at - 1] == "be" and tokens[at - 2] in _HYPOTHETICAL)):
+        return True  # "what it would send if enabled", "the files that would be deleted"
     budget = vocab.negation_window
     j = at - 1
     while j >= 0 and budget > 0:
@@ -79,10 +82,28 @@ def _refused_after(tokens: tuple[str, ...], at: int, vocab: RoleVocabulary) -> b
             return True
         if token in vocab.negators and not vocab.permissions.isdisjoint(tokens[j + 1 : j + 3]):
             return True
+        if token in _FAILS and j - 1 > at and _plural_head(tokens[j - 1], vocab):
+            return True  # "DELETE statements fail with permission denied": the verb names a kind
         if token not in _COORDINATION and token not in vocab.verbs:
             budget -= 1
         j += 1
     return False
+
+
+_FAILS = frozenset({"fail", "fails", "failed", "error", "errors"})
+# Modals of a hypothetical: a preview or a dry run says what the act would do, not that it does.
+_HYPOTHETICAL = frozenset({"would", "could", "might"})
+
+
+_NOT_A_HEAD = frozenset({"it", "this", "that", "which", "and", "or", "then", "but", "also",
+                         "they", "he", "she", "we", "you", "silently", "never"})  # fmt: skip
+
+
+def _plural_head(token: str, vocab: RoleVocabulary) -> bool:
+    """A noun heading the verb's phrase ("DELETE statements", "write requests"; tokens are
+    lemmas): what fails is a kind of operation named by the verb, not the tool's own act
+    ("deletes the file and fails if it is missing" has no noun before "fails")."""
+    return token.isalpha() and token not in vocab.verbs and token not in _NOT_A_HEAD
 
 
 def _object_span(tokens: tuple[str, ...], at: int, window: int, back: frozenset[str]) -> range:
@@ -242,7 +263,8 @@ def _prose_index(vocab: RoleVocabulary) -> _ProseIndex:
             marker_heads=heads,
             marker_partners={k: frozenset(v) for k, v in completions.items()},
             object_starts=frozenset(starts),
-            negating=vocab.negators | vocab.post_negators | vocab.refusals_after,
+            negating=vocab.negators | vocab.post_negators | vocab.refusals_after | _FAILS
+            | _HYPOTHETICAL,
             corroborating=corroborating,
             may_matter=_may_matter(vocab.verbs | corroborating | heads, vocab),
             underscored=any("_" in lemma and "_" not in w for w, lemma in vocab.lemmas.items()),
