@@ -143,3 +143,28 @@ def test_to_after_a_verb_that_sends_nothing_is_no_recipient() -> None:
         found[name] = {f.rule_id for f in result.servers[0].findings}
     assert "TW-CAP-014" not in found["compare_to"]
     assert "TW-CAP-014" in found["send_to"]
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("remove_background", "Removes the background from an image and returns a PNG."),
+        ("clean_audio", "Removes silence from the clip and returns the trimmed audio."),
+        ("strip_metadata", "Strips EXIF metadata from an image and returns the cleaned file."),
+    ],
+)
+def test_a_transform_that_returns_its_result_is_no_deletion(name: str, text: str) -> None:
+    assert "TW-CAP-001" not in _cap(text, name)
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("dedupe", "Removes duplicate rows from the table and returns the count."),
+        ("delete_file", "Deletes the file at the given path and returns its size."),
+        ("purge_cache", "Purges the cache and returns the number of entries dropped."),
+        ("remove_user", "Removes the user and returns the updated member list."),
+    ],
+)
+def test_a_deletion_of_a_stored_thing_stays_one(name: str, text: str) -> None:
+    assert "TW-CAP-001" in _cap(text, name)

@@ -22,6 +22,7 @@ from toolwitness.checks.roles.prose import (
     _default_analysis,
     _pair_heads,
     analyse_prose,
+    stored_objects,
 )
 from toolwitness.checks.roles.text import name_tokens
 from toolwitness.checks.roles.vocab import ROLE_NAMES, RoleRule, RoleVocabulary, vocabulary
@@ -435,6 +436,24 @@ def _name_signals(
     return out
 
 
+_RETURNS = frozenset({"return", "returns", "returned", "returning"})
+
+
+def _returns_a_changed_copy(
+    name: list[str], description: str | None, parts: list[Any], vocab: RoleVocabulary
+) -> bool:
+    """A name whose destructive verb acts on no stored thing ("remove_background",
+    "strip_metadata"), with a description that gives no destructive act of its own and says
+    the tool returns its result: a transform of what it is given."""
+    if not description or any(rule.role == "destructive" for p in parts for rule, _ in p.hits):
+        return False
+    if _RETURNS.isdisjoint(re.findall(r"[a-z]+", description.lower())):
+        return False
+    stored = stored_objects(vocab)
+    rest = [t for t in name[1:] if t not in vocab.verbs]
+    return bool(rest) and stored.isdisjoint(rest)
+
+
 def _noun_positions(
     raw_name: str, name: list[str], vocab: RoleVocabulary, description: str | None = None
 ) -> frozenset[int]:
@@ -499,6 +518,11 @@ def derive_roles(tool: Tool, index: int, vocab: RoleVocabulary | None = None) ->
     read_only = read_only or any(p.read_only for p in parts)
     nouns = _noun_positions(tool.name, name, vocab, tool.description)
     signals = _name_signals(name, index, vocab, role_index, read_only=read_only, nouns=nouns)
+    if any(sg.role == "destructive" for sg in signals) and _returns_a_changed_copy(
+        name, tool.description, parts, vocab
+    ):
+        # "remove_background": "Removes the background from an image and returns a PNG"
+        signals = [sg for sg in signals if not (sg.role == "destructive" and sg.source == "name")]
     for at, prose in enumerate(parts):
         if prose.hits:  # the location is built only for a text that gives something
             loc = _prose_location(index, texts[at][0])

@@ -91,6 +91,26 @@ def _refused_after(tokens: tuple[str, ...], at: int, vocab: RoleVocabulary) -> b
 
 
 _FAILS = frozenset({"fail", "fails", "failed", "error", "errors"})
+_PHRASE_ENDS = frozenset({"from", "of", "in", "on", "to", "into", "with", "and", "or", "by", ",",
+                          "then", "so", "for", "at"})  # fmt: skip
+_RETURNS = frozenset({"return", "returns", "returning", "returned"})
+
+
+def stored_objects(vocab: RoleVocabulary) -> frozenset[str]:
+    """What the state-changing rules act on (file, row, record, cache …)."""
+    return _prose_index(vocab).stored_objects
+
+
+def _changed_copy(tokens: tuple[str, ...], at: int, index: _ProseIndex) -> bool:
+    """In a clause that returns the result: a destructive verb whose object is no stored thing
+    ("the background", "silence", "trailing whitespace") transforms what the tool is given; it
+    deletes nothing ("removes duplicate rows … and returns the count" keeps its deletion)."""
+    phrase = []
+    for token in tokens[at + 1 : at + 6]:
+        if token in _PHRASE_ENDS:
+            break
+        phrase.append(token)
+    return bool(phrase) and index.stored_objects.isdisjoint(phrase)
 # Modals of a hypothetical: a preview or a dry run says what the act would do, not that it does.
 _HYPOTHETICAL = frozenset({"would", "could", "might"})
 
@@ -206,6 +226,7 @@ class _ProseIndex(NamedTuple):
     # some lemma holds "_" where its word does not: a token may then hold "_" that its text
     # lacks, and `_is_reference` is asked of every clause (see `_analyse`)
     underscored: bool
+    stored_objects: frozenset[str]  # what the state-changing rules act on: file, row, record
 
 
 _INDEX: dict[int, tuple[RoleVocabulary, _ProseIndex]] = {}
@@ -268,6 +289,9 @@ def _prose_index(vocab: RoleVocabulary) -> _ProseIndex:
             corroborating=corroborating,
             may_matter=_may_matter(vocab.verbs | corroborating | heads, vocab),
             underscored=any("_" in lemma and "_" not in w for w, lemma in vocab.lemmas.items()),
+            stored_objects=frozenset().union(
+                *(r.objects for r in vocab.rules if r.role in ("state-write", "destructive"))
+            ),
         )
         hit = (vocab, index)
         _INDEX[id(vocab)] = hit  # the vocabulary held: its id is not reused
@@ -504,6 +528,7 @@ def _clause_hits(
     tokens = clause.tokens
     leads, negators = vocab.verb_leads, vocab.negators
     reference: bool | None = None if may_refer else False
+    returns: bool | None = None  # the clause says the tool returns its result
     for at in positions_of(tokens, verbs):
         if at > foreign or (may_negate and is_negated(clause, at, vocab)):
             continue
@@ -529,6 +554,11 @@ def _clause_hits(
         near: frozenset[str] = frozenset()
         for rule, heads, starts, partners in index.by_verb.get(token, ()):
             if not rule.objects:
+                if rule.role == "destructive":
+                    if returns is None:  # once per clause: a text of many verbs stays linear
+                        returns = not _RETURNS.isdisjoint(tokens)
+                    if returns and _changed_copy(tokens, at, index):
+                        continue  # "remove the background from a photo and return a PNG"
                 hits.append((rule, f"'{token}'"))
                 continue
             if not may_object:
