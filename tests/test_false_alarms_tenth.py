@@ -125,25 +125,6 @@ def test_a_read_only_claim_beside_a_real_act_is_still_a_lie(name: str, text: str
     assert "TW-CAP-001" in _cap(text, name)
 
 
-def test_to_after_a_verb_that_sends_nothing_is_no_recipient() -> None:
-    from toolwitness.checks.roles.derive import _verb_complement
-
-    assert _verb_complement(["compare", "to"]) and _verb_complement(["convert", "to"])
-    assert not any(_verb_complement(n.split("_"))
-                   for n in ("send_to", "reply_to", "forward_to", "mail_to", "route_to"))  # fmt: skip
-    found = {}
-    for name in ("compare_to", "send_to"):
-        schema = {"type": "object", "properties": {"window": {"type": "string"},
-                                                   name: {"type": "string"}}}  # fmt: skip
-        text = (f"Top slow statements over a window. When `{name}` is given, a delta column "
-                "shows the change versus that earlier snapshot.")  # fmt: skip
-        tool = Tool(name="slow_query_report", description=text, inputSchema=schema,
-                    annotations={"readOnlyHint": True})  # fmt: skip
-        result = scan_surfaces([ServerSurface(id="s", tools=(tool,))], ScanOptions())
-        found[name] = {f.rule_id for f in result.servers[0].findings}
-    assert "TW-CAP-014" not in found["compare_to"]
-    assert "TW-CAP-014" in found["send_to"]
-
 
 @pytest.mark.parametrize(
     ("name", "text"),

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from functools import cached_property, lru_cache
+from functools import cached_property
 from itertools import pairwise
 from typing import Any, NamedTuple
 
@@ -26,7 +26,6 @@ from toolwitness.checks.roles.prose import (
 )
 from toolwitness.checks.roles.text import name_tokens
 from toolwitness.checks.roles.vocab import ROLE_NAMES, RoleRule, RoleVocabulary, vocabulary
-from toolwitness.checks.text.wordnet import verb_lemmas, wordnet_document
 from toolwitness.memo import IdentityMemo
 from toolwitness.model import ServerSurface, Tool
 from toolwitness.plainclass import plainclass
@@ -165,28 +164,6 @@ _INDEX: dict[int, tuple[RoleVocabulary, _RoleIndex]] = {}
 _NAME_SHAPES_MAX = 65536
 
 
-def _verb_complement(tokens: tuple[str, ...] | list[str]) -> bool:
-    """A name ending in "to" after a verb that sends nothing ("compare_to", "convert_to",
-    "scale_to"): the verb's complement, not a recipient ("send_to", "forward_to", "reply_to"
-    name one: WordNet's verbs of telling and of moving data)."""
-    if len(tokens) < 2 or tokens[-1] != "to":
-        return False
-    verb = tokens[-2]
-    return verb in verb_lemmas() and verb not in _sending_verbs()
-
-
-# Frame slots (wordnet.json) whose words send, tell or answer: "reply_to", "notify_to", "route_to".
-_SENDING_SLOTS = ("communicate", "transfer", "dispatch", "contact", "network_domain", "sink_name",
-                  "redirect", "shown")  # fmt: skip
-
-
-@lru_cache(maxsize=1)
-def _sending_verbs() -> frozenset[str]:
-    slot = wordnet_document().get("slots", {})
-    return frozenset(w for name in _SENDING_SLOTS
-                     for w in slot.get(name, ()) if isinstance(w, str))  # fmt: skip
-
-
 def _inverted(pairs: Iterator[tuple[str, str]]) -> dict[str, frozenset[str]]:
     out: dict[str, set[str]] = {}
     for key, value in pairs:
@@ -240,8 +217,7 @@ def _shapes_of(name: str, schema: dict[str, Any], index: _RoleIndex) -> frozense
         tokens = name_tokens(name)
         if tokens:
             joined = index.shape_names.get("_".join(tokens), _NO_SHAPES)
-            last = tokens[-1] if not _verb_complement(tokens) else ""
-            by_name = joined | index.shape_last.get(last, _NO_SHAPES)
+            by_name = joined | index.shape_last.get(tokens[-1], _NO_SHAPES)
             if by_name and index.excepted and not index.excepted.keys().isdisjoint(tokens):
                 by_name = by_name.difference(*(index.excepted.get(t, ()) for t in tokens))
         else:
