@@ -510,6 +510,7 @@ def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
                     and sentence.directive
                     and not clause.negated(i)
                     and not covert_set_aside(words, i)
+                    and not _set_aside_in_sentence(sentence, clause, i)
                 ):
                     yield _signal(
                         SECRECY,
@@ -533,6 +534,17 @@ def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
                     toks[i + len(phrase) - 1].end,
                     "asks for secrecy from the user",
                 )
+
+
+def _set_aside_in_sentence(sentence: Sentence, clause: Clause, i: int) -> bool:
+    """`covert_set_aside` read on the whole sentence (a code span's colon splits "Set
+    `send_updates: none` to add attendees silently" into clauses)."""
+    before = 0
+    for c in sentence.clauses:
+        if c is clause:
+            return covert_set_aside(sentence.words(), before + i)
+        before += len(c.tokens)
+    return False
 
 
 def _scoped_locally(words: list[str], end: int, lex: Lexicon) -> bool:

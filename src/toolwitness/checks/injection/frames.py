@@ -198,6 +198,8 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
                     and asked
                     and sentence.directive
                     and not covert_set_aside(words, i)
+                    # (the sentence too: a code span's colon splits "set `key: none` to …")
+                    and not covert_set_aside(sentence.words(), offset - len(words) + i)
                 ):
                     why = "asks for an action to be done covertly"
                 if why is not None:
@@ -279,6 +281,11 @@ def covert_set_aside(words: Sequence[str], i: int) -> bool:
         for j in range(k + 2, i - 2):
             if words[j] == "to" and _literal(words[j + 1]) and "to" in words[j + 2 : i]:
                 return True
+        # "Set `send_updates: none` to add attendees silently": a key and its value written
+        # together, then the purpose
+        if (k + 3 < i and "_" in words[k + 1] and _literal(words[k + 2])
+                and words[k + 3] == "to"):  # fmt: skip
+            return True
     return False
 
 

@@ -543,6 +543,8 @@ def _other_sense(analysis: Analysis, sentence: Sentence, start: int, end: int) -
         return True
     if before and before[-1] in _IDENTIFIER and literal.startswith("token"):
         return True
+    if literal.startswith("token") and any(w.startswith("tokeniz") for w in words):
+        return True  # "counts the tokens of a text under the chosen tokenizer": units of text
     if before and before[-1] in _ABSENT:
         return True
     if literal.startswith(("env var", "environment variable")) and first > 0:

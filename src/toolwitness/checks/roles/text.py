@@ -203,11 +203,25 @@ def _compute(text: str, vocab: RoleVocabulary) -> tuple[Clause, ...]:
     return clauses_of_lowered(lowered(text), vocab)
 
 
+def _cells(lower: str) -> list[str]:
+    """The text's lines, with a Markdown table row split into its cells ("| format | contents
+    | notes |"): a cell is a label or a value, never a clause with the cells beside it."""
+    if "|" not in lower:
+        return lower.splitlines()
+    out: list[str] = []
+    for line in lower.splitlines():
+        if line.lstrip().startswith("|"):
+            out.extend(line.split("|"))
+        else:
+            out.append(line)
+    return out
+
+
 def clauses_of_lowered(lower: str, vocab: RoleVocabulary) -> tuple[Clause, ...]:
     """`clauses_uncached(text, vocab)` given `lowered(text)` (for a caller that has it)."""
     out: list[Clause] = []
     lemma, separators = vocab.lemmas.get, _separators(vocab)
-    for line in lower.splitlines():
+    for line in _cells(lower):
         tokens = _chunks_tokens(line)
         if not tokens:
             continue
