@@ -261,16 +261,15 @@ def _whole_text(text: str, words: frozenset[str] | None) -> Iterator[tuple[int, 
         yield from _unicode_disguises(text)
     english = words is None or may_transform(words)
     if english or may_transform_any(text):
-        yield from transforms(text, _more_english if english else _never)
+        yield from transforms(text, _more_english if english else None)
 
 
 def _more_english(raw: str, out: str) -> bool:
-    """The transformed text holds two English function words more than the text as written."""
+    """The transformed text holds two English function words more than the text as written
+    (a segment without two transformed function words of its own cannot: skipped unread)."""
+    if not may_transform(frozenset(_LETTERS.findall(raw.lower()))):
+        return False
     return _function_count(out) >= max(2, _function_count(raw) + 2)
-
-
-def _never(raw: str, out: str) -> bool:
-    return False
 
 
 def _unicode_disguises(text: str) -> Iterator[tuple[int, int, str, str]]:

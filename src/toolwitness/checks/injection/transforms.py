@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable, Iterator
+from functools import lru_cache
 
 from toolwitness.checks.text.words import reader_words
 from toolwitness.lazyre import lazy_compile
@@ -40,10 +41,15 @@ _REVERSED_WEB = lazy_compile(r"//:(?:s?ptth|ptf)\b")
 # a Thai leading vowel closing one. Other scripts' capitals are found by the glued punctuation
 # a reversed sentence starts with.
 _MAY_MARK = lazy_compile(
-    r"(?:^|\s)(?:[,;.][^\W\d_]|[\u0900-\u0dff\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff]"
+    r"(?:^|\s)(?:[,;][^\W\d_]|[\u0900-\u0dff\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff]"
     r"|[\u05da\u05dd\u05df\u05e3\u05e5][^\W\d_])|[a-z]{3}[A-Z](?![A-Za-z])"
     r"|[\u0e40-\u0e44](?=\s|$)"
 )
+_GLUED = lazy_compile(r"(?:^|\s)[,;][^\W\d_]")
+_MARK_SCRIPTS = lazy_compile(r"[\u0900-\u0dff\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u05d0-\u05ea]")
+# The same test on ASCII text, with ASCII classes (the Unicode ones cost most of the scan).
+_CAPITAL_END = lazy_compile(r"[a-z]{3}[A-Z](?![A-Za-z])")
+_GLUED_ASCII = lazy_compile(r"(?:^|\s)[,;][A-Za-z]")
 _HEBREW_FINALS = frozenset("ךםןףץ")
 _THAI_LEADING = frozenset("เแโใไ")
 _STRIP = "\"'“”‘’«»()[]{}!?:;,.…"
@@ -76,9 +82,21 @@ def reversal_marks(text: str) -> int:
     return sum(_word_marks(w, i == 0) for i, w in enumerate(text.split()))
 
 
+@lru_cache(maxsize=4096)
 def may_be_reversed(text: str) -> bool:
-    """A cheap necessary condition for `reversal_marks(text) >= MIN_MARKS`."""
-    return _MAY_MARK.search(text) is not None
+    """A cheap necessary condition for `reversal_marks(text) >= MIN_MARKS` (asked by the
+    gates and by the decoder of the same text: remembered)."""
+    if _CAPITAL_END.search(text) is not None:
+        return True
+    glued = " ," in text or " ;" in text or text[:1] in (",", ";") or "\n," in text
+    if glued and _GLUED_ASCII.search(text) is not None:
+        return True
+    if text.isascii():
+        return False
+    # the other marks need a letter of those scripts, or a comma before a letter
+    if ("," in text or ";" in text) and _GLUED.search(text) is not None:
+        return True
+    return _MARK_SCRIPTS.search(text) is not None and _MAY_MARK.search(text) is not None
 
 
 def may_transform_any(text: str) -> bool:
@@ -102,6 +120,10 @@ def _new_address(decoded: str, raw: str) -> bool:
     return any(m.group() not in raw for m in _WEB_ADDRESS.finditer(decoded))
 
 
+def _never(raw: str, out: str) -> bool:
+    return False
+
+
 def segments(text: str) -> Iterator[tuple[int, int]]:
     """The spans of the field's segments (lines, and text after a label's colon), stripped;
     nothing when the field is one segment (the whole-field transforms cover it)."""
@@ -119,10 +141,13 @@ def segments(text: str) -> Iterator[tuple[int, int]]:
 
 
 def transforms(
-    text: str, more_english: Callable[[str, str], bool]
+    text: str, more_english: Callable[[str, str], bool] | None
 ) -> Iterator[tuple[int, int, str, str]]:
     """(start, end, "rot13" | "reversed", decoded) for the field and each of its segments that
-    reads better transformed. `more_english(raw, out)`: the function-word gate of `decoders`."""
+    reads better transformed. `more_english(raw, out)`: the function-word gate of `decoders`,
+    None when the text holds no transformed function word (only the language-free tests)."""
+    english = more_english is not None
+    more_english = more_english or _never
     spans = [(0, len(text)), *segments(text)]
     for lo, hi in spans:
         raw = text[lo:hi]
@@ -130,15 +155,14 @@ def transforms(
             _ROT13_WEB.search(raw) or _REVERSED_WEB.search(raw)
         ):
             continue
-        rot = raw.translate(_ROT13)
-        if more_english(raw, rot) or (
-            _ROT13_WEB.search(raw) is not None and _new_address(rot, raw)
-        ):
-            yield lo, hi, "rot13", rot
-        back = raw[::-1]
-        if (
-            more_english(raw, back)
-            or reads_reversed(raw)
-            or (_REVERSED_WEB.search(raw) is not None and _new_address(back, raw))
-        ):
-            yield lo, hi, "reversed", back
+        rot_web = "://" in raw and _ROT13_WEB.search(raw) is not None
+        if english or rot_web:
+            rot = raw.translate(_ROT13)
+            if more_english(raw, rot) or (rot_web and _new_address(rot, raw)):
+                yield lo, hi, "rot13", rot
+        back_web = "//:" in raw and _REVERSED_WEB.search(raw) is not None
+        backwards = reads_reversed(raw)
+        if english or back_web or backwards:
+            back = raw[::-1]
+            if backwards or more_english(raw, back) or (back_web and _new_address(back, raw)):
+                yield lo, hi, "reversed", back
