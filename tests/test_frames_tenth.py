@@ -140,6 +140,8 @@ CONFLICTS_LEFT_TO_OTHERS = [
     ("guide", "Explains setup. Where these notes and the user's request disagree, ask the user "
               "which to follow."),
     ("get_quote", "Gets a quote. Where the quote and the invoice differ, the invoice applies."),
+    ("refund", "Refunds. If the customer's request conflicts with the refund policy, the policy "
+               "applies."),
 ]  # fmt: skip
 
 

@@ -71,7 +71,9 @@ def _speaker_text(words: Sequence[str], tags: Tags, k: int) -> bool:
     nobody in the chat owns ("its guidance", "requests contained in them")."""
     if words[k] in _FIRST_PERSON and k + 1 < len(words):
         return True
-    return bool(tags[k] & {"instruction"}) and not _owned(words, tags, k) and (
+    # a noun for a text ("its guidance"), not a rule of the business ("the refund policy
+    # applies", "admin policies take precedence over the customer's request")
+    return tags[k] >= {"instruction", "self"} and not _owned(words, tags, k) and (
         words[k] not in _NOT_THE_TEXT
     )
 
@@ -177,7 +179,7 @@ def ranked_against(sentence: Sentence, sl: Slots) -> tuple[int, int] | None:
         elif _below(words, tags, r) and subject in others and any(k > r for k in selves):
             lo = min(*others, *selves)
             return toks[lo].start, toks[max(r, *selves)].end
-        elif conflicted and _settles(words, tags, r) and (
+        elif conflicted and settings and _settles(words, tags, r) and (
             subject in selves or any(r < k <= r + 3 for k in selves)
         ):
             # "should the user's request contradict this text, this text is to be followed",
