@@ -1,7 +1,10 @@
-"""What the frame tests share: scan one tool written for a test beside a plain sibling tool and
-return the rule ids reported on it at medium or above."""
+"""What the frame tests share: scan one tool written for a test, beside a plain sibling tool
+(`flags_on`) or on its own (`findings_alone`, `rules_alone`), and return what is reported on it
+at medium or above."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from toolwitness.findings import Finding
 from toolwitness.model import ServerSurface, Tool
@@ -29,3 +32,26 @@ def flags_on(
         for f in found
         if f.tool == name and f.severity.rank >= 2 and f.rule_id.startswith(prefix)
     }
+
+
+def findings_alone(
+    description: str,
+    name: str = "tool_x",
+    schema: dict[str, Any] | None = None,
+    annotations: dict[str, Any] | None = None,
+) -> list[Finding]:
+    """The findings at medium or above of one tool scanned on its own (no sibling tool)."""
+    tool = Tool(name=name, description=description, inputSchema=schema or {"type": "object"},
+                annotations=annotations)  # fmt: skip
+    result = scan_surfaces([ServerSurface(id="s", tools=(tool,))], ScanOptions())
+    return [f for f in result.servers[0].findings if f.severity.rank >= 2]
+
+
+def rules_alone(
+    description: str,
+    name: str = "tool_x",
+    schema: dict[str, Any] | None = None,
+    annotations: dict[str, Any] | None = None,
+) -> set[str]:
+    """Rule ids of `findings_alone`."""
+    return {f.rule_id for f in findings_alone(description, name, schema, annotations)}

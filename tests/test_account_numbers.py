@@ -6,15 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from frame_support import rules_alone as _rules
 from toolwitness.checks.crosstool.accounts import account_numbers
-from toolwitness.model import ServerSurface, Tool
-from toolwitness.pipeline import ScanOptions, scan_surfaces
-
-
-def _rules(description: str, name: str = "tool_x") -> set[str]:
-    tool = Tool(name=name, description=description, inputSchema={"type": "object"})
-    result = scan_surfaces([ServerSurface(id="s", tools=(tool,))], ScanOptions())
-    return {f.rule_id for f in result.servers[0].findings if f.severity.rank >= 2}
 
 
 @pytest.mark.parametrize(

@@ -3,20 +3,11 @@ sentences written for this test."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
+from frame_support import rules_alone as _rules
 from toolwitness.model import ServerSurface, Tool
 from toolwitness.pipeline import ScanOptions, scan_surfaces
-
-
-def _rules(description: str, name: str = "tool_x", schema: dict[str, Any] | None = None
-           ) -> set[str]:  # fmt: skip
-    tool = Tool(name=name, description=description,
-                inputSchema=schema or {"type": "object"})  # fmt: skip
-    result = scan_surfaces([ServerSurface(id="s", tools=(tool,))], ScanOptions())
-    return {f.rule_id for f in result.servers[0].findings if f.severity.rank >= 2}
 
 
 @pytest.mark.parametrize(
@@ -92,10 +83,7 @@ def test_a_threat_feed_of_indicators_is_a_security_subject() -> None:
 
 
 def _cap(description: str, name: str) -> set[str]:
-    tool = Tool(name=name, description=description, inputSchema={"type": "object"},
-                annotations={"readOnlyHint": True})  # fmt: skip
-    result = scan_surfaces([ServerSurface(id="s", tools=(tool,))], ScanOptions())
-    return {f.rule_id for f in result.servers[0].findings if f.severity.rank >= 2}
+    return _rules(description, name, annotations={"readOnlyHint": True})
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from language_reference import plain_clause_tokens as _clause_tokens
+from language_reference import plain_tokens as _tokens
 from toolwitness.checks.text import language as lang
 
 _PIECES = st.sampled_from([
@@ -17,10 +19,6 @@ _PIECES = st.sampled_from([
     "never", "but", "then", "don't", "É", "İ", "ß", "ﬁ", "\u202e", "x" * 5,
 ])  # fmt: skip
 TEXTS = st.lists(_PIECES, max_size=60).map("".join) | st.text(max_size=120)
-
-
-def _tokens(text: str) -> list[lang.Token]:
-    return [lang.Token(lang.fold(m.group()), m.start(), m.end()) for m in lang.TOKEN.finditer(text)]
 
 
 def _quote_spans(text: str) -> list[tuple[int, int]]:
@@ -68,20 +66,6 @@ def _cuts(
     if start < len(text):
         bounds.append((start, len(text)))
     return bounds
-
-
-def _clause_tokens(text: str, toks: list[lang.Token]) -> list[list[lang.Token]]:
-    clauses: list[list[lang.Token]] = [[]]
-    prev_end = toks[0].start if toks else 0
-    for tok in toks:
-        gap = text[prev_end : tok.start]
-        if (any(c in lang._CLAUSE_PUNCT for c in gap) or " - " in gap) and clauses[-1]:
-            clauses.append([])
-        if tok.text in lang._CLAUSE_WORDS and clauses[-1]:
-            clauses.append([])
-        clauses[-1].append(tok)
-        prev_end = tok.end
-    return [c for c in clauses if c]
 
 
 @settings(max_examples=400)

@@ -14,23 +14,15 @@ from urllib.parse import quote
 
 import pytest
 
+from frame_support import findings_alone
 from toolwitness.checks.injection.decoders import decode_chains
 from toolwitness.checks.injection.transforms import reads_reversed, reversal_marks, segments
-from toolwitness.model import ServerSurface, Tool
-from toolwitness.pipeline import ScanOptions, scan_surfaces
-
-
-def _findings(description: str, name: str = "tool_x", schema: dict[str, Any] | None = None
-              ) -> list[tuple[str, str]]:  # fmt: skip
-    tool = Tool(name=name, description=description,
-                inputSchema=schema or {"type": "object"})  # fmt: skip
-    result = scan_surfaces([ServerSurface(id="s", tools=(tool,))], ScanOptions())
-    return [(f.rule_id, f.message) for f in result.servers[0].findings if f.severity.rank >= 2]
 
 
 def _encoded(description: str, name: str = "tool_x", schema: dict[str, Any] | None = None
              ) -> list[str]:  # fmt: skip
-    return [m for rule, m in _findings(description, name, schema) if rule == "TW-INJ-008"]
+    return [f.message for f in findings_alone(description, name, schema)
+            if f.rule_id == "TW-INJ-008"]  # fmt: skip
 
 
 # Plain sentences in several languages and scripts, each reversed by the test.

@@ -28,7 +28,7 @@ from functools import lru_cache
 from urllib.parse import unquote
 
 from toolwitness.checks.injection.slots import slots
-from toolwitness.checks.injection.transforms import may_transform_any, transforms
+from toolwitness.checks.injection.transforms import ROT13, may_transform_any, transforms
 from toolwitness.checks.text.words import reader_words
 from toolwitness.checks.unicode.bidi import logical_and_displayed
 from toolwitness.checks.unicode.data import tables
@@ -60,10 +60,6 @@ _ENTITY = lazy_compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z]{2,10});"
 _HAS_DIGIT = lazy_compile(r"[0-9]")
 _DIGIT_RUN = re.compile(r"[0-9]+")
 _LETTERS = lazy_compile(r"[a-z]+")
-_ROT13 = str.maketrans(
-    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
-    "nopqrstuvwxyzabcdefghijklmNOPQRSTUVWXYZABCDEFGHIJKLM",
-)
 _INVOLUTIONS = frozenset({"rot13", "reversed"})  # applying these twice gives the text back
 
 
@@ -107,7 +103,7 @@ def _function_words() -> tuple[frozenset[str], frozenset[str]]:
     """English function words, and the tokens their ROT13 and reversal produce (minus those that
     are function words themselves: "be"/"or" are each other's ROT13)."""
     plain = slots().members["function_words"]
-    shifted = {w.translate(_ROT13) for w in plain} | {w[::-1] for w in plain}
+    shifted = {w.translate(ROT13) for w in plain} | {w[::-1] for w in plain}
     return plain, frozenset(w for w in shifted if w not in plain and len(w) > 1)
 
 

@@ -26,7 +26,7 @@ from functools import lru_cache
 from toolwitness.checks.text.words import reader_words
 from toolwitness.lazyre import lazy_compile
 
-_ROT13 = str.maketrans(
+ROT13 = str.maketrans(
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
     "nopqrstuvwxyzabcdefghijklmNOPQRSTUVWXYZABCDEFGHIJKLM",
 )
@@ -157,7 +157,7 @@ def transforms(
             continue
         rot_web = "://" in raw and _ROT13_WEB.search(raw) is not None
         if english or rot_web:
-            rot = raw.translate(_ROT13)
+            rot = raw.translate(ROT13)
             if more_english(raw, rot) or (rot_web and _new_address(rot, raw)):
                 yield lo, hi, "rot13", rot
         back_web = "//:" in raw and _REVERSED_WEB.search(raw) is not None

@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 from toolwitness import paths
 from toolwitness.checks.roles.prose import (
     CACHED_TEXT,
+    RETURNS,
     ProseAnalysis,
     _default_analysis,
     _pair_heads,
@@ -412,9 +413,6 @@ def _name_signals(
     return out
 
 
-_RETURNS = frozenset({"return", "returns", "returned", "returning"})
-
-
 def _returns_a_changed_copy(
     name: list[str], description: str | None, parts: list[Any], vocab: RoleVocabulary
 ) -> bool:
@@ -423,7 +421,7 @@ def _returns_a_changed_copy(
     the tool returns its result: a transform of what it is given."""
     if not description or any(rule.role == "destructive" for p in parts for rule, _ in p.hits):
         return False
-    if _RETURNS.isdisjoint(re.findall(r"[a-z]+", description.lower())):
+    if RETURNS.isdisjoint(re.findall(r"[a-z]+", description.lower())):
         return False
     stored = stored_objects(vocab)
     rest = [t for t in name[1:] if t not in vocab.verbs]

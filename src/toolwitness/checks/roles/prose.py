@@ -93,7 +93,7 @@ def _refused_after(tokens: tuple[str, ...], at: int, vocab: RoleVocabulary) -> b
 _FAILS = frozenset({"fail", "fails", "failed", "error", "errors"})
 _PHRASE_ENDS = frozenset({"from", "of", "in", "on", "to", "into", "with", "and", "or", "by", ",",
                           "then", "so", "for", "at"})  # fmt: skip
-_RETURNS = frozenset({"return", "returns", "returning", "returned"})
+RETURNS = frozenset({"return", "returns", "returning", "returned"})  # a result given back
 
 
 def stored_objects(vocab: RoleVocabulary) -> frozenset[str]:
@@ -556,7 +556,7 @@ def _clause_hits(
             if not rule.objects:
                 if rule.role == "destructive":
                     if returns is None:  # once per clause: a text of many verbs stays linear
-                        returns = not _RETURNS.isdisjoint(tokens)
+                        returns = not RETURNS.isdisjoint(tokens)
                     if returns and _changed_copy(tokens, at, index):
                         continue  # "remove the background from a photo and return a PNG"
                 hits.append((rule, f"'{token}'"))
