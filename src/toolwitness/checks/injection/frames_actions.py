@@ -31,6 +31,7 @@ from toolwitness.checks.injection.frames_common import (
     _relative_predicate,
     _signal,
 )
+from toolwitness.checks.injection.frames_custody import bank_secret
 from toolwitness.checks.injection.model import (
     INTENT,
     SENSITIVE,
@@ -70,6 +71,7 @@ def actions(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
         tags = [sl.tags(w) for w in words]
         for found in (
             _harvest(analysis, sentence, words, tags, ctx, sl, lex),
+            bank_secret(analysis, sentence, words, tags, ctx, sl, lex),
             _context_into_argument(analysis, sentence, words, tags, ctx, sl),
             _elsewhere(analysis, sentence, words, tags, ctx, sl),
             _dependency(analysis, sentence, words, tags, ctx, sl),

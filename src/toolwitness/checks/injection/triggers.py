@@ -44,6 +44,7 @@ VOID = 1 << 27  # expired, revoked, void (with RANK_ARG: "your previous directio
 SEEK = 1 << 28  # search/query/hunt: an action verb only for EXPOSED (an exposed system, secrets)
 PORTRAY, CONCEDE = 1 << 29, 1 << 30  # report/describe x even/regardless (a misreported state)
 ASKED = 1 << 31  # "if someone asks": with a negator (SECRECY), a scripted denial
+BANK = 1 << 32  # a bank or banking: with SECRET, a bank sign-in secret a parameter holds
 ACT = RUN | TAKE | CALL | SEND | AIM | SEEK  # the action verbs (the other half of EXPOSED)
 
 # verbs of including something in a record (negated: frames._left_out_of_record) and the
@@ -140,7 +141,9 @@ def _build(lex: Lexicon) -> Triggers:
         COMMAND: sl.of("command"),
         TAKE: sl.of("acquire", "transfer") | inflections(ASSIGN_WORDS),
         # (with "sign"/"log": "the words they use to sign in" is sign-in material)
-        SECRET: sl.of("secret", "secret_modifier") | {"sign", "signs", "log", "logs"},
+        SECRET: sl.of("secret", "secret_modifier", "typed_secret")
+        | {"sign", "signs", "log", "logs"},
+        BANK: sl.of("bank"),
         CALL: sl.of("call"),
         ORDER: sl.of("sequence") | {"instead", "rather", "place"},
         SEND: sl.of("contact", "transfer"),
@@ -229,6 +232,7 @@ def frame_gates(mask: int, text: str) -> tuple[bool, bool, bool]:
         or bool(mask & ACT and mask & EXPOSED)
         or bool(mask & RUN and (mask & COMMAND or "`" in text or SQL_STATEMENT.search(text)))
         or bool(mask & (TAKE | CALL) and mask & (SECRET | CONVO))
+        or bool(mask & SECRET and mask & BANK)  # frames_custody: a bank sign-in secret
         or bool(mask & CALL and mask & ORDER)
         or bool(mask & SEND and (mask & ENDPOINT or "://" in text or "@" in text))
     )
