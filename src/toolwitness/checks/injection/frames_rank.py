@@ -35,9 +35,10 @@ from toolwitness.checks.text.language import Sentence
 _ABOVE_TAGS = frozenset({"prevail", "precedence", "governing"})
 _BELOW_TAGS = frozenset({"subordinate", "submit"})
 _LESSER = frozenset({"less", "lower", "lesser", "little", "no"})  # before a precedence noun
-_SAY = frozenset({"say", "says", "said", "ask", "asks", "asked", "want", "wants", "wanted",
-                  "request", "requests", "requested", "tell", "tells", "told", "type",
-                  "types", "typed", "write", "writes", "wrote"})  # fmt: skip
+_SAY = frozenset({"say", "says", "said", "saying", "ask", "asks", "asked", "asking", "want",
+                  "wants", "wanted", "wanting", "request", "requests", "requested",
+                  "requesting", "tell", "tells", "told", "telling", "type", "types", "typed",
+                  "typing", "write", "writes", "wrote", "writing"})  # fmt: skip
 _SETTINGS = frozenset({"setup", "settings", "configuration", "config", "preferences",
                        "defaults"})  # fmt: skip
 _POSSESSIVE = frozenset({"your", "their", "his", "her"})
@@ -64,6 +65,46 @@ def _this_text(words: Sequence[str], tags: Tags, k: int) -> bool:
     if "here" in after or "below" in after or any(w in ("follow", "follows") for w in after):
         return True
     return any(w in _THIS for w in words[k + 1 : k + 4]) and not _owned(words, tags, k)
+
+
+def _deemed_orders(words: Sequence[str], tags: Tags, k: int) -> bool:
+    """Whatever the text is about, made instructions by the text itself: an instruction noun
+    after "as" that a verb of deeming opens ("treat them as standing orders that …", "regard
+    each retrieved passage as a directive")."""
+    if "instruction" not in tags[k] or _owned(words, tags, k):
+        return False
+    at = next((x for x in range(k - 1, max(-1, k - 3), -1) if words[x] == "as"), None)
+    return at is not None and any("deem" in tags[x] for x in range(max(0, at - 5), at))
+
+
+# Verbs that make their subject a source of text ("a macro says", "the entry states").
+_STATES = frozenset({"says", "say", "states", "state", "reads", "read"})
+_PRONOUN_SUBJECTS = frozenset({"it", "they", "this", "that", "which", "who", "what", "he", "she",
+                               "one", "someone", "anyone", "everyone", "nobody"})  # fmt: skip
+
+
+def _sayer(words: Sequence[str], tags: Tags, k: int) -> bool:
+    """A thing that says something or differs, in a sentence that settles a conflict ("if a
+    macro says something different from the agent's instructions …, the macro wins"): the text
+    the tool hands over, named by what it is. A person or role saying it is the other side."""
+    return (
+        words[k + 1 : k + 2] != []
+        and (words[k + 1] in _STATES or "conflict" in tags[k + 1])
+        and words[k].isalpha()
+        and words[k] not in _PRONOUN_SUBJECTS and words[k] not in _NOT_THE_TEXT
+        and not tags[k] & {"person", "role", "personal"} and not _owned(words, tags, k)
+    )  # fmt: skip
+
+
+def _model_side(words: Sequence[str], tags: Tags, j: int) -> bool:
+    """The model's own instructions ("the agent's instructions", "your setup") or the chat:
+    what a rule of the business never outranks (it may outrank a customer's request)."""
+    if "conversation" in tags[j]:
+        return True
+    return bool(tags[j] & {"instruction"} or words[j] in _SETTINGS) and any(
+        tags[x] & {"role"} or words[x] in ("your", "you")
+        for x in range(max(0, j - 3), j)
+    )
 
 
 def _speaker_text(words: Sequence[str], tags: Tags, k: int) -> bool:
@@ -99,9 +140,9 @@ def _competing(words: Sequence[str], tags: Tags, j: int, settings: bool = True) 
         if _owned(words, tags, j):
             return True
         if "conversation" in tag and any(
-            w in ("in", "from", "by") for w in words[max(0, j - 3) : j]
+            w in ("in", "from", "by", "over") for w in words[max(0, j - 3) : j]
         ):
-            return True  # "in the conversation", "from the chat", "by chat messages"
+            return True  # "in the conversation", "from the chat", "priority over the chat"
         # "requests from the chat", "requests typed into the chat" (a participle between)
         at = next((x for x in range(j + 1, min(len(words), j + 3)) if words[x] in _FROM), None)
         if at is not None:
@@ -142,7 +183,17 @@ def ranked_against(sentence: Sentence, sl: Slots) -> tuple[int, int] | None:
     if len(words) < 5:
         return None
     tags = [sl.tags(w) for w in words]
-    selves = [k for k in range(len(words)) if _this_text(words, tags, k)]
+    conflicted = (
+        any("conflict" in t for t in tags)
+        or not DISPUTE_WORDS.isdisjoint(words)
+        or "different" in words  # "says something different from": the adjective of differ
+    )
+    selves = [k for k in range(len(words))
+              if _this_text(words, tags, k) or _deemed_orders(words, tags, k)]  # fmt: skip
+    sayers = [] if selves or not conflicted else [
+        k for k in range(len(words) - 1) if _sayer(words, tags, k)
+    ]  # fmt: skip
+    selves += sayers
     settings = bool(selves)
     if not selves:
         # the text's own voice ranks only against instructions, never against settings
@@ -154,10 +205,9 @@ def ranked_against(sentence: Sentence, sl: Slots) -> tuple[int, int] | None:
     selves = sorted({*selves, *(k for k, w in enumerate(words) if w in named)})
     others = [j for j in range(len(words))
               if j not in selves and _competing(words, tags, j, settings)]  # fmt: skip
-    if not others:
-        return None
+    if not others or (sayers and not any(_model_side(words, tags, j) for j in others)):
+        return None  # a thing that differs wins only against the model's own side
     toks = sentence.tokens
-    conflicted = any("conflict" in t for t in tags) or not DISPUTE_WORDS.isdisjoint(words)
     for r in range(len(words)):
         if negated_word(sentence, r) and not _negative_subject(words, others, r):
             continue
@@ -173,6 +223,10 @@ def ranked_against(sentence: Sentence, sl: Slots) -> tuple[int, int] | None:
                 target = any(j > r for j in others) or _negative_subject(words, others, r)
             if self_first and target:
                 return toks[min(selves)].start, toks[max(r, *others)].end
+            if self_first and conflicted and settings and any(j < r for j in others):
+                # the conflict stated first, then who wins it: "if a macro says something
+                # different from the agent's instructions, the macro wins"
+                return toks[min(*others, *selves)].start, toks[r].end
             if _negative_subject(words, others, r) and any(k > r for k in selves):
                 # "nothing in your setup can outrank the lines that follow"
                 return toks[min(others)].start, toks[max(selves)].end
