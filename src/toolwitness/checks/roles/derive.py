@@ -445,6 +445,20 @@ def _noun_positions(
         for i, token in enumerate(raw[:-1])
         if token.endswith(("ing", "s")) and name[i] != token and name[i] in vocab.verbs
     }
+    # (a token the description itself uses as a noun, after a determiner: "invite_link",
+    # "Return the invite link for a meeting": the link's kind, not the tool's act; unless the
+    # description opens with that verb, "Invite a guest and return the invite link")
+    if description:
+        lead = description.split(maxsplit=1)[:1]
+        opens = vocab.lemmas.get(lead[0].lower(), lead[0].lower()) if lead else ""
+        for i, token in enumerate(raw[:-1]):
+            if (
+                name[i] in vocab.verbs
+                and name[i] != opens
+                and _used_as_noun(token, description)
+                and name[i] not in _grave_verbs(vocab)
+            ):
+                out.add(i)
     # (a plural last, "airport_transfers", "pending_deletes": the name's head noun; a tool's
     # verb there would be in its base form, "cache_clear")
     last = len(raw) - 1
@@ -454,6 +468,37 @@ def _noun_positions(
         if not lead or vocab.lemmas.get(lead[0].lower(), lead[0].lower()) != name[last]:
             out.add(last)
     return frozenset(out)
+
+
+_DETERMINERS = ("the", "a", "an", "this", "that", "each", "every", "its", "their", "your", "our")
+
+
+def _grave_verbs(vocab: RoleVocabulary) -> frozenset[str]:
+    """Name verbs that delete or run code: never read as a noun on the description's word ("the
+    delete queue" does not make `delete_records` harmless)."""
+    held = _GRAVE.get(id(vocab))
+    if held is None or held[0] is not vocab:
+        grave = frozenset(
+            w
+            for r in vocab.rules
+            if r.role in ("destructive", "code-exec")
+            for w in r.verbs | r.any
+        )
+        held = _GRAVE[id(vocab)] = (vocab, grave)
+    return held[1]
+
+
+_GRAVE: dict[int, tuple[RoleVocabulary, frozenset[str]]] = {}
+
+
+def _used_as_noun(token: str, description: str) -> bool:
+    """`token` follows a determiner in the description ("the invite link", "an order")."""
+    if not token.isalpha() or len(token) < 3:
+        return False
+    found = re.search(
+        r"\b(?:" + "|".join(_DETERMINERS) + r")\s+" + token + r"\b", description[:2000], re.I
+    )
+    return found is not None
 
 
 _RANK = {role: i for i, role in enumerate(ROLE_NAMES)}
