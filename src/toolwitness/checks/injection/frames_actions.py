@@ -613,6 +613,8 @@ def _aimed(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: T
         return None
     if attack_topic(words):
         return None  # "sends the user's attack string to the sandboxed target of an exercise"
+    if _adversarial_testing(ctx.purpose, sl):
+        return None  # a red-team or penetration-testing tool: its targets are the ones it tests
     acts = [i for i, t in enumerate(tags) if t & {"intrusive", "acquire", "transfer", "contact",
             "execute", "call", "seek"} and not _clause_of(sentence, i)[1]]  # fmt: skip
     if not acts or analysis.quoted_at(sentence.tokens[acts[0]].start):
@@ -654,6 +656,22 @@ def _aimed(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: T
     )  # fmt: skip
 
 
+def _adversarial_testing(purpose: frozenset[str], sl: Slots) -> bool:
+    """The purpose names authorised adversarial testing (purpose words are split at hyphens:
+    "red-team" is there as "red" and "team")."""
+    return any(set(w.split("-")) <= purpose for w in sl.members["adversarial_test"])
+
+
+_SPACED_SLASH = re.compile(r"\s/\s")
+
+
+def _alternative(text: str, start: int, end: int) -> bool:
+    """The word is one side of a spaced slash ("poisoned / clean"): a value among others."""
+    return bool(_SPACED_SLASH.match(text, end)) or bool(
+        start >= 3 and _SPACED_SLASH.match(text, start - 3)
+    )
+
+
 def _intent(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: Tags,
             sl: Slots) -> Signal | None:  # fmt: skip
     """An offensive action, or an attack named as the purpose ("OGNL injection in Struts"),
@@ -671,6 +689,8 @@ def _intent(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: 
             continue  # a modifier ("injection container"), not what the tool is
         if analysis.quoted_at(sentence.tokens[i].start):
             continue
+        if _alternative(analysis.text, sentence.tokens[i].start, sentence.tokens[i].end):
+            continue  # "a verdict (poisoned / clean)": one of the values a field takes
         return _signal(
             INTENT, Severity.MEDIUM, sentence.tokens[i].start, sentence.tokens[i].end,
             "states a harmful purpose for the tool",

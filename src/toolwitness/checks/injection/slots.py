@@ -79,7 +79,11 @@ def held_union(lex: object, key: str, build: Callable[[], frozenset[str]]) -> fr
 def topic_words() -> frozenset[str]:
     """Words that make attacks a text's subject matter: defensive and security-subject words."""
     found = slots()
-    return found.members["defensive"] | found.members["security_subject"]
+    return (
+        found.members["defensive"]
+        | found.members["security_subject"]
+        | found.members["adversarial_test"]
+    )
 
 
 def attack_topic(words: Sequence[str]) -> bool:
@@ -88,8 +92,8 @@ def attack_topic(words: Sequence[str]) -> bool:
     head-final: "threat-intelligence", "phishing-awareness")."""
     topic = topic_words()
     for k, w in enumerate(words):
-        if w.rpartition("-")[2] not in topic:
-            continue
+        if w not in topic and w.rpartition("-")[2] not in topic:
+            continue  # ("red-team": a compound of the topic itself, not only by its head)
         if k == 0 and words[1:2] and words[1] in _VERB_FOLLOWERS:
             continue  # "Monitor and exfiltrate …", "Test the login form": the verb, an act
         return True
