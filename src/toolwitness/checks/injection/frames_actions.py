@@ -54,6 +54,7 @@ from toolwitness.checks.injection.triggers import SQL_STATEMENT
 from toolwitness.checks.text.language import Analysis, Sentence, split_identifier
 from toolwitness.checks.text.lexicon import Lexicon, lexicon
 from toolwitness.findings import Severity
+from toolwitness.lazyre import lazy_compile
 
 _RISKY = ("&&", "||", "|", ";", ">>", "$(", ".bashrc", ".profile", ".zshrc", "authorized_keys",
           "crontab", "/etc/", "/dev/tcp")  # fmt: skip
@@ -662,7 +663,7 @@ def _adversarial_testing(purpose: frozenset[str], sl: Slots) -> bool:
     return any(set(w.split("-")) <= purpose for w in sl.members["adversarial_test"])
 
 
-_SPACED_SLASH = re.compile(r"\s/\s")
+_SPACED_SLASH = lazy_compile(r"\s/\s")
 
 
 def _alternative(text: str, start: int, end: int) -> bool:

@@ -27,6 +27,7 @@ from toolwitness.checks.roles.prose import (
 )
 from toolwitness.checks.roles.text import name_tokens
 from toolwitness.checks.roles.vocab import ROLE_NAMES, RoleRule, RoleVocabulary, vocabulary
+from toolwitness.lazyre import lazy_compile
 from toolwitness.memo import IdentityMemo
 from toolwitness.model import ServerSurface, Tool
 from toolwitness.plainclass import plainclass
@@ -470,7 +471,10 @@ def _noun_positions(
     return frozenset(out)
 
 
-_DETERMINERS = ("the", "a", "an", "this", "that", "each", "every", "its", "their", "your", "our")
+_DETERMINERS = frozenset(
+    {"the", "a", "an", "this", "that", "each", "every", "its", "their", "your", "our"}
+)
+_WORDS = lazy_compile(r"[a-z0-9]+")
 
 
 def _grave_verbs(vocab: RoleVocabulary) -> frozenset[str]:
@@ -495,10 +499,8 @@ def _used_as_noun(token: str, description: str) -> bool:
     """`token` follows a determiner in the description ("the invite link", "an order")."""
     if not token.isalpha() or len(token) < 3:
         return False
-    found = re.search(
-        r"\b(?:" + "|".join(_DETERMINERS) + r")\s+" + token + r"\b", description[:2000], re.I
-    )
-    return found is not None
+    words = _WORDS.findall(description[:2000].lower())
+    return any(w == token and k and words[k - 1] in _DETERMINERS for k, w in enumerate(words))
 
 
 _RANK = {role: i for i, role in enumerate(ROLE_NAMES)}
