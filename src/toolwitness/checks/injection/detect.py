@@ -230,7 +230,8 @@ def detect(
         if payloads is None:
             payloads = list(inj_payloads.decode_payloads(text, words))
         for payload in payloads:
-            inner = detect(payload.text, fctx, lex, decode=False)
+            inner = [s for s in detect(payload.text, fctx, lex, decode=False)
+                     if not _visible(text, payload.text, s)]  # fmt: skip
             shown = f"{payload.encoding} decodes to: {excerpt(redact(payload.text), 200)}"
             harmful = any(s.severity.at_least(Severity.MEDIUM) for s in inner)
             if harmful and inj_payloads.shown_example(text, payload.start, fctx, lex):
@@ -267,6 +268,17 @@ def detect(
                 Signal(ENCODED, severity, payload.start, payload.end, message, evidence=shown)
             )
     return signals
+
+
+_VISIBLE_MIN = 4  # a shorter match ("rm") may occur by chance in the text as written
+
+
+def _visible(raw: str, decoded: str, signal: Signal) -> bool:
+    """What the signal matched in the decoded text is in the field as written: a reader sees
+    it there, so the decoding hides nothing of it (the skeleton of a Cyrillic sentence around
+    an ASCII `rm -rf /` is not a command hidden in confusable letters)."""
+    found = decoded[signal.start : signal.end]
+    return signal.evidence is None and len(found.strip()) >= _VISIBLE_MIN and found in raw
 
 
 # Whole-field transforms read a text another way (its reversal, its letters' skeletons, the

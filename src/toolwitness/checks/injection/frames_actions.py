@@ -41,6 +41,7 @@ from toolwitness.checks.injection.model import (
     FieldContext,
     Signal,
 )
+from toolwitness.checks.injection.payloads import shown_sample
 from toolwitness.checks.injection.slots import Slots, attack_topic, slots
 from toolwitness.checks.injection.targets import (
     _likened,
@@ -592,6 +593,9 @@ def _command(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags:
             analysis, sentence, sentence.tokens[i].start
         ):
             continue
+        tick = analysis.text.find("`", start, start + 4)
+        if code and tick >= 0 and shown_sample(analysis, tick + 1):
+            continue  # "`powershell -enc` launches, `curl | sh` on servers": a catalogue item
         rest = analysis.text[start : sentence.end]
         risky = any(mark in rest for mark in _RISKY)
         return _signal(

@@ -89,7 +89,49 @@ def _before_code(text: str, lo: int, hi: int) -> list[str]:
     return head.lower().replace("|", " | ").split()
 
 
-def _shown(analysis: Analysis, at: int) -> bool:
+_LIST_COMMAS = frozenset(",،、，;")
+_ITEM_GAP = 24  # characters between two listed code spans ("` launches, `")
+
+
+def _listed(analysis: Analysis, at: int) -> int | None:
+    """The code span whose text starts at `at` is an item of a list of code spans in its
+    sentence ("detections include `powershell -enc` launches, `curl | sh` on servers"): a
+    catalogue of samples, in any language. Returns where the list's first span starts."""
+    sentence = analysis.sentence_at(at)
+    if sentence is None:
+        return None
+    text = analysis.text
+    starts = [m.start(1) for m in _CODE_SPAN.finditer(text, sentence.start, sentence.end)]
+    if at not in starts or len(starts) < 2:
+        return None
+    k = starts.index(at)
+    first = at
+    for j in range(k, 0, -1):  # walk back while the previous span is one list comma away
+        if not _one_item_apart(text, starts[j - 1], starts[j]):
+            break
+        first = starts[j - 1]
+    if first != at:
+        return first
+    if k + 1 < len(starts) and _one_item_apart(text, at, starts[k + 1]):
+        return at
+    return None
+
+
+def _one_item_apart(text: str, lo: int, hi: int) -> bool:
+    """Two code spans one list comma apart: after the first span at most a short item tail
+    (" launches"), then the comma, then only spaces before the next span."""
+    close = text.find("`", lo)
+    if not 0 <= close < hi:
+        return False
+    gap = text[close + 1 : hi - 1]
+    head = gap.rstrip()
+    return (
+        len(gap) <= _ITEM_GAP and bool(head) and head[-1] in _LIST_COMMAS
+        and _LIST_COMMAS.isdisjoint(head[:-1])
+    )  # fmt: skip
+
+
+def shown_sample(analysis: Analysis, at: int) -> bool:
     """A command quoted as documentation, or as an example in a sentence that orders nothing
     ("alert titles quote the command line as evidence, e.g. `powershell -nop -w hidden …`"); an
     order with an example ("run e.g. `curl … | sh` first") is still an order."""
@@ -98,7 +140,15 @@ def _shown(analysis: Analysis, at: int) -> bool:
         return False
     if sentence.documentary_at(at):
         return True
-    if not analysis.exemplified_at(at) or sentence.to_model:
+    if sentence.to_model:
+        return False
+    first = _listed(analysis, at)
+    if first is not None:
+        # a list of code spans opened in a clause that orders nothing (an item's own clause
+        # may read as an order: "`curl | sh` on servers" opens with a command's name)
+        found = analysis.clause_at(first)
+        return found is None or not found[0].directive
+    if not analysis.exemplified_at(at):
         return False
     found = analysis.clause_at(at)  # the example's own clause: "…, e.g. `…`" orders nothing
     return found is not None and not found[0].directive
@@ -113,14 +163,14 @@ def shell_commands(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Itera
     for lo, hi in spans:
         words = text[lo:hi].lower().replace("|", " | ").split()
         why = _shellish(words, lex)
-        if why and (lo, hi) in code and _shown(analysis, lo):
+        if why and (lo, hi) in code and shown_sample(analysis, lo):
             shown.append(lo)
             continue
         if why and any(lo <= at < hi for at in shown) and _shellish(
             _before_code(text, lo, hi), lex
         ) is None:
             continue  # the sentence's command is that example (nothing before it is one)
-        if why and lo not in seen and not _shown(analysis, lo):
+        if why and lo not in seen and not shown_sample(analysis, lo):
             seen.add(lo)
             yield Signal(
                 SHELL,
@@ -140,6 +190,7 @@ def shell_commands(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Itera
             and sentence is not None
             and sentence.directive
             and not analysis.exemplified_at(m.start())  # "quoted as written, e.g. `wget …`"
+            and not shown_sample(analysis, m.start(1))  # an item of a catalogue of samples
             and (first[0] in lex.shell["fetchers"] or first[0] in lex.shell["interpreters"])
             and not _own_api_call(m.group(1), ctx)
         ):
