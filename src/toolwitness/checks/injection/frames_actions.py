@@ -694,6 +694,8 @@ def _intent(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: 
             continue  # a modifier ("injection container"), not what the tool is
         if analysis.quoted_at(sentence.tokens[i].start):
             continue
+        if analysis.label_cell_at(sentence.tokens[i].start):
+            continue  # a label in a table of records ("| PG-07 | image exfiltration |")
         if _alternative(analysis.text, sentence.tokens[i].start, sentence.tokens[i].end):
             continue  # "a verdict (poisoned / clean)": one of the values a field takes
         return _signal(

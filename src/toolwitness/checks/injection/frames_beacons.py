@@ -21,6 +21,7 @@ from toolwitness.checks.injection.frames_common import (
     _within_purpose,
 )
 from toolwitness.checks.injection.model import URL, FieldContext, Signal
+from toolwitness.checks.injection.payloads import whole_cell_sample
 from toolwitness.checks.injection.slots import Slots, slots
 from toolwitness.checks.text.language import Analysis, Sentence
 from toolwitness.findings import Severity
@@ -109,6 +110,8 @@ def _image_beacons(analysis: Analysis) -> Iterator[Signal]:
             continue
         if analysis.exemplified_at(m.start()):
             continue  # "remote images (for example `![](https://…?d=SECRET)`)": shown, not asked
+        if whole_cell_sample(analysis, m.start()):
+            continue  # quoted as a whole cell of a table of records: a sample, never rendered
         if _PLACEHOLDER.search(url) or ("?" in url and "=" in url):
             yield _signal(
                 URL, Severity.HIGH, m.start(), m.end(),

@@ -131,6 +131,13 @@ def _one_item_apart(text: str, lo: int, hi: int) -> bool:
     )  # fmt: skip
 
 
+def whole_cell_sample(analysis: Analysis, at: int) -> bool:
+    """The quoted sample at `at` is all of its table cell: "| PG-12 | pipe-to-shell |
+    `curl … | sh` |" lists it; "| 1 | Run `curl … | sh` first |" orders it."""
+    cell = analysis.table_cell_at(at)
+    return cell is not None and len(cell) > 1 and cell[0] == cell[-1] and cell[0] in "`\"'"
+
+
 def shown_sample(analysis: Analysis, at: int) -> bool:
     """A command quoted as documentation, or as an example in a sentence that orders nothing
     ("alert titles quote the command line as evidence, e.g. `powershell -nop -w hidden …`"); an
@@ -142,6 +149,8 @@ def shown_sample(analysis: Analysis, at: int) -> bool:
         return True
     if sentence.to_model:
         return False
+    if whole_cell_sample(analysis, at):
+        return True  # a cell of a table of records, holding only the sample
     first = _listed(analysis, at)
     if first is not None:
         # a list of code spans opened in a clause that orders nothing (an item's own clause

@@ -916,6 +916,7 @@ def harmful_intent(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Itera
             hit is None
             or analysis.negated_at(toks[hit].start)
             or analysis.quoted_at(toks[hit].start)
+            or analysis.label_cell_at(toks[hit].start)  # a table's label ("image exfiltration")
         ):
             continue
         yield Signal(

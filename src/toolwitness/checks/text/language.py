@@ -130,6 +130,9 @@ class Sentence:
         return self.documentary_from is not None and offset >= self.documentary_from
 
 
+_LABEL_WORDS = 4  # a table cell this short names a thing; a longer one may say what to do
+
+
 @plainclass
 class Analysis:
     text: str
@@ -169,6 +172,34 @@ class Analysis:
     def quoted_at(self, offset: int) -> bool:
         i = bisect.bisect_right(self._quote_starts, offset) - 1
         return i >= 0 and offset < self.quotes[i][1]
+
+    def table_cell_at(self, offset: int) -> str | None:
+        """The text of the Markdown table cell holding `offset` ("| PG-12 | pipe-to-shell |
+        `curl … | sh` |"), stripped, when its row orders nothing and speaks to no model: a
+        record of data, whose cells are values and labels. Cells split at pipes outside code
+        spans, unescaped."""
+        sentence = self.sentence_at(offset)
+        if sentence is None or sentence.to_model or any(c.directive for c in sentence.clauses):
+            return None
+        lo, hi = sentence.start, sentence.end
+        row = self.text[lo:hi].strip()
+        if len(row) < 3 or row[0] != "|" or row[-1] != "|" or row.count("|") < 3:
+            return None
+        cell_start, in_code = lo, False
+        for i in range(lo, hi):
+            ch = self.text[i]
+            if ch == "`":
+                in_code = not in_code
+            elif ch == "|" and not in_code and (i == lo or self.text[i - 1] != "\\"):
+                if cell_start <= offset < i:
+                    return self.text[cell_start:i].strip()
+                cell_start = i + 1
+        return None
+
+    def label_cell_at(self, offset: int) -> bool:
+        """In a table cell of a few words ("| PG-07 | markdown-image exfiltration |"): a label."""
+        cell = self.table_cell_at(offset)
+        return cell is not None and len(cell.split()) <= _LABEL_WORDS
 
     def exemplified_at(self, offset: int) -> bool:
         """Inside a quotation or code span that an example marker introduces ("such as
