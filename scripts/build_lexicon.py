@@ -180,9 +180,13 @@ def inflections(vocabulary: set[str]) -> tuple[dict[str, str], str]:
     return dict(sorted(forms.items())), str(simplemma.__version__)
 
 
-def frame_slots(classes: dict[str, Any], forms: dict[str, str]) -> dict[str, list[str]]:
+def frame_slots(
+    classes: dict[str, Any], forms: dict[str, str], dictionary: frozenset[str] = frozenset()
+) -> dict[str, list[str]]:
     """Every token of each frame slot (`frames.yaml`): its words and its WordNet classes'
-    lemmas, with their inflected forms; computed here so a scan only reads the result."""
+    lemmas, with their inflected forms; computed here so a scan only reads the result. A slot
+    with `dictionary_words_of: X` holds the words of slot X that are WordNet nouns or verbs
+    (`dictionary`): command names that are also English words."""
     by_lemma: dict[str, set[str]] = {}
     for form, lemma in forms.items():
         by_lemma.setdefault(lemma, set()).add(form)
@@ -190,6 +194,9 @@ def frame_slots(classes: dict[str, Any], forms: dict[str, str]) -> dict[str, lis
     out: dict[str, list[str]] = {}
     for name, body in sorted(doc["slots"].items()):
         lemmas = {str(w).lower() for w in body.get("words", [])}
+        source = body.get("dictionary_words_of")
+        if source is not None:
+            lemmas |= {str(w).lower() for w in doc["slots"][source].get("words", [])} & dictionary
         for cls in body.get("wordnet", []):
             lemmas |= set(classes[cls]["words"])
         tokens = set(lemmas)
@@ -216,7 +223,8 @@ def build(root: Path) -> str:
     others = sorted(p for p in LEXICON.glob("*.yaml") if p.name != SEEDS.name)
     vocabulary |= yaml_words(others)
     forms, version = inflections(vocabulary)
-    slots = frame_slots(classes, forms)
+    dictionary = frozenset(wn.lemmas("n")) | frozenset(wn.lemmas("v"))
+    slots = frame_slots(classes, forms, dictionary)
     # Every one-word verb of WordNet, in its base form: a clause opening with one of these
     # before an object ("close them", "finish the download") is an imperative
     # (checks/text/language.py), whichever verb a writer chose.

@@ -52,7 +52,7 @@ from toolwitness.checks.injection.targets import (
     redacted,
 )
 from toolwitness.checks.injection.triggers import SQL_STATEMENT
-from toolwitness.checks.text.language import Analysis, Sentence, split_identifier
+from toolwitness.checks.text.language import Analysis, Sentence, Token, split_identifier
 from toolwitness.checks.text.lexicon import Lexicon, lexicon
 from toolwitness.findings import Severity
 from toolwitness.lazyre import lazy_compile
@@ -582,9 +582,20 @@ def _command(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags:
     for i, tag in enumerate(tags):
         if "execute" not in tag or _clause_of(sentence, i)[1] or not _asked(sentence, words, i):
             continue
+        after = analysis.text[sentence.tokens[i].end : sentence.tokens[i].end + 2].lstrip()
+        if (
+            words[i + 1 : i + 2] == ["of"]
+            or after[:1] in ("(", ":")
+            or analysis.quoted_at(sentence.tokens[i].start)
+        ):
+            continue  # a noun ("type of history items", "type (…)") or a value ("`start`")
         cmd = find(tags, "command", i + 1, i + 4)
+        if cmd is not None and "command_word" in tags[cmd] and not _shell_syntax(
+            analysis, sentence.tokens[cmd]
+        ):
+            cmd = None  # an English word ("obtain run IDs"), not a program it names
         start = sentence.tokens[i].end
-        code = "`" in analysis.text[start : start + 4] and not _named_step(
+        code = "`" in analysis.text[start : min(start + 4, sentence.end)] and not _named_step(
             analysis.text, start, lex
         )
         query = SQL_STATEMENT.match(analysis.text, start + 1) is not None and _called(
@@ -596,6 +607,8 @@ def _command(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags:
         tick = analysis.text.find("`", start, start + 4)
         if code and tick >= 0 and shown_sample(analysis, tick + 1):
             continue  # "`powershell -enc` launches, `curl | sh` on servers": a catalogue item
+        if code and tick >= 0 and cmd is None and _names_own_param(analysis.text, tick, ctx):
+            continue  # "use `jq` param to filter": the tool's own argument, not a program
         rest = analysis.text[start : sentence.end]
         risky = any(mark in rest for mark in _RISKY)
         return _signal(
@@ -603,6 +616,28 @@ def _command(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags:
             sentence.end, "tells the model to run a shell command unrelated to the tool",
         )  # fmt: skip
     return None
+
+
+def _names_own_param(text: str, tick: int, ctx: FieldContext) -> bool:
+    """The code span opening at `tick` holds only one of the tool's own parameter names."""
+    close = text.find("`", tick + 1, tick + 66)
+    return close > tick and text[tick + 1 : close].strip().lower() in ctx.params
+
+
+_SHELL_MARKS = ("-", "/", "~", "|", "$", "<", ">", ".sh", "http")
+
+
+def _shell_syntax(analysis: Analysis, token: Token) -> bool:
+    """The command word is quoted as code, or shell syntax follows it (a flag, a path, a pipe,
+    a variable, a URL): "run id -u", "source ~/.profile", "curl https://…"."""
+    if analysis.quoted_at(token.start):
+        return True
+    after = analysis.text[token.end : token.end + 12].lstrip()
+    if after.startswith(_SHELL_MARKS):
+        return True
+    # "Python code", "a bash script": the program named as the language of what is run
+    first = after.split(maxsplit=1)[:1]
+    return bool(first) and first[0].rstrip(".,;:") in ("code", "script", "scripts", "commands")
 
 
 _REMOTE_ADMIN = frozenset({"run", "runs", "execute", "executes"})
