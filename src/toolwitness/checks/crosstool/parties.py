@@ -66,6 +66,26 @@ def documentation_host(host: str) -> bool:
     return tld in _DOC_TLDS or any(host == d or host.endswith("." + d) for d in _DOC_DOMAINS)
 
 
+# The first label of a documentation site's host, and the first path segment of a reference
+# page, by web convention ("docs.aws.amazon.com", "learn.microsoft.com", "…/doc/html/rfc3339").
+_DOC_LABELS = frozenset({"docs", "doc", "learn", "developer", "developers", "devdocs", "help",
+                         "wiki", "datatracker", "reference", "manual", "man7"})  # fmt: skip
+_DOC_PATHS = frozenset({"doc", "docs", "documentation", "reference", "references", "wiki",
+                        "manual", "rfc", "spec", "specs", "guide", "guides",
+                        "api-reference"})  # fmt: skip
+
+
+def reference_page(dest: Destination) -> bool:
+    """A web page to read (a documentation site, a reference path) with no query to carry
+    data: a link for the reader, not a place a tool or the model sends anything."""
+    if dest.kind != "url" or dest.host is None or "?" in dest.rest:
+        return False
+    if dest.host.lower().split(".", 1)[0] in _DOC_LABELS:
+        return True
+    path = dest.rest.split("/", 2)
+    return len(path) > 1 and path[1].lower() in _DOC_PATHS
+
+
 def own_host(host: str, own: frozenset[str]) -> bool:
     return squash(registrable_label(host)) in own
 
@@ -83,7 +103,7 @@ def third_party(dest: Destination, own: frozenset[str]) -> bool:
     they are always third party."""
     if dest.host is None:
         return True
-    if documentation_host(dest.host) or own_host(dest.host, own):
+    if documentation_host(dest.host) or own_host(dest.host, own) or reference_page(dest):
         return False
     return squash(registrable_label(dest.host)) not in service_labels()
 

@@ -26,6 +26,7 @@ _IBAN = re.compile(r"\b[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})
 _EVM = lazy_compile(r"\b0x[0-9a-fA-F]{40}\b")
 _BECH32 = lazy_compile(r"\bbc1[02-9ac-hj-np-z]{25,62}\b")
 _URL = lazy_compile(r"\b(?:https?|wss?|ftp)://([A-Za-z0-9.\-]{1,253})(?::[0-9]{1,5})?")
+_URL_REST = lazy_compile(r"[/?#][^\s\"'<>()\[\]`]{0,199}")
 _PHONE = lazy_compile(r"(?<![\w+])\+[0-9][0-9 ().\-]{6,18}[0-9](?![\w])")
 # A host name written without a scheme ("sync target: notes-relay.io"): lower-case labels, not
 # part of a path, an address, a URL or a longer dotted name.
@@ -56,6 +57,7 @@ class Destination:
     kind: str  # email | iban | wallet | url | host | phone
     value: str
     host: str | None = None  # the host of a URL or an e-mail address
+    rest: str = ""  # what follows a URL's host: its path, query and fragment (up to 200 chars)
 
 
 def identifier_shaped(name: str) -> bool:
@@ -194,7 +196,10 @@ def destinations(text: str) -> Iterator[Destination]:
     urls = list(_URL.finditer(text)) if "://" in text else []
     for m in urls:
         if any(c.isalnum() for c in m.group(1)):  # "https://..." is a placeholder
-            yield Destination("url", m.group(), m.group(1).lower().rstrip("."))
+            rest = _URL_REST.match(text, m.end())
+            yield Destination(
+                "url", m.group(), m.group(1).lower().rstrip("."), rest.group() if rest else ""
+            )
     if b".a" in shape:
         taken = [(m.start(), m.end()) for m in emails] + [(m.start(), m.end()) for m in urls]
         for m in _BARE_HOST.finditer(text):
