@@ -122,6 +122,8 @@ _SIGN_PARTICLES = frozenset({"in", "on", "into"})
 
 def _signs_in(words: Sequence[str], tags: Tags, lo: int, hi: int) -> bool:
     for j in range(lo, min(hi, len(words))):
+        if words[j] == "by":
+            return False  # "data filtered by … session ID": what filters it, not what it is
         if "secret_modifier" in tags[j] or "secret" in tags[j]:
             return True
         if words[j] in _SIGN_VERBS and words[j + 1 : j + 2] and words[j + 1] in _SIGN_PARTICLES:
@@ -160,10 +162,12 @@ def _harvest(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags:
         return None
     for i, tag in enumerate(tags):
         calls = "call" in tag and "with" in words[i + 1 : i + 6]  # "call X with … the password"
-        if not (tag & {"acquire", "transfer"} or calls):
-            continue
+        if not (tag & {"acquire", "transfer"} or calls) or words[i + 1 : i + 2] == ["of"]:
+            continue  # (a verb's form before "of" is a noun: "Type of secret to create")
         obj = next((k for k in range(i + 1, min(len(words), i + 13))
                     if _secret_at(words, tags, k, sl)), None)  # fmt: skip
+        if obj is not None and "by" in words[i + 1 : obj]:
+            continue  # "retrieve page data filtered by … session ID": the means of another act
         if obj is None or _clause_of(sentence, obj)[1] or not _asked(sentence, words, i):
             continue
         if _participle_adjective(words, i, obj):
