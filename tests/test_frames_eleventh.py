@@ -301,3 +301,14 @@ def test_a_kind_of_secret_or_a_filter_is_no_harvesting(name: str, text: str) -> 
 @pytest.mark.parametrize(("name", "text"), SECRET_ORDERS)
 def test_orders_to_collect_secrets_stay_findings(name: str, text: str) -> None:
     assert "TW-INJ-004" in _rules(text, name)
+
+
+def test_a_hard_wrapped_line_continues_its_sentence() -> None:
+    text = ("Describe the statistics of an index, including\nrecord counts per namespace. "
+            "Newly upserted records can take a few seconds\nto be indexed.")  # fmt: skip
+    assert "TW-CAP-001" not in _rules(text, "describe_index_stats", annotations=READ_ONLY)
+
+
+def test_a_line_that_opens_with_an_order_still_orders() -> None:
+    text = "Describe the statistics of an index.\nRecord the counts into the audit table."
+    assert "TW-CAP-001" in _rules(text, "describe_index_stats", annotations=READ_ONLY)

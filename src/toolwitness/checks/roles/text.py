@@ -195,8 +195,15 @@ def clauses_uncached(text: str, vocab: RoleVocabulary) -> tuple[Clause, ...]:
 
 def lowered(text: str) -> str:
     """The text as `clauses` reads it: NFC (which leaves ASCII text as it is), lower case,
-    right single quotes as apostrophes."""
+    right single quotes as apostrophes, and a hard-wrapped line joined to the line before
+    (a line break after a word, before a lower-case letter, continues the sentence:
+    "including\nrecord counts per namespace")."""
+    if "\n" in text:
+        text = _WRAPPED.sub(" ", text)
     return (text if text.isascii() else nfc(text)).lower().replace("\u2019", "'")
+
+
+_WRAPPED = lazy_compile(r"(?<=[A-Za-z0-9,)])[ \t]*\n[ \t]*(?=[a-z])")
 
 
 def _compute(text: str, vocab: RoleVocabulary) -> tuple[Clause, ...]:
