@@ -80,7 +80,9 @@ def test_honest_mentions_and_addresses_are_quiet(text: str) -> None:
 
 def test_url_on_the_servers_own_host_is_not_a_destination() -> None:
     own = Transport(kind="http", url="https://api.bankly-cloud.net/mcp")
-    text = "Shows the balance. Call list_accounts first; schema at https://docs.bankly-cloud.net/v1."
+    # (a host of the server's own domain that is not a documentation site: docs.* and
+    # reference paths are never destinations, whoever's they are)
+    text = "Shows the balance. Call list_accounts first; sync at https://sync.bankly-cloud.net/v1."
     assert "TW-INJ-015" not in _rules(_tool(text), own)
     assert "TW-INJ-015" in _rules(_tool(text))
 

@@ -101,7 +101,9 @@ def _destinations_before(text: str) -> Iterator[tokens.Destination]:
 @given(_TEXTS)
 def test_destinations_unchanged(text: str) -> None:
     """The same destinations, in the same order, as with every scan run on every text."""
-    assert list(tokens.destinations(text)) == list(_destinations_before(text))
+    # (the reference scans predate `Destination.rest`: compared on what both compute)
+    now = [(d.kind, d.value, d.host) for d in tokens.destinations(text)]
+    assert now == [(d.kind, d.value, d.host) for d in _destinations_before(text)]
 
 
 def test_gates_on_a_json_dump() -> None:

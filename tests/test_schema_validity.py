@@ -151,3 +151,19 @@ def test_real_reference_servers_have_valid_schemas() -> None:
     for path in sorted((Path(__file__).parent / "fixtures" / "real").glob("*.json")):
         tools = json.loads(path.read_text("utf-8"))["tools"]
         assert _scan(tools) == [], path.name
+
+
+def test_a_cached_verdict_never_moves_the_error_to_another_member() -> None:
+    # two schemas whose "properties" hold members of the same kinds and count share a cached
+    # verdict; the failing member is each schema's own (this once reported
+    # s.properties.properties for the second, after a property test generated the first)
+    assert [p.location for p in validate_schema({"properties": {"properties": 7}}, "s").problems] == [
+        "s.properties.properties"
+    ]
+    assert [p.location for p in validate_schema({"properties": {"a": 5}}, "s").problems] == [
+        "s.properties.a"
+    ]
+    mixed = {"properties": {"b": {}, "a": 5}}
+    assert [p.location for p in validate_schema(mixed, "s").problems] == ["s.properties.a"]
+    swapped = {"properties": {"a": {}, "b": 5}}
+    assert [p.location for p in validate_schema(swapped, "s").problems] == ["s.properties.b"]

@@ -139,16 +139,18 @@ def test_a_whole_text_disguise_is_not_read_joined_when_a_part_reported_its_rule(
 def test_a_whole_text_disguise_no_part_reported_is_read_joined(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # the cross-field signal is not always reported per field: a harmless zero-width split
-    # (too short for a low finding) in one field and a plain order in the other give a
-    # TW-INJ-008 only on the joined text, where the stripped text holds the order
+    # a harmless zero-width split (too short for a low finding) in one field and a plain
+    # order in the other: the joined text is still read (no part reported TW-INJ-008), and
+    # its stripped form hides nothing, since the order is written plainly and reported where
+    # it is (a decoding hides only what a reader does not see as written)
     tool = {"name": "get_weather", "inputSchema": {"type": "object"},
             "description": "Weather fore\u200bcast.", "annotations": {"x-note": _ORDER}}  # fmt: skip
     doc = {"tools": [tool]}
     with monkeypatch.context() as m:
         full_seen = _counting(m, skip=False)
         full = _scan(doc)
-    assert any(f[0] == "TW-INJ-008" and "split across 2 fields" in f[2] for f in full)
+    assert not any(f[0] == "TW-INJ-008" and "split across 2 fields" in f[2] for f in full)
+    assert any(f[0] == "TW-INJ-001" and f[1] == 'tools[0].annotations["x-note"]' for f in full)
     seen = _counting(monkeypatch, skip=True)
     assert _scan(doc) == full
     assert seen["read"] == full_seen["read"] == 1

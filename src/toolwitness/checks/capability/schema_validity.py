@@ -219,6 +219,11 @@ def _walk(schema: Any) -> _Walked:
             key = _key(dialect, keyword, rule, value)
             if key is not None and key in answers:
                 answer = answers[key]
+                if answer and answer[1] and rule.member_cap is not None:
+                    # a key by the members' kinds and count says whether the value breaks
+                    # its metaschema, not which member does: that is found again here
+                    report.checks += 1
+                    answer = _first_error(rule.validator.iter_errors(value))
             else:
                 report.checks += 1
                 answer = (
