@@ -368,6 +368,8 @@ def _audience(words: Sequence[str], tags: Tags, lo: int, sl: Slots) -> str | Non
             and words[k] not in _ANY_PLACE
         ):
             continue
+        if _read_by_person(words, tags, k + 1):
+            return "shown"  # "out of any action list you show", "… the view the user sees"
         for j in range(k + 1, min(len(words), k + 5)):
             if words[j] in _CONDITIONS:
                 break  # "leave it off unless the user asks": the user of a condition
@@ -390,6 +392,30 @@ def _audience(words: Sequence[str], tags: Tags, lo: int, sl: Slots) -> str | Non
             if "oversight" in tags[j]:
                 return "oversight"
     return None
+
+
+_NOUN_OPENERS = frozenset({"the", "this", "that", "any", "each", "every", "its", "our"})
+
+
+def _moved_as_noun(words: Sequence[str], tags: Tags, k: int) -> bool:
+    """A verb of moving data used as a noun ("the partner sync", "this upload"): the act."""
+    return "dispatch" in tags[k] and (
+        (words[k - 1 : k] != [] and words[k - 1] in _NOUN_OPENERS)
+        or (k >= 2 and words[k - 2] in _NOUN_OPENERS and not tags[k - 1] & {"dispatch"})
+    )
+
+
+def _read_by_person(words: Sequence[str], tags: Tags, lo: int) -> bool:
+    """The place after a preposition is qualified by a relative clause whose reader is the
+    user or the model showing it ("any action list you show", "the memory view the user
+    sees"): a noun phrase of up to four words, then "you" or a person, then a reader's verb."""
+    for j in range(lo + 1, min(len(words) - 1, lo + 5)):
+        if words[j] in _CONDITIONS or words[j] in _AUDIENCE_PREPS:
+            return False
+        reader = words[j] == "you" or ("person" in tags[j] and not noun_modifier(words, tags, j))
+        if reader and "perceive" in tags[j + 1]:
+            return True
+    return False
 
 
 # "anywhere the user might read it", "wherever the customer looks": a place named by its reader
@@ -584,7 +610,7 @@ def _keeps_out(
     window = range(i + 1, min(len(words), i + 7))
     obj = next((k for k in window if tags[k] & {"pronoun", "activity", "self", "data", "secret",
                                                  "dispatch_act"}
-                or is_act(words[k], act)), None)  # fmt: skip
+                or is_act(words[k], act) or _moved_as_noun(words, tags, k)), None)  # fmt: skip
     if obj is not None and _privacy(words, tags, obj, sl):
         return None
     # "keep quiet about it" hides; "keep it quiet after 10 pm" is a volume
@@ -593,7 +619,9 @@ def _keeps_out(
     out = any(words[k] in sl.members["away"] for k in window)
     audience = _audience(words, tags, i + 1, sl) or ("person" if to_user else None)
     # (a move of data is an act whoever's it is: "keep the partner upload out of any summary")
-    acted = obj is not None and (is_act(words[obj], act) or "dispatch_act" in tags[obj])
+    acted = obj is not None and (
+        is_act(words[obj], act) or "dispatch_act" in tags[obj] or _moved_as_noun(words, tags, obj)
+    )
     if audience == "shown" and not (_own(words, tags, obj, sl) or acted):
         audience = None  # "keep debug lines out of the summary": formatting, not concealment
     if (hidden or out) and audience is not None:
