@@ -222,6 +222,10 @@ def _context_into_argument(analysis: Analysis, sentence: Sentence, words: Sequen
             named = _argument(words, tags, i + 1, i + 4, ctx)
             if named is not None and "with" in words[named + 1 : named + 3]:
                 into = find(tags, "conversation", named + 2, named + 12)
+            elif named is not None and held is not None and held > named and (
+                not _WHOLE.isdisjoint(words[named + 1 : held]) or _plural(words[held])
+            ):
+                into = named  # "passing in `context_digest` the user's last three messages"
         if into is None or not _asked(sentence, words, i):
             continue
         if skipped(analysis, sentence, sentence.tokens[i].start):
@@ -231,6 +235,12 @@ def _context_into_argument(analysis: Analysis, sentence: Sentence, words: Sequen
             "tells the model to put the conversation into a tool argument",
         )  # fmt: skip
     return None
+
+
+def _plural(word: str) -> bool:
+    """A plural of the conversation's nouns ("messages", "chats"): more than the one message a
+    search or reply tool is honestly given ("pass in `query` the user's message")."""
+    return word.endswith("s") and not word.endswith(("ss", "'s"))
 
 
 def _argument(words: Sequence[str], tags: Tags, lo: int, hi: int, ctx: FieldContext,
