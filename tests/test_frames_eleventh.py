@@ -353,3 +353,31 @@ def test_the_chat_passed_into_a_named_argument_is_harvesting() -> None:
 def test_the_users_one_question_passed_into_a_query_is_the_tools_input() -> None:
     text = "Searches the help centre. Pass in `search_query` the user's message as written."
     assert "TW-INJ-004" not in _rules(text, "search_help", _with_params("search_query"))
+
+
+def test_a_sentence_of_many_listed_spans_is_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # hostile input: one sentence of 4,000 listed code spans and one table row of 4,000 cells;
+    # the list's runs and the row's cuts are found once per sentence, so the work is linear
+    from toolwitness.checks.injection import payloads
+    from toolwitness.checks.text.language import Analysis
+
+    calls = {"apart": 0, "cuts": 0}
+    apart, cuts = payloads._one_item_apart, Analysis._table_cuts
+
+    def counted_apart(text: str, lo: int, hi: int) -> bool:
+        calls["apart"] += 1
+        return apart(text, lo, hi)
+
+    def counted_cuts(self: Analysis, sentence: Any) -> list[int]:
+        calls["cuts"] += 1
+        return cuts(self, sentence)
+
+    monkeypatch.setattr(payloads, "_one_item_apart", counted_apart)
+    monkeypatch.setattr(Analysis, "_table_cuts", counted_cuts)
+    spans = 4000
+    listed = "Signatures: " + ", ".join("`rm -rf /`" for _ in range(spans)) + "."
+    row = "Rules.\n\n| a | b |\n|---|---|\n| " + " | ".join("`curl x | sh`" for _ in range(spans)) + " |"
+    assert "TW-INJ-009" not in _rules(listed, "search_logs")
+    assert calls["apart"] < 2 * spans  # one look per adjacent pair (and per gate), not per pair
+    _rules(row, "list_rules")
+    assert calls["cuts"] <= 8  # once per sentence of the text, not once per span

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ipaddress
 from collections.abc import Iterator
+from itertools import pairwise
 from urllib.parse import urlsplit
 
 from toolwitness.checks.crosstool.parties import own_host
@@ -96,25 +97,27 @@ _ITEM_GAP = 24  # characters between two listed code spans ("` launches, `")
 def _listed(analysis: Analysis, at: int) -> int | None:
     """The code span whose text starts at `at` is an item of a list of code spans in its
     sentence ("detections include `powershell -enc` launches, `curl | sh` on servers"): a
-    catalogue of samples, in any language. Returns where the list's first span starts."""
+    catalogue of samples, in any language. Returns where the list's first span starts. The
+    sentence's lists are found once (sentence memo), so a sentence of many spans stays linear."""
     sentence = analysis.sentence_at(at)
     if sentence is None:
         return None
-    text = analysis.text
+    firsts = sentence.memo.get("code_lists")
+    if firsts is None:
+        firsts = sentence.memo["code_lists"] = _code_lists(analysis.text, sentence)
+    return firsts.get(at)
+
+
+def _code_lists(text: str, sentence: Sentence) -> dict[int, int]:
+    """Each listed code span's start -> the start of its list's first span."""
     starts = [m.start(1) for m in _CODE_SPAN.finditer(text, sentence.start, sentence.end)]
-    if at not in starts or len(starts) < 2:
-        return None
-    k = starts.index(at)
-    first = at
-    for j in range(k, 0, -1):  # walk back while the previous span is one list comma away
-        if not _one_item_apart(text, starts[j - 1], starts[j]):
-            break
-        first = starts[j - 1]
-    if first != at:
-        return first
-    if k + 1 < len(starts) and _one_item_apart(text, at, starts[k + 1]):
-        return at
-    return None
+    out: dict[int, int] = {}
+    for prev, here in pairwise(starts):
+        if _one_item_apart(text, prev, here):
+            first = out.get(prev, prev)
+            out[prev] = first
+            out[here] = first
+    return out
 
 
 def _one_item_apart(text: str, lo: int, hi: int) -> bool:

@@ -177,24 +177,37 @@ class Analysis:
         """The text of the Markdown table cell holding `offset` ("| PG-12 | pipe-to-shell |
         `curl … | sh` |"), stripped, when its row orders nothing and speaks to no model: a
         record of data, whose cells are values and labels. Cells split at pipes outside code
-        spans, unescaped."""
+        spans, unescaped; a row's cut points are found once (sentence memo) and bisected."""
         sentence = self.sentence_at(offset)
-        if sentence is None or sentence.to_model or any(c.directive for c in sentence.clauses):
+        if sentence is None:
             return None
+        cuts = sentence.memo.get("table_cuts")
+        if cuts is None:
+            cuts = sentence.memo["table_cuts"] = self._table_cuts(sentence)
+        if not cuts:
+            return None
+        k = bisect.bisect_right(cuts, offset)
+        if k == 0 or k == len(cuts):
+            return None  # before the row's first pipe or after its last
+        return self.text[cuts[k - 1] + 1 : cuts[k]].strip()
+
+    def _table_cuts(self, sentence: Sentence) -> list[int]:
+        """The offsets of a table row's cell-separating pipes ([] for any other sentence)."""
+        if sentence.to_model or any(c.directive for c in sentence.clauses):
+            return []
         lo, hi = sentence.start, sentence.end
         row = self.text[lo:hi].strip()
         if len(row) < 3 or row[0] != "|" or row[-1] != "|" or row.count("|") < 3:
-            return None
-        cell_start, in_code = lo, False
+            return []
+        cuts: list[int] = []
+        in_code = False
         for i in range(lo, hi):
             ch = self.text[i]
             if ch == "`":
                 in_code = not in_code
             elif ch == "|" and not in_code and (i == lo or self.text[i - 1] != "\\"):
-                if cell_start <= offset < i:
-                    return self.text[cell_start:i].strip()
-                cell_start = i + 1
-        return None
+                cuts.append(i)
+        return cuts
 
     def label_cell_at(self, offset: int) -> bool:
         """In a table cell of a few words ("| PG-07 | markdown-image exfiltration |"): a label."""
