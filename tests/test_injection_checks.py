@@ -345,6 +345,10 @@ ADVERSARIAL = {
     "targets": "~/.ssh/id_rsa " * (N // 14),
     "ips": "1.2.3.4/" * (N // 8),
     "newlines": "\n" * N,
+    # eleventh wave: a catalogue of code spans, one table row of cells, a slash of values
+    "listed-spans": "`rm -rf /`, " * (N // 12),
+    "table-row": "| " + "`curl x \\| sh` | " * (N // 18),
+    "slashes": "poisoned / clean / " * (N // 19),
 }
 
 

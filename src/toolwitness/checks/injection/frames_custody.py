@@ -14,6 +14,7 @@ different clauses.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Sequence
 
 from toolwitness.checks.injection.frames import Tags
@@ -51,8 +52,8 @@ def bank_secret(analysis: Analysis, sentence: Sentence, words: Sequence[str], ta
         if not _typed_secret(words, tags, k):
             continue
         clause = _clause_of(sentence, k)[0]
-        bank = next((j for j in banks if abs(j - k) <= _NEAR
-                     and _clause_of(sentence, j)[0] == clause), None)  # fmt: skip
+        near = banks[bisect.bisect_left(banks, k - _NEAR) : bisect.bisect_right(banks, k + _NEAR)]
+        bank = next((j for j in near if _clause_of(sentence, j)[0] == clause), None)
         if bank is None:
             continue
         lo, hi = min(k, bank), max(k, bank)

@@ -4,6 +4,7 @@ Decoding itself lives in `decoders` (every encoding, up to three levels, bounded
 
 from __future__ import annotations
 
+import bisect
 import ipaddress
 from collections.abc import Iterator
 from itertools import pairwise
@@ -169,16 +170,18 @@ def shown_sample(analysis: Analysis, at: int) -> bool:
 def shell_commands(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
     text = analysis.text
     code = [(m.start(1), m.end(1)) for m in _CODE_SPAN.finditer(text)]
+    is_code = set(code)  # (a set: a text of thousands of listed spans is read in linear time)
     spans = code + [(s.start, s.end) for s in analysis.sentences]
     seen: set[int] = set()
-    shown: list[int] = []  # starts of code spans quoted as examples
+    shown: list[int] = []  # starts of code spans quoted as examples, in text order
     for lo, hi in spans:
         words = text[lo:hi].lower().replace("|", " | ").split()
         why = _shellish(words, lex)
-        if why and (lo, hi) in code and shown_sample(analysis, lo):
+        if why and (lo, hi) in is_code and shown_sample(analysis, lo):
             shown.append(lo)
             continue
-        if why and any(lo <= at < hi for at in shown) and _shellish(
+        at = bisect.bisect_left(shown, lo)
+        if why and at < len(shown) and shown[at] < hi and _shellish(
             _before_code(text, lo, hi), lex
         ) is None:
             continue  # the sentence's command is that example (nothing before it is one)
