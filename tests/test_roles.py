@@ -211,6 +211,11 @@ _ADVERSARIAL = {
     "capitals": lambda n: "A" * n,
     "apostrophes": lambda n: "'-" * (n // 2),
     "mixed": lambda n: "Sends ~/.ssh/id_rsa to https://x.y/ and " * (n // 40),
+    # hard-wrapped lines (each joined to the one before) and runs of spaces around breaks
+    "wrapped": lambda n: "record counts\nper namespace " * (n // 28),
+    "spaced-breaks": lambda n: "a" + " " * (n // 2) + "\n" + " " * (n // 2) + "b",
+    # a description whose words are the name's verb after a determiner ("the invite")
+    "determiners": lambda n: "the invite " * (n // 11),
 }
 
 
