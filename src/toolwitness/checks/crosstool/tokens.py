@@ -25,7 +25,8 @@ _EMAIL = lazy_compile(r"[A-Za-z0-9._%+\-]{1,64}@[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0
 _IBAN = re.compile(r"\b[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b")
 _EVM = lazy_compile(r"\b0x[0-9a-fA-F]{40}\b")
 _BECH32 = lazy_compile(r"\bbc1[02-9ac-hj-np-z]{25,62}\b")
-_URL = lazy_compile(r"\b(?:https?|wss?|ftp)://([A-Za-z0-9.\-]{1,253})(?::[0-9]{1,5})?")
+# (and object-storage buckets, "s3://bucket/prefix", "gs://bucket": a place data is written to)
+_URL = lazy_compile(r"\b(?:https?|wss?|ftp|s3|gs)://([A-Za-z0-9.\-]{1,253})(?::[0-9]{1,5})?")
 _URL_REST = lazy_compile(r"[/?#][^\s\"'<>()\[\]`]{0,199}")
 _PHONE = lazy_compile(r"(?<![\w+])\+[0-9][0-9 ().\-]{6,18}[0-9](?![\w])")
 # A host name written without a scheme ("sync target: notes-relay.io"): lower-case labels, not
