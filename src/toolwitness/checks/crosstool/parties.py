@@ -86,6 +86,16 @@ def reference_page(dest: Destination) -> bool:
     return len(path) > 1 and path[1].lower() in _DOC_PATHS
 
 
+def reference_url(url: str) -> bool:
+    """`reference_page` for a whole URL written out ("https://docs.acme.com/v2/migration")."""
+    if "://" not in url:
+        return False
+    rest = url.split("://", 1)[1]
+    host, slash, path = rest.partition("/")
+    host = host.split(":", 1)[0].lower()
+    return reference_page(Destination("url", url, host, slash + path if slash else ""))
+
+
 def own_host(host: str, own: frozenset[str]) -> bool:
     return squash(registrable_label(host)) in own
 

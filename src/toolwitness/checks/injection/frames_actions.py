@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-from toolwitness.checks.crosstool.parties import owned_literal
+from toolwitness.checks.crosstool.parties import owned_literal, reference_url
 from toolwitness.checks.crosstool.tokens import file_types
 from toolwitness.checks.injection.frames import Tags, find, find_any, self_reference, skipped
 from toolwitness.checks.injection.frames_beacons import _beacon, _image_beacons, _template_beacons
@@ -496,6 +496,12 @@ def _deprecation(analysis: Analysis, sentence: Sentence, words: Sequence[str], t
     following = analysis.sentence_at(sentence.end)
     tail = analysis.text[sentence.end : following.end] if following is not None else ""
     url = _URL.search(chunk) or _URL.search(tail)
+    if url is None and following is not None and len(words) <= _HEADLINE:
+        # a retirement said as a headline ("Superseded.") heads the two sentences after it;
+        # a documentation page that far off is a link to read ("Migration notes: https://docs…")
+        after = analysis.sentence_at(following.end)
+        far = _URL.search(analysis.text[following.end : after.end]) if after is not None else None
+        url = None if far is None or reference_url(far.group()) else far
     if url is not None and owned_literal(url.group(), ctx.owners):
         url = None  # "deprecated; see https://<our own site>/migration": the vendor's own notice
     target = _identifier_after(analysis, sentence, lure + 1, len(words), ctx)
@@ -508,6 +514,9 @@ def _deprecation(analysis: Analysis, sentence: Sentence, words: Sequence[str], t
             " does not provide",
         )  # fmt: skip
     return None
+
+
+_HEADLINE = 3  # words of a sentence that only announces a retirement ("Deprecated.")
 
 
 # What a retirement is said of when the obsolete word stands before it ("legacy endpoint").
