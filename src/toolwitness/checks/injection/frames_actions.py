@@ -51,7 +51,7 @@ from toolwitness.checks.injection.targets import (
     into_secret_fields,
     redacted,
 )
-from toolwitness.checks.injection.triggers import SQL_STATEMENT
+from toolwitness.checks.injection.triggers import EARLIER_WORDS, SQL_STATEMENT
 from toolwitness.checks.text.language import Analysis, Sentence, Token, split_identifier
 from toolwitness.checks.text.lexicon import Lexicon, lexicon
 from toolwitness.findings import Severity
@@ -205,6 +205,13 @@ def _context_into_argument(analysis: Analysis, sentence: Sentence, words: Sequen
     into a tool argument, where it leaves with the call."""
     if not _called(ctx).isdisjoint(sl.members["conversation"]):
         return None
+    recalled = _recalled_data(sentence, words, tags, ctx)
+    if recalled is not None:
+        return _signal(
+            SENSITIVE, Severity.HIGH, sentence.tokens[recalled[0]].start,
+            sentence.tokens[recalled[1]].end,
+            "tells the model to put data from earlier in the conversation into a tool argument",
+        )  # fmt: skip
     for i, tag in enumerate(tags):
         if not tag & {"acquire", "transfer"} or _clause_of(sentence, i)[1]:
             continue
@@ -234,6 +241,24 @@ def _context_into_argument(analysis: Analysis, sentence: Sentence, words: Sequen
             SENSITIVE, Severity.HIGH, sentence.tokens[i].start, sentence.tokens[into].end,
             "tells the model to put the conversation into a tool argument",
         )  # fmt: skip
+    return None
+
+
+def _recalled_data(sentence: Sentence, words: Sequence[str], tags: Tags,
+                   ctx: FieldContext) -> tuple[int, int] | None:  # fmt: skip
+    """A parameter's own text that fills it with data recalled from the chat ("Any card numbers
+    with expiry and CVC mentioned earlier in the conversation"): data or secret nouns, then
+    "earlier/previously … in the conversation". Nothing negated."""
+    if ctx.param is None or any(_clause_of(sentence, k)[1] for k in range(len(words))):
+        return None
+    for k, w in enumerate(words):
+        if w not in EARLIER_WORDS or words[k + 1 : k + 2] != ["in"]:
+            continue
+        convo = find(tags, "conversation", k + 2, k + 5)
+        data = next((j for j in range(max(0, k - 10), k)
+                     if tags[j] & {"data", "secret", "personal"}), None)  # fmt: skip
+        if convo is not None and data is not None:
+            return data, convo
     return None
 
 

@@ -45,6 +45,7 @@ SEEK = 1 << 28  # search/query/hunt: an action verb only for EXPOSED (an exposed
 PORTRAY, CONCEDE = 1 << 29, 1 << 30  # report/describe x even/regardless (a misreported state)
 ASKED = 1 << 31  # "if someone asks": with a negator (SECRECY), a scripted denial
 BANK = 1 << 32  # a bank or banking: with SECRET, a bank sign-in secret a parameter holds
+EARLIER = 1 << 33  # earlier/previously: with CONVO, data recalled from the chat into a parameter
 ACT = RUN | TAKE | CALL | SEND | AIM | SEEK  # the action verbs (the other half of EXPOSED)
 
 # verbs of including something in a record (negated: frames._left_out_of_record) and the
@@ -109,6 +110,8 @@ def triggers(lex: Lexicon | None = None) -> Triggers:
 ORDINALS_BELOW = frozenset({"second", "secondary", "last"})
 VOID_WORDS = frozenset({"void", "null", "invalid", "moot"})
 UNDER_WORDS = frozenset({"below", "beneath", "under", "underneath", "behind"})
+# Words that put data in the chat's past ("mentioned earlier in the conversation").
+EARLIER_WORDS = frozenset({"earlier", "previously", "before", "already"})
 # Nouns of a dispute between two sides (frames_rank: "these notes settle any disagreement …").
 DISPUTE_WORDS = frozenset({"disagreement", "disagreements", "conflict", "conflicts",
                            "discrepancy", "discrepancies", "contradiction", "contradictions",
@@ -144,6 +147,7 @@ def _build(lex: Lexicon) -> Triggers:
         SECRET: sl.of("secret", "secret_modifier", "typed_secret")
         | {"sign", "signs", "log", "logs"},
         BANK: sl.of("bank"),
+        EARLIER: EARLIER_WORDS,
         CALL: sl.of("call"),
         ORDER: sl.of("sequence") | {"instead", "rather", "place"},
         SEND: sl.of("contact", "transfer"),
@@ -233,6 +237,7 @@ def frame_gates(mask: int, text: str) -> tuple[bool, bool, bool]:
         or bool(mask & RUN and (mask & COMMAND or "`" in text or SQL_STATEMENT.search(text)))
         or bool(mask & (TAKE | CALL) and mask & (SECRET | CONVO))
         or bool(mask & SECRET and mask & BANK)  # frames_custody: a bank sign-in secret
+        or bool(mask & CONVO and mask & EARLIER)  # data recalled from the chat
         or bool(mask & CALL and mask & ORDER)
         or bool(mask & SEND and (mask & ENDPOINT or "://" in text or "@" in text))
     )
