@@ -191,7 +191,8 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
                 if "conceal" in tag and not _data_participle(sentence, offset - len(words) + i, sl):
                     why = _hides(words, tags, i, sl, asked)
                 if why is None and "keep" in tag and asked:
-                    why = _keeps_out(words, tags, i, sl, _said_to_user(sentence, sl), act)
+                    why = _keeps_out(words, tags, i, sl, _said_to_user(sentence, sl), act,
+                                     _listed_for_user(sentence, sl))
                 if (
                     why is None
                     and "covert" in tag
@@ -601,9 +602,34 @@ def _said_to_user(sentence: Sentence, sl: Slots) -> bool:
     return bool(held)
 
 
+def _listed_for_user(sentence: Sentence, sl: Slots) -> bool:
+    """The sentence names something told to a person by its verb ("when listing or counting
+    rules for the user"): a place to leave something out of, counted like a shown place (only
+    for an act or "it", not for content such as hidden dotfiles)."""
+    held = sentence.memo.get("listed_for_user")
+    if held is None:
+        words = sentence.words()
+        held = any(
+            sl.tags(w) & {"communicate", "perceive"} and _for_person(words, k, sl)
+            for k, w in enumerate(words)
+        )
+        sentence.memo["listed_for_user"] = held
+    return bool(held)
+
+
+def _for_person(words: Sequence[str], k: int, sl: Slots) -> bool:
+    """ "for the user" / "to the customer" within five words after word k."""
+    for x in range(k + 1, min(len(words) - 1, k + 6)):
+        if words[x] in ("for", "to") and any(
+            "person" in sl.tags(y) for y in words[x + 1 : x + 3]
+        ):
+            return True
+    return False
+
+
 def _keeps_out(
     words: Sequence[str], tags: Tags, i: int, sl: Slots, to_user: bool = False,
-    act: str | None = None,
+    act: str | None = None, listed: bool = False,
 ) -> str | None:
     """ "keep it out of the user-facing response", "leave this call out of the audit trail",
     "keep this hidden from the user", "must remain invisible to the operator"."""
@@ -617,7 +643,9 @@ def _keeps_out(
     hidden = any("hidden" in tags[k] and (words[k] not in _SILENT or words[k + 1 : k + 2] in (
         ["about"], ["on"], ["regarding"])) for k in window)  # fmt: skip
     out = any(words[k] in sl.members["away"] for k in window)
-    audience = _audience(words, tags, i + 1, sl) or ("person" if to_user else None)
+    audience = _audience(words, tags, i + 1, sl) or (
+        "person" if to_user else ("shown" if listed else None)
+    )
     # (a move of data is an act whoever's it is: "keep the partner upload out of any summary")
     acted = obj is not None and (
         is_act(words[obj], act) or "dispatch_act" in tags[obj] or _moved_as_noun(words, tags, obj)
