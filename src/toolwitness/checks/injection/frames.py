@@ -395,14 +395,11 @@ def _audience(words: Sequence[str], tags: Tags, lo: int, sl: Slots) -> str | Non
     return None
 
 
-_NOUN_OPENERS = frozenset({"the", "this", "that", "any", "each", "every", "its", "our"})
-
-
 def _moved_as_noun(words: Sequence[str], tags: Tags, k: int) -> bool:
     """A verb of moving data used as a noun ("the partner sync", "this upload"): the act."""
     return "dispatch" in tags[k] and (
-        (words[k - 1 : k] != [] and words[k - 1] in _NOUN_OPENERS)
-        or (k >= 2 and words[k - 2] in _NOUN_OPENERS and not tags[k - 1] & {"dispatch"})
+        (words[k - 1 : k] != [] and words[k - 1] in _PLACE_DETERMINERS)
+        or (k >= 2 and words[k - 2] in _PLACE_DETERMINERS and not tags[k - 1] & {"dispatch"})
     )
 
 

@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 from toolwitness import paths
 from toolwitness.checks.roles.prose import (
     CACHED_TEXT,
+    NOUN_MARKERS,
     RETURNS,
     ProseAnalysis,
     _default_analysis,
@@ -471,9 +472,6 @@ def _noun_positions(
     return frozenset(out)
 
 
-_DETERMINERS = frozenset(
-    {"the", "a", "an", "this", "that", "each", "every", "its", "their", "your", "our"}
-)
 _WORDS = lazy_compile(r"[a-z0-9]+")
 
 
@@ -500,7 +498,7 @@ def _used_as_noun(token: str, description: str) -> bool:
     if not token.isalpha() or len(token) < 3:
         return False
     words = _WORDS.findall(description[:2000].lower())
-    return any(w == token and k and words[k - 1] in _DETERMINERS for k, w in enumerate(words))
+    return any(w == token and k and words[k - 1] in NOUN_MARKERS for k, w in enumerate(words))
 
 
 _RANK = {role: i for i, role in enumerate(ROLE_NAMES)}

@@ -433,7 +433,8 @@ def _analyse(text: str, vocab: RoleVocabulary) -> ProseAnalysis:
     )
 
 
-_NOUN_MARKERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "each", "every",
+# Words after which a word is a noun ("the invite link"; derive reads them too).
+NOUN_MARKERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "each", "every",
                            "its", "their", "your", "our", "my", "his", "her"})  # fmt: skip
 
 
@@ -445,7 +446,7 @@ def _verb_position(tokens: tuple[str, ...], at: int, vocab: RoleVocabulary) -> b
     * an infinitive after a wh-word or an instruction noun is content the tool describes ("how
       to revoke a token", "steps to rotate a key"), not what it does."""
     prev = tokens[at - 1] if at else ""
-    if prev in _NOUN_MARKERS:
+    if prev in NOUN_MARKERS:
         return False  # "the accounts configured on this relay": a determiner heads a noun
     if at < 2:
         return True
