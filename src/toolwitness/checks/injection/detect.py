@@ -18,6 +18,7 @@ from toolwitness.checks.injection import directives as inj_directives
 from toolwitness.checks.injection import frames as inj_frames
 from toolwitness.checks.injection import frames_actions as inj_actions
 from toolwitness.checks.injection import frames_consent as inj_consent
+from toolwitness.checks.injection import frames_custody as inj_custody
 from toolwitness.checks.injection import frames_grant as inj_grant
 from toolwitness.checks.injection import frames_policy as inj_policy
 from toolwitness.checks.injection import frames_precedence as inj_precedence
@@ -58,6 +59,7 @@ DETECTORS: tuple[Detector, ...] = (
     inj_consent.consent_bypass,
     inj_grant.privilege_grant,
     inj_policy.policy_keys,
+    inj_custody.abbreviated_secrets,
 )
 IDENTIFIER_KINDS = frozenset({"name", "schema-key", "key"})
 
@@ -111,6 +113,8 @@ def _text_gates(text: str, scan: trig.TextScan, lex: Lexicon) -> frozenset[Detec
         opened.append(inj_grant.privilege_grant)
     if inj_policy.may_set_off(text, scan.words):
         opened.append(inj_policy.policy_keys)
+    if inj_custody.may_name_abbreviated_secret(text):
+        opened.append(inj_custody.abbreviated_secrets)
     return frozenset(opened)
 
 

@@ -10,18 +10,24 @@ access token of the linked bank" is not a secret a person types).
 Quiet when the sentence negates ("never asks for your bank PIN"), when the tool is named for
 keeping or checking secrets (a vault, a sign-in step), and when the secret and the bank are in
 different clauses.
+
+`abbreviated_secrets` reads the same request in any language: a parameter's text that names a
+PIN, a one-time code or a card's security code by its abbreviation ("OTP आणि UPI PIN दोन्ही येथे
+टाका", "CVV-код і пароль"), which is written in capitals whatever the language around it. The
+abbreviation is what the parameter holds; no other word of the sentence need be understood.
 """
 
 from __future__ import annotations
 
 import bisect
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from functools import lru_cache
 
 from toolwitness.checks.injection.frames import Tags
 from toolwitness.checks.injection.frames_common import _called, _clause_of, _signal
 from toolwitness.checks.injection.model import SENSITIVE, FieldContext, Signal
-from toolwitness.checks.injection.slots import Slots
-from toolwitness.checks.text.language import Analysis, Sentence
+from toolwitness.checks.injection.slots import Slots, slots
+from toolwitness.checks.text.language import Analysis, Sentence, split_identifier
 from toolwitness.checks.text.lexicon import Lexicon
 from toolwitness.findings import Severity
 
@@ -63,3 +69,78 @@ def bank_secret(analysis: Analysis, sentence: Sentence, words: Sequence[str], ta
             "service needs",
         )  # fmt: skip
     return None
+
+
+_CARD_CODES = frozenset({"cvv", "cvv2", "cvc", "cvc2"})
+_ONE_TIME = frozenset({"otp"})
+
+
+@lru_cache(maxsize=1)
+def _capitalised() -> tuple[str, ...]:
+    """The members of `abbreviated_secret` as written in capitals, longest first."""
+    members = slots().members["abbreviated_secret"]
+    return tuple(sorted((m.upper() for m in members if m.isalnum()), key=lambda m: -len(m)))
+
+
+def _whole_word(text: str, start: int, end: int) -> bool:
+    """No letter, digit or underscore of the Latin alphabet on either side ("PIN-код" and
+    "की OTP" hold the word; "SPIN", "PINS" and "PIN_CODE" do not)."""
+    return not (start > 0 and _wordish(text[start - 1])) and not (
+        end < len(text) and _wordish(text[end])
+    )
+
+
+def _wordish(ch: str) -> bool:
+    return ch == "_" or (ch.isascii() and ch.isalnum())
+
+
+def _abbreviations(text: str) -> Iterator[tuple[int, str]]:
+    """(offset, lowercase member) of each whole-word occurrence, by `str.find` per member: a
+    dozen short needles, so the cost is linear in the text and no pattern is compiled."""
+    for form in _capitalised():
+        at = text.find(form)
+        while at >= 0:
+            if _whole_word(text, at, at + len(form)):
+                yield at, form.lower()
+            at = text.find(form, at + len(form))
+
+
+def may_name_abbreviated_secret(text: str) -> bool:
+    """The gate: some capitalised word of the text is in `abbreviated_secret`."""
+    return next(_abbreviations(text), None) is not None
+
+
+def abbreviated_secrets(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
+    """A parameter's text naming, in capitals, a secret a person holds (see the module text).
+    Quiet for a tool named for keeping or checking secrets (a sign-in step that takes the code
+    its own service sent), in a quotation or code span (a sample of a screen's text), in an
+    English sentence with a negator ("a CVV is never accepted"), and for a PIN beside a postal
+    word (India's postal "PIN code" of an address)."""
+    if ctx.param is None:
+        return
+    sl = slots()
+    if not _called(ctx).isdisjoint(sl.members["secret_keeper"]):
+        return
+    postal = sl.members["postal"]
+    for at, word in sorted(_abbreviations(analysis.text)):
+        if analysis.quoted_at(at):
+            continue
+        sentence = analysis.sentence_at(at)
+        words = sentence.words() if sentence is not None else []
+        if not lex.negators.isdisjoint(words):
+            continue
+        if word not in _CARD_CODES | _ONE_TIME and (
+            not postal.isdisjoint(words) or not postal.isdisjoint(split_identifier(ctx.param))
+        ):
+            continue
+        what = (
+            "a payment card's security code" if word in _CARD_CODES
+            else "a one-time sign-in code" if word in _ONE_TIME
+            else "a person's PIN"
+        )  # fmt: skip
+        yield _signal(
+            SENSITIVE, Severity.HIGH, at, at + len(word),
+            f"asks in a parameter for {what}, named by its abbreviation: a secret a person "
+            "holds, which no tool of another service needs",
+        )  # fmt: skip
+        return

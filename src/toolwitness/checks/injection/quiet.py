@@ -25,6 +25,7 @@ from toolwitness.checks.injection.detect import (
     shared_text_gates,
     short_cache,
 )
+from toolwitness.checks.injection.frames_custody import may_name_abbreviated_secret
 from toolwitness.checks.injection.frames_shadow import may_rewire
 from toolwitness.checks.injection.params import may_ask
 from toolwitness.checks.injection.split import is_prose
@@ -79,6 +80,8 @@ def text_gates_closed(text: str, tables: GateTables) -> frozenset[str] | None:
         return None  # authority markup, shadowing addresses, URLs
     if may_hold_secret(text, tables.needles, tables.lex):
         return None  # credentials
+    if may_name_abbreviated_secret(text):
+        return None  # a secret named by its abbreviation, in any language
     lower, words = trig.scan_words(text)
     mask = trig.mask_of(words, tables.triggers, "'" in lower)  # tokens are folded like `lower`
     if mask & _TEXT_BITS or mask & _SEQUENCE_BITS == _SEQUENCE_BITS:

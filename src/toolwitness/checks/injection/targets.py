@@ -547,6 +547,8 @@ def _other_sense(analysis: Analysis, sentence: Sentence, start: int, end: int) -
         return True  # "counts the tokens of a text under the chosen tokenizer": units of text
     if before and before[-1] in _ABSENT:
         return True
+    if literal.startswith("pin") and not slots().members["postal"].isdisjoint(words):
+        return True  # "PIN code of the delivery address": India's postal index number
     if literal.startswith(("env var", "environment variable")) and first > 0:
         tok = sentence.tokens[first - 1]
         name = analysis.text[tok.start : tok.end]
