@@ -20,7 +20,7 @@ from pathlib import Path
 from conftest import ROOT
 
 CATALOG = ROOT / "examples" / "catalogs" / "weather.json"
-MAX_SCAN_MODULES = 312  # 305 now, with a little room; a new heavy dependency breaks it
+MAX_SCAN_MODULES = 316  # 313 now (each reading is a small module), with a little room; a new heavy dependency breaks it
 
 _PROBE = """
 import json, sys

@@ -23,6 +23,7 @@ from toolwitness.checks.injection import frames_grant as inj_grant
 from toolwitness.checks.injection import frames_policy as inj_policy
 from toolwitness.checks.injection import frames_precedence as inj_precedence
 from toolwitness.checks.injection import frames_shadow as inj_shadow
+from toolwitness.checks.injection import outside_tools as inj_outside
 from toolwitness.checks.injection import payloads as inj_payloads
 from toolwitness.checks.injection import targets as inj_targets
 from toolwitness.checks.injection import triggers as trig
@@ -60,6 +61,7 @@ DETECTORS: tuple[Detector, ...] = (
     inj_grant.privilege_grant,
     inj_policy.policy_keys,
     inj_custody.abbreviated_secrets,
+    inj_outside.outside_tools,
 )
 IDENTIFIER_KINDS = frozenset({"name", "schema-key", "key"})
 
@@ -115,6 +117,8 @@ def _text_gates(text: str, scan: trig.TextScan, lex: Lexicon) -> frozenset[Detec
         opened.append(inj_policy.policy_keys)
     if inj_custody.may_name_abbreviated_secret(text):
         opened.append(inj_custody.abbreviated_secrets)
+    if inj_outside.may_name_outside_tool(text):
+        opened.append(inj_outside.outside_tools)
     return frozenset(opened)
 
 
