@@ -42,14 +42,17 @@ def _shellish(words: list[str], lex: Lexicon) -> str | None:
         if "/dev/tcp/" in w:
             return "destructive or reverse-shell command"
     if "|" in words:
-        pipe = words.index("|")
-        left, right = words[:pipe], words[pipe + 1 : pipe + 3]
-        left = [w.lstrip("(\"'") for w in left]  # "(curl -s … | sh &)" in a quoted line
-        if any(w in fetch or w in lex.shell["decoders"] for w in left) and any(
-            w.lstrip("(") in interp for w in right
-        ):
-            return "downloads or decodes content and pipes it to an interpreter"
-    if _runs_fetched(words, fetch, interp):
+        # "(curl -s … | sh &)", `sh -c "curl … | sh"`, `'curl … | sh; chmod …'`: quotes,
+        # parentheses and a command separator around the words of a quoted command line
+        first = next((i for i, w in enumerate(words)
+                      if w.lstrip("(\"'") in fetch or w.lstrip("(\"'") in lex.shell["decoders"]),
+                     None)  # fmt: skip
+        for pipe in range(first + 1 if first is not None else len(words), len(words)):
+            if words[pipe] == "|" and any(
+                x.strip("(\"');&") in interp for x in words[pipe + 1 : pipe + 3]
+            ):
+                return "downloads or decodes content and pipes it to an interpreter"
+    if _runs_fetched(words, fetch, interp) or _evaluates_download(words, lex):
         return "runs what a download returns"
     uploads = any(w in fetch for w in words) and any(w in lex.shell["upload_flags"] for w in words)
     local = ("@", "$(", "~/", "/etc/", ".env")
@@ -77,6 +80,14 @@ def _runs_fetched(words: list[str], fetch: frozenset[str], interp: frozenset[str
                 ):
                     return True
     return False
+
+
+def _evaluates_download(words: list[str], lex: Lexicon) -> bool:
+    """Code that evaluates what it reads from the network, in one run of words:
+    `exec(u.urlopen('https://…').read())`, `eval(requests.get(url).text)`."""
+    runs, reads = lex.shell["code_evaluators"], lex.shell["remote_readers"]
+    joined = " ".join(words)
+    return any(r in joined for r in runs) and any(r in joined for r in reads)
 
 
 def _next_is(words: list[str], opening: str, fetch: frozenset[str], after: int) -> bool:

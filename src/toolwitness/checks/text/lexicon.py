@@ -172,7 +172,8 @@ def lexicon() -> Lexicon:
         urls={k: words(url, k, "urls") for k in ("collectors", "tunnels", "paste", "shorteners")},
         chat_webhooks=tuple(ChatWebhook(**w) for w in url.get("chat_webhooks") or []),
         shell={
-            **{k: words(shell_doc, k, "shell") for k in ("fetchers", "interpreters", "decoders")},
+            **{k: words(shell_doc, k, "shell") for k in ("fetchers", "interpreters", "decoders",
+                                                     "code_evaluators", "remote_readers")},
             "upload_flags": words(shell_doc, "upload_flags", "shell"),
             "dangerous": phrases(shell_doc, "dangerous", "shell"),
         },
