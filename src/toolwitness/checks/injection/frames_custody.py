@@ -110,13 +110,20 @@ def may_name_abbreviated_secret(text: str) -> bool:
     return next(_abbreviations(text), None) is not None
 
 
+def _names_own_param(analysis: Analysis, sentence: Sentence, ctx: FieldContext) -> bool:
+    """The sentence names one of the tool's parameters as code ("write them in `xac_minh`")."""
+    text = analysis.lower[sentence.start : sentence.end]
+    return "`" in text and any(f"`{p}`" in text for p in ctx.params)
+
+
 def abbreviated_secrets(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
-    """A parameter's text naming, in capitals, a secret a person holds (see the module text).
+    """A parameter's text naming, in capitals, a secret a person holds (see the module text), or
+    a sentence of the tool's other text that names it beside one of the tool's parameters.
     Quiet for a tool named for keeping or checking secrets (a sign-in step that takes the code
     its own service sent), in a quotation or code span (a sample of a screen's text), in an
     English sentence with a negator ("a CVV is never accepted"), and for a PIN beside a postal
     word (India's postal "PIN code" of an address)."""
-    if ctx.param is None:
+    if ctx.param is None and not ctx.params:
         return
     sl = slots()
     if not _called(ctx).isdisjoint(sl.members["secret_keeper"]):
@@ -129,8 +136,13 @@ def abbreviated_secrets(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> 
         words = sentence.words() if sentence is not None else []
         if not lex.negators.isdisjoint(words):
             continue
+        if ctx.param is None and (
+            sentence is None or not _names_own_param(analysis, sentence, ctx)
+        ):
+            continue  # outside a parameter, the sentence must say which argument takes it
         if word not in _CARD_CODES | _ONE_TIME and (
-            not postal.isdisjoint(words) or not postal.isdisjoint(split_identifier(ctx.param))
+            not postal.isdisjoint(words)
+            or (ctx.param is not None and not postal.isdisjoint(split_identifier(ctx.param)))
         ):
             continue
         what = (
