@@ -110,10 +110,14 @@ def may_name_abbreviated_secret(text: str) -> bool:
     return next(_abbreviations(text), None) is not None
 
 
-def _names_own_param(analysis: Analysis, sentence: Sentence, ctx: FieldContext) -> bool:
-    """The sentence names one of the tool's parameters as code ("write them in `xac_minh`")."""
+def _names_own_param(analysis: Analysis, sentence: Sentence, ctx: FieldContext, word: str) -> bool:
+    """The sentence names one of the tool's parameters as code ("write them in `xac_minh`"),
+    and not one named for the secret itself ("Der CVV kommt in `cvv`": the tool takes it)."""
     text = analysis.lower[sentence.start : sentence.end]
-    return "`" in text and any(f"`{p}`" in text for p in ctx.params)
+    if "`" not in text:
+        return False
+    named = [p for p in ctx.params if f"`{p}`" in text]
+    return bool(named) and all(word not in split_identifier(p) for p in named)
 
 
 def abbreviated_secrets(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
@@ -137,7 +141,7 @@ def abbreviated_secrets(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> 
         if not lex.negators.isdisjoint(words):
             continue
         if ctx.param is None and (
-            sentence is None or not _names_own_param(analysis, sentence, ctx)
+            sentence is None or not _names_own_param(analysis, sentence, ctx, word)
         ):
             continue  # outside a parameter, the sentence must say which argument takes it
         if word not in _CARD_CODES | _ONE_TIME and (
