@@ -25,9 +25,39 @@ _DOC_DOMAINS = frozenset({"example.com", "example.net", "example.org"})
 
 
 def registrable_label(host: str) -> str:
-    """The label a host is registered under: "files.acme-cloud.app" gives "acme-cloud"."""
+    """The label a host is registered under: "files.acme-cloud.app" gives "acme-cloud", and
+    "pay.acme.com.br" gives "acme" (the longest public suffix of the Public Suffix List's ICANN
+    section, data/public-suffixes.txt; a single label otherwise)."""
     parts = [p for p in host.lower().rstrip(".").split(".") if p]
-    return parts[-2] if len(parts) >= 2 else (parts[0] if parts else "")
+    if len(parts) < 3:
+        return parts[-2] if len(parts) == 2 else (parts[0] if parts else "")
+    rules, wildcards, exceptions = _public_suffixes()
+    for i in range(1, len(parts) - 1):  # longest suffix first, a label left before it
+        suffix = ".".join(parts[i:])
+        if suffix in exceptions:
+            return parts[i]  # "!www.ck": the exception is itself a registered name
+        if suffix in rules or ".".join(parts[i + 1 :]) in wildcards:
+            return parts[i - 1]
+    return parts[-2]
+
+
+@lru_cache(maxsize=1)
+def _public_suffixes() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """(rules, parents of wildcard rules, exceptions) of the multi-label public suffixes."""
+    rules: set[str] = set()
+    wildcards: set[str] = set()
+    exceptions: set[str] = set()
+    text = data_files().joinpath("public-suffixes.txt").read_text("utf-8")
+    for line in text.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("!"):
+            exceptions.add(line[1:])
+        elif line.startswith("*."):
+            wildcards.add(line[2:])
+        else:
+            rules.add(line)
+    return frozenset(rules), frozenset(wildcards), frozenset(exceptions)
 
 
 def squash(name: str) -> str:
