@@ -31,8 +31,9 @@ def registrable_label(host: str) -> str:
     parts = [p for p in host.lower().rstrip(".").split(".") if p]
     if len(parts) < 3:
         return parts[-2] if len(parts) == 2 else (parts[0] if parts else "")
-    rules, wildcards, exceptions = _public_suffixes()
-    for i in range(1, len(parts) - 1):  # longest suffix first, a label left before it
+    rules, wildcards, exceptions, longest = _public_suffixes()
+    # longest suffix first, a label left before it; no rule is longer than `longest` labels
+    for i in range(max(1, len(parts) - longest), len(parts) - 1):
         suffix = ".".join(parts[i:])
         if suffix in exceptions:
             return parts[i]  # "!www.ck": the exception is itself a registered name
@@ -42,8 +43,9 @@ def registrable_label(host: str) -> str:
 
 
 @lru_cache(maxsize=1)
-def _public_suffixes() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
-    """(rules, parents of wildcard rules, exceptions) of the multi-label public suffixes."""
+def _public_suffixes() -> tuple[frozenset[str], frozenset[str], frozenset[str], int]:
+    """(rules, parents of wildcard rules, exceptions, the most labels of any rule) of the
+    multi-label public suffixes."""
     rules: set[str] = set()
     wildcards: set[str] = set()
     exceptions: set[str] = set()
@@ -57,7 +59,9 @@ def _public_suffixes() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
             wildcards.add(line[2:])
         else:
             rules.add(line)
-    return frozenset(rules), frozenset(wildcards), frozenset(exceptions)
+    longest = max((r.count(".") + 1 for r in rules | exceptions), default=2)
+    longest = max(longest, max((w.count(".") + 2 for w in wildcards), default=2))
+    return frozenset(rules), frozenset(wildcards), frozenset(exceptions), longest
 
 
 def squash(name: str) -> str:
