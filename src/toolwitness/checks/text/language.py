@@ -625,11 +625,12 @@ def _names_model(words: list[str], lex: Lexicon) -> bool:
     """A model word as the reader, not as what is made: "their contents are never used to
     train models", "fine-tune the model" name models as an object of training (up to two
     determiners or modifiers between)."""
-    if lex.model_words.isdisjoint(words):
+    owned = [w[:-2] for w in words if w.endswith("'s")]  # "the assistant's answer": its act
+    if lex.model_words.isdisjoint(words) and lex.model_words.isdisjoint(owned):
         return False
     making = lex.sets["model_making"]
     for k, w in enumerate(words):
-        if w not in lex.model_words:
+        if w not in lex.model_words and not (w.endswith("'s") and w[:-2] in lex.model_words):
             continue
         j = k - 1
         while j >= 0 and k - j <= 3 and words[j] in _OBJECT_DETERMINERS:
