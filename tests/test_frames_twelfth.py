@@ -217,3 +217,35 @@ def test_a_norm_about_the_assistant_s_reply_is_an_order(text: str) -> None:
 @pytest.mark.parametrize("text", MODEL_REPLY_PROMISES)
 def test_privacy_promises_about_the_reply_stay_quiet(text: str) -> None:
     assert "TW-INJ-002" not in _rules(text, "search_messages")
+
+
+# Conjuncts share a part of speech: a list of one-word items with one item that is no verb is a
+# list of nouns ("audit events (reads, writes, policy changes)"), not a list of acts.
+NOUN_LISTS = [
+    "List audit events (reads, writes, policy changes) for a namespace.",
+    "List audit events such as reads, writes and policy changes.",
+    "Source of the event, such as a web page or email message.",
+]
+VERB_LISTS = [
+    ("Reads, writes and deletes files.", "destructive"),
+    ("Create, update or delete users and groups.", "state-write"),
+    ("Send, forward or delete e-mails.", "destructive"),
+]
+
+
+def _read_only(description: str) -> list[str]:
+    tool = Tool(name="audit_log", description=description, inputSchema={"type": "object"},
+                annotations={"readOnlyHint": True})  # fmt: skip
+    result = scan_surfaces([ServerSurface(id="s", tools=(tool,))], ScanOptions())
+    return [f"{f.rule_id} {f.evidence}" for f in result.servers[0].findings
+            if f.severity.rank >= 2]  # fmt: skip
+
+
+@pytest.mark.parametrize("text", NOUN_LISTS)
+def test_a_list_with_a_noun_item_is_a_list_of_nouns(text: str) -> None:
+    assert not any(f.startswith("TW-CAP-001") for f in _read_only(text))
+
+
+@pytest.mark.parametrize(("text", "role"), VERB_LISTS)
+def test_a_list_of_verbs_keeps_its_acts(text: str, role: str) -> None:
+    assert any(f.startswith("TW-CAP-001") and role in f for f in _read_only(text))

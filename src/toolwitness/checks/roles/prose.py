@@ -453,10 +453,40 @@ def _verb_position(tokens: tuple[str, ...], at: int, vocab: RoleVocabulary) -> b
     before = tokens[at - 2]
     if prev in _COORDINATION:
         after = at + 2 < len(tokens) and tokens[at + 1] in _COORDINATION
-        return not (after and before not in vocab.verbs and tokens[at + 2] not in vocab.verbs)
+        if after and before not in vocab.verbs and tokens[at + 2] not in vocab.verbs:
+            return False
+        return not _noun_list(tokens, at, vocab)
     if prev == "to":
         return not (before in vocab.wh_words or _instruction_noun(before))
     return True
+
+
+_LIST_REACH = 6  # list items followed each way
+# Words after which a list's first item opens ("such as reads, writes …", "including …", "e.g.").
+_LIST_OPENERS = frozenset({"as", "including", "include", "includes", "e.g", "eg", "like", ":"})
+
+
+def _noun_list(tokens: tuple[str, ...], at: int, vocab: RoleVocabulary) -> bool:
+    """A word inside a list of conjuncts one of which opens with a word that is no verb
+    ("audit events (reads, writes, policy changes)", "such as reads, writes and policy
+    changes"): conjuncts share a part of speech, so the list is of nouns. An item is a word
+    right after a coordination, and one before `at` must also start its conjunct (after a
+    coordination or a list opener): "downloads a script and executes it" coordinates two
+    clauses, whose "script" is the end of an object, not an item."""
+    for step in (-1, 1):
+        k = at
+        for _ in range(_LIST_REACH):
+            link, item = k + step, k + 2 * step
+            if not (0 <= item < len(tokens)) or tokens[link] not in _COORDINATION:
+                break
+            word = tokens[item]
+            if word in _COORDINATION or not word.isalpha():
+                break
+            starts = step > 0 or item == 0 or tokens[item - 1] in _COORDINATION | _LIST_OPENERS
+            if word not in vocab.verbs:
+                return starts
+            k = item
+    return False
 
 
 _GOALS = frozenset({"on", "to", "into", "at", "against", "onto", "inside", "with", "by"})
