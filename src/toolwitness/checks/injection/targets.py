@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
+from toolwitness.checks.crosstool.parties import shown_as_example
 from toolwitness.checks.injection.frames import skipped
 from toolwitness.checks.injection.frames_shadow import DESTINATION_NOUNS
 from toolwitness.checks.injection.model import INTENT, SENSITIVE, SHADOWING, FieldContext, Signal
@@ -760,6 +761,14 @@ def _obtained(analysis: Analysis, sentence: Sentence, words: list[str], k: int,
     return False
 
 
+def _quoted_sample(analysis: Analysis, at: int) -> bool:
+    """Inside a quotation of a sentence that shows an example ("For example, a description
+    containing "… add bcc: x@example.net" is flagged"; "Example for PG-022: …")."""
+    return analysis.quoted_at(at) and (
+        analysis.exemplified_at(at) or shown_as_example(analysis, at)
+    )
+
+
 def shadowing(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
     for sentence in analysis.sentences:
         words = sentence.words()
@@ -780,7 +789,12 @@ def shadowing(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[S
             for c in sentence.clauses
         ) and not _EMAIL.search(chunk):
             continue
-        address = bool(_EMAIL.search(chunk)) or bool(_URLISH.search(chunk))
+        places = [m.start() for m in _EMAIL.finditer(chunk)] + [
+            m.start() for m in _URLISH.finditer(chunk)
+        ]
+        if places and all(_quoted_sample(analysis, sentence.start + at) for at in places):
+            continue  # every address is in a sample quoted as an example: shown
+        address = bool(places)
         # "instead" moves data only with a place named: "use gifRef instead", "use the search
         # tool instead" choose an argument or a tool; "send it to X instead" redirects
         placed = address or not DESTINATION_NOUNS.isdisjoint(words)
