@@ -26,7 +26,10 @@ from toolwitness.checks.text.language import Analysis, split_identifier
 from toolwitness.checks.text.lexicon import Lexicon
 from toolwitness.checks.text.wordnet import lexical_classes
 from toolwitness.findings import Severity
+from toolwitness.lazyre import lazy_compile
 
+# A question mark (Latin, full-width, Arabic) ending a sentence: a question routes nothing.
+_QUESTION = lazy_compile(r"[?\uff1f\u061f]\s*$")
 _MAX_SPAN = 64  # a tool name fits; a longer code span is code, not a name
 _VERB_SLOTS = ("dispatch", "conceal")
 
@@ -79,6 +82,8 @@ def outside_tools(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterat
         sentence = analysis.sentence_at(at)
         if sentence is not None and not lex.negators.isdisjoint(sentence.words()):
             continue
+        if sentence is not None and _QUESTION.search(analysis.text, sentence.start, sentence.end):
+            continue  # "did the target call the fake `transfer_funds` tool?": asked, not routed
         yield _signal(
             SEQUENCING, Severity.MEDIUM, at, at + len(span),
             "names a tool this server does not offer, whose name sends data away or hides it: "
