@@ -26,7 +26,7 @@ from toolwitness.checks.injection.model import (
     FieldContext,
     Signal,
 )
-from toolwitness.checks.injection.slots import held_union, slots
+from toolwitness.checks.injection.slots import Slots, held_union, slots
 from toolwitness.checks.text.language import (
     Analysis,
     Clause,
@@ -133,7 +133,9 @@ def authority(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[S
                                      or sentence.documentary_from is not None
                                      or sentence.lone_item(toks[i].start)):
                 continue  # "a typical jailbreak hit is text like '…'": the kind, documented
-            if _RANKED & set(phrase) and not _ranks_instructions(words, i, len(phrase)):
+            if _RANKED & set(phrase) and not _ranks_instructions(
+                words, i, len(phrase), _clause_first(sentence, i)
+            ):
                 continue  # "the live feed takes precedence over the cache": not about orders
             severity = Severity.HIGH if sentence.directive or sentence.to_model else Severity.MEDIUM
             yield _signal(
@@ -155,18 +157,35 @@ def authority(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[S
 _RANKED = frozenset({"precedence", "priority", "overrides", "supersedes"})
 
 
-def _ranks_instructions(words: list[str], i: int, length: int) -> bool:
+def _clause_first(sentence: Sentence, i: int) -> int:
+    """The index of the first word of the clause holding word i ("Business rules: a rate card
+    takes precedence …" has two clauses: the label is not the subject)."""
+    toks = sentence.tokens
+    start = max((c.start for c in sentence.clauses if c.start <= toks[i].start), default=0)
+    return next((k for k in range(i + 1) if toks[k].start >= start), 0)
+
+
+def _ranks_instructions(words: list[str], i: int, length: int, first: int = 0) -> bool:
     """A precedence claim counts when instructions, people or chat roles are what is ranked
     (around the phrase), not data sources or settings. This text ("this note", "the tool")
     counts only as the subject, before the phrase: after it, "the server" is where a setting
     lives ("takes precedence over defaults configured on the server")."""
     sl = slots()
     wanted = {"instruction", "person", "role"}
-    before = words[max(0, i - 6) : i]
+    before = words[max(first, i - 6) : i]  # the subject, within the clause
     after = words[i + length : i + length + 6]
-    return any(sl.tags(w) & (wanted | {"self"}) for w in before) or any(
-        sl.tags(w) & wanted for w in after
+    return any(_ranked_tags(sl, w) & (wanted | {"self"}) for w in before) or any(
+        _ranked_tags(sl, w) & wanted for w in after
     )
+
+
+def _ranked_tags(sl: Slots, word: str) -> frozenset[str]:
+    """A word's slots as the thing ranked: a person in the possessive only modifies what is
+    ranked ("a customer's rate card"), so it is no person there."""
+    tags = sl.tags(word)
+    if word.endswith(("'s", "s'")) and "person" in tags:
+        return tags - {"person"}
+    return tags
 
 
 def _nullified(analysis: Analysis, sentence: Sentence, lex: Lexicon) -> Iterator[Signal]:
