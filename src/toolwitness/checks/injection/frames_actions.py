@@ -488,21 +488,13 @@ def _dependency(analysis: Analysis, sentence: Sentence, words: Sequence[str], ta
 
 def _same_family(name: str, own: str) -> bool:
     """The named tool is this tool's own name with one word added or taken away at the end
-    (`get_tides` / `get_tides_v2`, `sang_khamsang_kao` / `sang_khamsang`), or names the same
-    object after another verb (`upload_object` for `put_object_legacy`): a successor of the
+    (`get_tides` / `get_tides_v2`, `sang_khamsang_kao` / `sang_khamsang`): a successor of the
     same server, in any language, not another server's tool."""
     a, b = split_identifier(name), split_identifier(own)
-    if not a or not b:
-        return False
-    if set(a[1:]) & {w for w in b[1:] if len(w) >= _OBJECT_WORD}:
-        return True  # the same object under another verb: `upload_object` for `put_object_legacy`
-    if abs(len(a) - len(b)) != 1:
+    if not a or not b or abs(len(a) - len(b)) != 1:
         return False
     short, long = (a, b) if len(a) < len(b) else (b, a)
     return len(short) >= 2 and long[: len(short)] == short
-
-
-_OBJECT_WORD = 4  # a shared word this long names the same object ("object", "file", "invoice")
 
 
 def _deprecation(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: Tags,
