@@ -61,18 +61,11 @@ def build_suffixes(source: Path) -> str:
 
 
 def build(source: Path) -> str:
-    tlds: set[str] = set()
-    inside = False
-    for raw in source.read_text("utf-8").splitlines():
-        line = raw.strip()
-        if line.startswith("// ===BEGIN ICANN DOMAINS==="):
-            inside = True
-        elif line.startswith("// ===END ICANN DOMAINS==="):
-            break
-        elif inside and line and not line.startswith("//"):
-            rule = line.split()[0].lstrip("!").lower()
-            if "." not in rule and not rule.startswith("*"):
-                tlds.add(rule)
+    tlds = {
+        rule
+        for rule in (r.lstrip("!") for r in _icann_rules(source))
+        if "." not in rule and not rule.startswith("*")
+    }
     if len(tlds) < 200:
         raise SystemExit(f"{source}: only {len(tlds)} top-level domains found; not the PSL?")
     return HEADER + "".join(f"{t}\n" for t in sorted(tlds))

@@ -1,17 +1,11 @@
 """A host is registered under the label before its longest public suffix (the Public Suffix
-List's ICANN rules, data/public-suffixes.txt), and the shipped list is what the build makes."""
+List's ICANN rules, data/public-suffixes.txt; tests/test_tlds_build.py checks the list)."""
 
 from __future__ import annotations
-
-import importlib.util
-import sys
-from pathlib import Path
 
 import pytest
 
 from toolwitness.checks.crosstool.parties import own_host, registrable_label
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.parametrize(
@@ -45,27 +39,3 @@ def test_a_hostile_host_name_is_read_from_its_last_labels_only() -> None:
     # bounded by the longest rule, not by the host
     assert registrable_label("a." * 5000 + "b.com.br") == "b"
     assert registrable_label("a." * 5000 + "b.c") == "b"
-
-
-def _builder():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("build_tlds", ROOT / "scripts" / "build_tlds.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["build_tlds"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_the_shipped_suffixes_are_current() -> None:
-    builder = _builder()
-    shipped = (ROOT / "src" / "toolwitness" / "data" / "public-suffixes.txt").read_text("utf-8")
-    assert builder.build_suffixes(Path(builder.DEFAULT)) == shipped, (
-        "run: python scripts/build_tlds.py"
-    )
-
-
-def test_a_file_that_is_not_the_list_is_refused(tmp_path: Path) -> None:
-    bogus = tmp_path / "psl.dat"
-    bogus.write_text("// ===BEGIN ICANN DOMAINS===\nco.uk\ncom.br\n// ===END ICANN DOMAINS===\n")
-    with pytest.raises(SystemExit, match="not the PSL"):
-        _builder().build_suffixes(bogus)

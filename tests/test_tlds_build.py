@@ -1,6 +1,6 @@
-"""data/tlds.txt is what scripts/build_tlds.py makes from the Public Suffix List on this machine
-(Debian's publicsuffix, installed by scripts/setup-system.sh), and the build refuses a file
-that is not the list."""
+"""data/tlds.txt and data/public-suffixes.txt are what scripts/build_tlds.py makes from the
+Public Suffix List on this machine (Debian's publicsuffix, installed by scripts/setup-system.sh),
+and the build refuses a file that is not the list."""
 
 from __future__ import annotations
 
@@ -33,3 +33,18 @@ def test_a_file_that_is_not_the_list_is_refused(tmp_path: Path) -> None:
     bogus.write_text("// ===BEGIN ICANN DOMAINS===\ncom\nnet\n// ===END ICANN DOMAINS===\n")
     with pytest.raises(SystemExit, match="not the PSL"):
         _builder().build(bogus)
+
+
+def test_the_shipped_public_suffixes_are_current() -> None:
+    builder = _builder()
+    shipped = (ROOT / "src" / "toolwitness" / "data" / "public-suffixes.txt").read_text("utf-8")
+    assert builder.build_suffixes(Path(builder.DEFAULT)) == shipped, (
+        "run: python scripts/build_tlds.py"
+    )
+
+
+def test_a_file_without_multi_label_rules_is_refused(tmp_path: Path) -> None:
+    bogus = tmp_path / "psl.dat"
+    bogus.write_text("// ===BEGIN ICANN DOMAINS===\nco.uk\ncom.br\n// ===END ICANN DOMAINS===\n")
+    with pytest.raises(SystemExit, match="not the PSL"):
+        _builder().build_suffixes(bogus)
