@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from toolwitness.checks.capability.purpose import (
     EGRESS_SHAPES,
     EXEC_SHAPES,
+    UNREAD,
     Habits,
     Mismatch,
     Purpose,
@@ -88,6 +89,13 @@ def _param_finding(
     )
 
 
+def _switch_said(action: ValueAction) -> str:
+    if action.role == UNREAD:
+        return ("is on by default and what it does is said in a language this check does not "
+                "read: the read-only claim rests on a switch nothing here verified")
+    return f"is on by default ({action.role})"
+
+
 def _value_finding(
     tool: Tool, purpose: Purpose, actions: list[ValueAction], ctx: CheckContext
 ) -> Finding | None:
@@ -99,12 +107,14 @@ def _value_finding(
     shown = chosen[:_SHOWN]
     first = shown[0]
     severity = Severity.HIGH if declared and defaults else None
+    if all(a.role == UNREAD for a in shown):
+        severity = Severity.MEDIUM  # unverified, not contradicted
     return ctx.rules.finding(
         "TW-CAP-015",
         tool=tool.name,
         location=first.value.location,
         message=f"the tool {_kind(tool, purpose)}, yet '{first.value.param}' "
-        + (f"is on by default ({first.role})" if first.value.keyword == "flag" else
+        + (_switch_said(first) if first.value.keyword == "flag" else
            f"offers {first.value.keyword} '{first.value.value[:60]}' ({first.role})"),
         evidence="; ".join(f"{a.value.location}: {a.value.value[:60]}" for a in shown),
         witnesses=(

@@ -63,8 +63,9 @@ class ParamValue:
 
     param: str
     location: str  # JSON path of the value
-    keyword: str  # default | const | enum | examples
+    keyword: str  # default | const | enum | examples | flag (a boolean switch on by default)
     value: str
+    note: str = ""  # a flag's own description (bounded): what the switch says it does
 
 
 @plainclass(frozen=True)
@@ -252,7 +253,9 @@ def _offered(target: dict[str, Any], name: str, ploc: str, out: list[ParamValue]
         elif value is True:
             # a switch on unless the caller turns it off: the act is the switch's name
             # (`submit: true`, `rotate_after: true`), read as a value is read
-            out.append(ParamValue(name, f"{ploc}.{keyword}", "flag", name[:_MAX_VALUE_CHARS]))
+            said = target.get("description")
+            note = said[:_MAX_VALUE_CHARS] if isinstance(said, str) else ""
+            out.append(ParamValue(name, f"{ploc}.{keyword}", "flag", name[:_MAX_VALUE_CHARS], note))
     for keyword in ("enum", "examples"):
         listed = target.get(keyword)
         if isinstance(listed, list):
