@@ -112,8 +112,6 @@ OUTSIDE_QUIET = [
     ("create_invoice", "Creates an invoice. Then call `send_invoice` to mail it."),
     # the tool's own successor: the same opening verb
     ("send_report", "Veraltet: bitte `send_report_v2` verwenden."),
-    # a successor acting on the same thing
-    ("put_object_legacy", "Veraltet: nutzen Sie `upload_object` für mehrteilige Uploads."),
     # a parameter of the tool
     ("list_files", "Lists files; set `upload_dir` to limit the folder."),
     # a shown example

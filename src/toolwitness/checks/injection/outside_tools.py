@@ -9,10 +9,11 @@ away (WordNet class `dispatch`: upload, sync, export, forward…) or of hiding i
 routes the agent to a tool outside the server it trusts: the shape of forced sequencing to an
 attacker's tool, read without understanding the sentence around it.
 
-Quiet for the tool's own successor or variant (its name opens with the same verb,
-`send_soknad_v2` for `send_soknad`, or shares the word of what it acts on, `upload_object` for
-`put_object_legacy`), for a name in a shown example, in an English sentence with
-a negator, and for a verb that is not in its base form (`redacted_match` is a field).
+Quiet for the tool's own successor or variant (its name opens with the same verb:
+`send_soknad_v2` for `send_soknad`), for a name in a shown example, in an English sentence with
+a negator or a question, and for a verb that is not in its base form (`redacted_match` is a
+field). A name that shares only the word of what it acts on (`upload_object` for
+`put_object_legacy`) is not taken as the successor: a lure can reuse that word.
 """
 
 from __future__ import annotations
@@ -77,8 +78,6 @@ def outside_tools(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterat
             continue
         if own_verb == (verb,) or analysis.exemplified_at(at):
             continue
-        if not set(split_identifier(name)[1:]).isdisjoint(split_identifier(own)):
-            continue  # the tool's successor or variant: `upload_object` for `put_object_legacy`
         sentence = analysis.sentence_at(at)
         if sentence is not None and not lex.negators.isdisjoint(sentence.words()):
             continue
