@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import binascii
 import re
+import string
 import unicodedata
 from collections.abc import Iterator
 from functools import lru_cache
@@ -152,10 +153,27 @@ def _may_hold_bytes(text: str) -> bool:
     return len(text) >= 16 and max(map(len, text.split()), default=0) >= 16
 
 
+def _class_table(members: str) -> bytes:
+    """A `bytes.translate` table: the ASCII characters of `members` to "x", all else to " "."""
+    return bytes(ord("x") if chr(c) in members else ord(" ") for c in range(256))
+
+
+_DIGITS = "0123456789"
+_HEX_DIGITS = _DIGITS + "abcdefABCDEF"
+_B64_CLASS = _class_table(string.ascii_letters + _DIGITS + "+/_-")
+_B32_CLASS = _class_table(string.ascii_uppercase + "234567")
+_HEX_CLASS = _class_table(_HEX_DIGITS)
+
+
 def _bytes_runs(text: str) -> Iterator[tuple[int, int, str, str]]:
     import base64  # here: only a text with a 16-character run decodes bytes
 
-    for m in _B64.finditer(text):
+    # Each pattern needs a run of its class: Base64 24 characters, Base32 16, hex 32 (after its
+    # optional prefix), `\\x` escapes a backslash. The runs are found in C on the text's ASCII
+    # bytes, one byte per character ("?" for any other, in no class), before any regex runs.
+    data = text.encode("ascii", "replace")
+    b64 = b"x" * 24 in data.translate(_B64_CLASS)
+    for m in _B64.finditer(text) if b64 else ():
         raw = m.group()
         if raw.isalpha() and (raw.islower() or raw.isupper()):
             continue  # a long word or identifier, not base64
@@ -168,7 +186,7 @@ def _bytes_runs(text: str) -> Iterator[tuple[int, int, str, str]]:
             if out:
                 yield m.start(), m.end(), "base64", out
                 break
-    for m in _B32.finditer(text):
+    for m in _B32.finditer(text) if b"x" * 16 in data.translate(_B32_CLASS) else ():
         raw = m.group().rstrip("=")
         try:
             out = readable(base64.b32decode(raw + "=" * (-len(raw) % 8)))
@@ -176,8 +194,9 @@ def _bytes_runs(text: str) -> Iterator[tuple[int, int, str, str]]:
             out = None
         if out:
             yield m.start(), m.end(), "base32", out
-    for pattern in (_HEX, _HEX_ESC):
-        for m in pattern.finditer(text):
+    hex_run = b64 and b"x" * 32 in data.translate(_HEX_CLASS)  # hex digits are Base64's too
+    for pattern, may in ((_HEX, hex_run), (_HEX_ESC, "\\x" in text)):
+        for m in pattern.finditer(text) if may else ():
             digits = m.group().replace("\\x", "").removeprefix("0x")
             if len(digits) % 2 == 0:
                 try:
@@ -255,16 +274,29 @@ def _whole_text(text: str, words: frozenset[str] | None) -> Iterator[tuple[int, 
     zero-width removal."""
     if not text.isascii():
         yield from _unicode_disguises(text)
-    english = words is None or may_transform(words)
+    if words is None:
+        # A decoded payload, whose words are not known: `_english_gate` of the whole text is
+        # also a necessary condition of each segment's (a segment's letter runs are runs of
+        # the text: it starts after white space and ends before white space or a colon, and
+        # lower-casing is per character for ASCII letters). Where it fails, only the
+        # language-free tests can yield, so `more_english` is not needed.
+        english = _english_gate(text)
+        yield from transforms(text, _more_english if english else None, _english_gate, english)
+        return
+    english = may_transform(words)
     if english or may_transform_any(text):
-        yield from transforms(text, _more_english if english else None)
+        yield from transforms(text, _more_english if english else None, _english_gate)
+
+
+def _english_gate(raw: str) -> bool:
+    """Necessary for a transform of `raw` to read as more English: two transformed function
+    words in `raw` (a segment without them is not read for function words at all)."""
+    return may_transform(frozenset(_LETTERS.findall(raw.lower())))
 
 
 def _more_english(raw: str, out: str) -> bool:
     """The transformed text holds two English function words more than the text as written
-    (a segment without two transformed function words of its own cannot: skipped unread)."""
-    if not may_transform(frozenset(_LETTERS.findall(raw.lower()))):
-        return False
+    (asked by `transforms` only where `_english_gate(raw)` holds)."""
     return _function_count(out) >= max(2, _function_count(raw) + 2)
 
 
