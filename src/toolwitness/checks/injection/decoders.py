@@ -59,7 +59,6 @@ _UESC = lazy_compile(r"(?:\\u[0-9A-Fa-f]{4}){6,4000}")
 _SLUG = lazy_compile(r"[A-Za-z][A-Za-z0-9]{0,30}(?:[-_][A-Za-z0-9]{1,30}){5,400}")
 _ENTITY = lazy_compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z]{2,10});")
 _HAS_DIGIT = lazy_compile(r"[0-9]")
-_DIGIT_RUN = re.compile(r"[0-9]+")
 _LETTERS = lazy_compile(r"[a-z]+")
 _INVOLUTIONS = frozenset({"rot13", "reversed"})  # applying these twice gives the text back
 
@@ -126,8 +125,17 @@ def may_transform(words: frozenset[str]) -> bool:
 
 def _items(text: str) -> int:
     """An upper bound on the number-list items of a text: every item of the hex, decimal and
-    octal list decoders holds a digit run of its own."""
-    return len(_DIGIT_RUN.findall(text))
+    octal list decoders holds a digit run of its own. (The number of `[0-9]+` runs, in C:
+    the digit runs are the words left when every other character becomes a space; a character
+    outside ASCII, never a digit, is one byte "?" of the encoded text.)"""
+    data = text.encode() if text.isascii() else text.encode("ascii", "replace")
+    return len(data.translate(_DIGIT_SPACE).split())
+
+
+def _ascii_long_token(text: str) -> bool:
+    """For ASCII text, `max(map(len, text.split()), default=0) >= 16`, in C: every character
+    `str.split` does not split at becomes "x", the others a space."""
+    return b"x" * 16 in text.encode().translate(_NON_SPACE)
 
 
 def may_encode(text: str, words: frozenset[str] | None = None) -> bool:
@@ -135,8 +143,7 @@ def may_encode(text: str, words: frozenset[str] | None = None) -> bool:
     known; without it ROT13 and reversal are assumed possible)."""
     if "%" in text or "\\" in text or "&" in text or not text.isascii():
         return True
-    parts = text.split()
-    if len(text) >= 16 and max(map(len, parts), default=0) >= 16:
+    if _ascii_long_token(text):
         return True
     if _items(text) >= 8 and any(
         p.search(text) is not None for p in (_HEX_SEP, _DECIMAL, _OCTAL_LIST)
@@ -150,6 +157,8 @@ def may_encode(text: str, words: frozenset[str] | None = None) -> bool:
 def _may_hold_bytes(text: str) -> bool:
     """Necessary for `_bytes_runs`: each of its patterns matches 16 characters or more of
     classes without white space (Base32 16, Base64 24, hex 32), so within one `split` token."""
+    if text.isascii():
+        return _ascii_long_token(text)
     return len(text) >= 16 and max(map(len, text.split()), default=0) >= 16
 
 
@@ -159,6 +168,9 @@ def _class_table(members: str) -> bytes:
 
 
 _DIGITS = "0123456789"
+_DIGIT_SPACE = _class_table(_DIGITS)
+# every ASCII character `str.split` does not split at (bytes are only ever ASCII text's here)
+_NON_SPACE = _class_table("".join(chr(c) for c in range(128) if not chr(c).isspace()))
 _HEX_DIGITS = _DIGITS + "abcdefABCDEF"
 _B64_CLASS = _class_table(string.ascii_letters + _DIGITS + "+/_-")
 _B32_CLASS = _class_table(string.ascii_uppercase + "234567")

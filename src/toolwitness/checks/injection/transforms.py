@@ -50,6 +50,10 @@ _MARK_SCRIPTS = lazy_compile(r"[\u0900-\u0dff\u0e00-\u0eff\u1000-\u109f\u1780-\u
 # The same test on ASCII text, with ASCII classes (the Unicode ones cost most of the scan).
 _CAPITAL_END = lazy_compile(r"[a-z]{3}[A-Z](?![A-Za-z])")
 _GLUED_ASCII = lazy_compile(r"(?:^|\s)[,;][A-Za-z]")
+# ASCII small letters to "a", capitals to "A", every other byte to a space
+_LETTER_CASES = bytes(
+    ord("a") if 97 <= c <= 122 else ord("A") if 65 <= c <= 90 else ord(" ") for c in range(256)
+)
 _HEBREW_FINALS = frozenset("ךםןףץ")
 _THAI_LEADING = frozenset("เแโใไ")
 _STRIP = "\"'“”‘’«»()[]{}!?:;,.…"
@@ -86,7 +90,11 @@ def reversal_marks(text: str) -> int:
 def may_be_reversed(text: str) -> bool:
     """A cheap necessary condition for `reversal_marks(text) >= MIN_MARKS` (asked by the
     gates and by the decoder of the same text: remembered)."""
-    if _CAPITAL_END.search(text) is not None:
+    if text.isascii():
+        # `_CAPITAL_END` needs three small letters before a capital: looked for in C first
+        if b"aaaA" in text.encode().translate(_LETTER_CASES) and _CAPITAL_END.search(text):
+            return True
+    elif _CAPITAL_END.search(text) is not None:
         return True
     glued = " ," in text or " ;" in text or text[:1] in (",", ";") or "\n," in text
     if glued and _GLUED_ASCII.search(text) is not None:
