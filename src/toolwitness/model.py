@@ -45,6 +45,11 @@ class TextField(NamedTuple):
     kind: str  # name | title | description | schema-key | schema-text | instructions | ...
 
 
+# `TextField(a, b, c)` without the named tuple's Python `__new__` (the walks below make one per
+# string of every tool, for several checks)
+_text_field = tuple.__new__
+
+
 class SchemaFault(_Frozen):
     """What the wire held where MCP requires an `inputSchema` object: nothing, or another value.
 
@@ -237,7 +242,7 @@ def _walk_schema(node: Any, loc: str, keys_are_names: bool, out: list[TextField]
     Recursion is safe: schemas are depth-bounded where surfaces are built (64 levels for loaded
     JSON, 24 for schemas read from code)."""
     if isinstance(node, str):
-        out.append(TextField(loc, node, "schema-text"))
+        out.append(_text_field(TextField, (loc, node, "schema-text")))
     elif isinstance(node, dict):
         children = []
         for key, value in node.items():
@@ -246,9 +251,9 @@ def _walk_schema(node: Any, loc: str, keys_are_names: bool, out: list[TextField]
                 paths.child(loc, key)
             )  # fmt: skip
             if keys_are_names:
-                out.append(TextField(child, key, "schema-key"))
+                out.append(_text_field(TextField, (child, key, "schema-key")))
             elif key not in _KNOWN_KEYS:
-                out.append(TextField(child, key, key_kind(key)))
+                out.append(_text_field(TextField, (child, key, key_kind(key))))
             children.append((value, child, key in _NAME_KEYS and isinstance(value, dict)))
         for value, child, names in reversed(children):
             _walk_schema(value, child, names, out)
@@ -261,12 +266,12 @@ def _walk_value(node: Any, loc: str, kind: str, out: list[TextField]) -> None:
     """Every string and every key outside the known vocabulary of a non-schema value
     (annotations, `_meta`, icons, execution, vendor fields), in document order."""
     if isinstance(node, str):
-        out.append(TextField(loc, node, kind))
+        out.append(_text_field(TextField, (loc, node, kind)))
     elif isinstance(node, dict):
         for key, value in node.items():
             child = paths.child(loc, key)
             if key not in _KNOWN_KEYS:
-                out.append(TextField(child, key, key_kind(key)))
+                out.append(_text_field(TextField, (child, key, key_kind(key))))
             _walk_value(value, child, kind, out)
     elif isinstance(node, list):
         for index, value in enumerate(node):
@@ -291,7 +296,7 @@ def tool_text_fields(tool: Tool, index: int) -> Iterator[TextField]:
                 out.append(TextField(child, value, "title"))
                 continue
             if key not in _KNOWN_KEYS:
-                out.append(TextField(child, key, key_kind(key)))
+                out.append(_text_field(TextField, (child, key, key_kind(key))))
             _walk_value(value, child, "annotation", out)
     if tool.meta:
         _walk_value(tool.meta, f"{base}._meta", "meta", out)
