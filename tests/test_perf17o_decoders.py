@@ -83,15 +83,19 @@ def _old_whole_text(text: str, words: frozenset[str] | None) -> list[tuple[int, 
     return out
 
 
+_OLD_GLUED = re.compile(r"(?:^|\s)[,;][^\W\d_]")
+_OLD_GLUED_ASCII = re.compile(r"(?:^|\s)[,;][A-Za-z]")
+
+
 def _old_may_be_reversed(text: str) -> bool:
     if tr._CAPITAL_END.search(text) is not None:
         return True
     glued = " ," in text or " ;" in text or text[:1] in (",", ";") or "\n," in text
-    if glued and tr._GLUED_ASCII.search(text) is not None:
+    if glued and _OLD_GLUED_ASCII.search(text) is not None:
         return True
     if text.isascii():
         return False
-    if ("," in text or ";" in text) and tr._GLUED.search(text) is not None:
+    if ("," in text or ";" in text) and _OLD_GLUED.search(text) is not None:
         return True
     return tr._MARK_SCRIPTS.search(text) is not None and tr._MAY_MARK.search(text) is not None
 
@@ -201,7 +205,9 @@ def test_decode_chains_find_the_same_payloads_at_every_level() -> None:
 
 
 def test_the_gates_in_c_equal_their_definitions() -> None:
-    for text in TEXTS:
+    for text in [*TEXTS, ", a", ",a", "\u3000,\u00b2", "x,a", "\n;b", " ,_", " ,1", "a ,\u00b2"]:
+        for old, new in ((_OLD_GLUED, tr._GLUED), (_OLD_GLUED_ASCII, tr._GLUED_ASCII)):
+            assert (old.search(text) is None) == (new.search(text) is None), text
         assert decoders._items(text) == len(re.findall("[0-9]+", text))
         assert decoders._may_hold_bytes(text) == (
             len(text) >= 16 and max(map(len, text.split()), default=0) >= 16
@@ -218,6 +224,7 @@ def test_the_gates_equal_their_definitions_on_generated_text(text: str) -> None:
     assert list(decoders._bytes_runs(text)) == _old_bytes_runs(text)
     assert tr._reader_words(text) == reader_words(text)
     assert tr.may_be_reversed(text) == _old_may_be_reversed(text)
+    assert (_OLD_GLUED.search(text) is None) == (tr._GLUED.search(text) is None)
     assert list(decoders._whole_text(text, None)) == _old_whole_text(text, None)
 
 

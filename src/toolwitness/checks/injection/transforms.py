@@ -45,11 +45,12 @@ _MAY_MARK = lazy_compile(
     r"|[\u05da\u05dd\u05df\u05e3\u05e5][^\W\d_])|[a-z]{3}[A-Z](?![A-Za-z])"
     r"|[\u0e40-\u0e44](?=\s|$)"
 )
-_GLUED = lazy_compile(r"(?:^|\s)[,;][^\W\d_]")
+# (`(?:^|\s)[,;]…` written comma first: the search then skips to the commas in C)
+_GLUED = lazy_compile(r"[,;](?<!\S[,;])[^\W\d_]")
 _MARK_SCRIPTS = lazy_compile(r"[\u0900-\u0dff\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u05d0-\u05ea]")
 # The same test on ASCII text, with ASCII classes (the Unicode ones cost most of the scan).
 _CAPITAL_END = lazy_compile(r"[a-z]{3}[A-Z](?![A-Za-z])")
-_GLUED_ASCII = lazy_compile(r"(?:^|\s)[,;][A-Za-z]")
+_GLUED_ASCII = lazy_compile(r"[,;](?<!\S[,;])[A-Za-z]")
 # ASCII small letters to "a", capitals to "A", every other byte to a space
 _LETTER_CASES = bytes(
     ord("a") if 97 <= c <= 122 else ord("A") if 65 <= c <= 90 else ord(" ") for c in range(256)
@@ -90,11 +91,10 @@ def reversal_marks(text: str) -> int:
 def may_be_reversed(text: str) -> bool:
     """A cheap necessary condition for `reversal_marks(text) >= MIN_MARKS` (asked by the
     gates and by the decoder of the same text: remembered)."""
-    if text.isascii():
-        # `_CAPITAL_END` needs three small letters before a capital: looked for in C first
-        if b"aaaA" in text.encode().translate(_LETTER_CASES) and _CAPITAL_END.search(text):
-            return True
-    elif _CAPITAL_END.search(text) is not None:
+    # `_CAPITAL_END` needs three small ASCII letters before a capital: looked for in C first,
+    # on the text's bytes ("?" for a character outside ASCII, which is no letter of it)
+    data = text.encode() if text.isascii() else text.encode("ascii", "replace")
+    if b"aaaA" in data.translate(_LETTER_CASES) and _CAPITAL_END.search(text) is not None:
         return True
     glued = " ," in text or " ;" in text or text[:1] in (",", ";") or "\n," in text
     if glued and _GLUED_ASCII.search(text) is not None:
