@@ -300,25 +300,38 @@ _INIT_RESERVED = frozenset({"self", "_M", "_set", "_E", "_name"})
 
 def _compiled_init(cls: type[Record]) -> Callable[..., None]:
     """`Record.__init__` for one class, as one function with a keyword per field: the same
-    defaults, factories and conversions in field order, the same errors in the same order (a
-    missing field first, then unknown ones). A class with aliases (a field may arrive under its
-    wire name) keeps the generic constructor."""
+    defaults, factories and conversions in field order. Any other keyword (a wire alias, an
+    unknown field) hands the call, as it was made, to the generic constructor, which gives the
+    same errors in the same order (a missing field first, then unknown ones)."""
     plan = cls._init or cls._plan()
     generic: Callable[..., None] = Record.__dict__["__init__"]
-    if any(alias is not None for _, alias, *_ in plan) or any(
-        name in _INIT_RESERVED or name.startswith("_v_") for name, *_ in plan
+    names = [name for name, *_ in plan]
+    keywords = names + [alias for _, alias, *_ in plan if alias is not None]
+    if (
+        not plan
+        or len(set(keywords)) < len(keywords)
+        or any(not k.isidentifier() or k in _INIT_RESERVED or k.startswith("_v_") for k in keywords)
     ):
         return generic
-    env: dict[str, Any] = {"_M": _MISSING, "_set": object.__setattr__, "_E": TypeError}
+    env: dict[str, Any] = {"_M": _MISSING, "_set": object.__setattr__, "_E": TypeError,
+                           "_v_generic": generic}  # fmt: skip
     hints = cls._hints()
-    params, body = [], []
-    for k, (name, _alias, default, factory, convert) in enumerate(plan):
-        params.append(f"{name}=_M")
+    # every keyword the call gave, for the generic constructor
+    pairs = ", ".join(f"({k!r}, {k})" for k in keywords)
+    given = f"{{k: v for k, v in ({pairs},) if v is not _M}}"
+    body = ["    if _v_other:", f"        return _v_generic(self, **{given}, **_v_other)"]
+    for name, alias, *_ in plan:
+        if alias is not None:  # under its wire name; both names at once: the generic's error
+            body.append(f"    if {alias} is not _M:")
+            body.append(f"        if {name} is not _M: return _v_generic(self, **{given})")
+            body.append(f"        {name} = {alias}")
+    params = [f"{k}=_M" for k in keywords]
+    for k, (name, alias, default, factory, convert) in enumerate(plan):
         if factory is not None:
             env[f"_v_f{k}"] = factory
             body.append(f"    if {name} is _M: {name} = _v_f{k}()")
         elif default is _MISSING:
-            message = f": {name!r} is required"
+            message = f": {alias or name!r} is required"
             body.append(f"    if {name} is _M: raise _E(type(self).__name__ + {message!r})")
         else:
             env[f"_v_d{k}"] = default
@@ -339,13 +352,8 @@ def _compiled_init(cls: type[Record]) -> Callable[..., None]:
             env[f"_v_c{k}"] = convert
             body.append(f"    if {name} is not None: {name} = _v_c{k}({name})")
         body.append(f"    _set(self, {name!r}, {name})")
-    body.append("    if _v_unknown:")
-    body.append("        raise _E(f\"{type(self).__name__}: unknown field(s) "
-                "{', '.join(sorted(_v_unknown))}\")")
     params_text = ", ".join(params)
-    source = f"def __init__(self, *, {params_text}, **_v_unknown):\n" + "\n".join(body)
-    if not plan:
-        source = "def __init__(self, **_v_unknown):\n" + "\n".join(body)
+    source = f"def __init__(self, *, {params_text}, **_v_other):\n" + "\n".join(body)
     exec(compile(source, f"<record {cls.__name__}>", "exec"), env)  # noqa: S102 - our own text
     init: Callable[..., None] = env["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
