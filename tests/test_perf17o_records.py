@@ -110,3 +110,62 @@ def test_a_subclass_gets_its_own_constructor() -> None:
     with pytest.raises(TypeError, match="unknown field"):
         Base(a="x", b=())
     assert isinstance(Severity.LOW, Enum)
+
+
+# --- plainclass: a frozen instance's fields written into its __dict__ -----------------------
+def _plain_classes() -> list[type]:
+    _record_classes()  # imports the scan path's modules
+    import gc
+
+    return [c for c in gc.get_objects() if isinstance(c, type) and "__plain_plan__" in c.__dict__]
+
+
+def test_frozen_plainclasses_hold_what_setattr_would_write() -> None:
+    from toolwitness import plainclass as pc
+
+    classes = _plain_classes()
+    frozen = [c for c in classes if c.__dict__["__plain_plan__"].frozen]
+    assert len(frozen) > 50
+    for cls in frozen:
+        plan = cls.__dict__["__plain_plan__"]
+        init = pc._make_init(cls, plan, True)
+        if cls.__dictoffset__ == 0:
+            continue  # slotted: every field through object.__setattr__, as before
+        obj = object.__new__(cls)
+        values = [f"v{i}" for i in range(len(plan.names))]
+        try:
+            init(obj, *values)
+        except Exception:  # a __post_init__ reading a real value: the fields are set first
+            pass
+        for name, value in zip(plan.names, values, strict=True):
+            if name in obj.__dict__:
+                assert obj.__dict__[name] == value and getattr(obj, name) == value, (cls, name)
+
+
+def test_a_field_behind_a_data_descriptor_still_goes_through_it() -> None:
+    from dataclasses import FrozenInstanceError
+
+    from toolwitness.plainclass import plainclass
+
+    class Base:
+        @property
+        def b(self) -> str:
+            return "property"
+
+    @plainclass(frozen=True)
+    class Shadowed(Base):
+        a: int
+        b: str  # no default on the class: the base's property is what `b` finds
+
+    with pytest.raises(AttributeError):  # object.__setattr__ meets the read-only property
+        Shadowed(1, "y")
+
+    @plainclass(frozen=True)
+    class Plain:
+        a: int
+        b: str = "x"
+
+    made = Plain(1)
+    assert made.__dict__ == {"a": 1, "b": "x"} and made == Plain(1, "x")
+    with pytest.raises(FrozenInstanceError):
+        made.a = 2  # type: ignore[misc]
