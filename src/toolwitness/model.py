@@ -254,12 +254,23 @@ def _walk_schema(node: Any, loc: str, keys_are_names: bool, out: list[TextField]
                 out.append(_text_field(TextField, (child, key, "schema-key")))
             elif key not in _KNOWN_KEYS:
                 out.append(_text_field(TextField, (child, key, key_kind(key))))
-            children.append((value, child, key in _NAME_KEYS and isinstance(value, dict)))
+            if isinstance(value, _WALKED):  # a number, a boolean or null holds no text
+                children.append((value, child, key in _NAME_KEYS and isinstance(value, dict)))
         for value, child, names in reversed(children):
-            _walk_schema(value, child, names, out)
+            if isinstance(value, str):  # a leaf, without a call of its own
+                out.append(_text_field(TextField, (child, value, "schema-text")))
+            else:
+                _walk_schema(value, child, names, out)
     elif isinstance(node, list):
         for index in range(len(node) - 1, -1, -1):
-            _walk_schema(node[index], f"{loc}[{index}]", False, out)
+            item = node[index]
+            if isinstance(item, str):
+                out.append(_text_field(TextField, (f"{loc}[{index}]", item, "schema-text")))
+            elif isinstance(item, _WALKED):
+                _walk_schema(item, f"{loc}[{index}]", False, out)
+
+
+_WALKED = (str, dict, list)  # what `_walk_schema` reads; it passes over any other value
 
 
 def _walk_value(node: Any, loc: str, kind: str, out: list[TextField]) -> None:
