@@ -270,3 +270,26 @@ _JSON = st.recursive(
 @given(st.lists(_JSON, max_size=6))
 def test_the_gate_dump_is_json_dumps(values: list[Any]) -> None:
     assert dumps_list(values) == json.dumps(values, ensure_ascii=False)
+
+
+def test_may_transform_text_is_necessary_for_the_words_gate() -> None:
+    held = 0
+    for text in TEXTS:
+        if decoders.may_transform(trig.scan_words(text)[1]):
+            held += 1
+            assert decoders.may_transform_text(text), text
+    assert held > 500  # the reversed and ROT13 sentences
+
+
+def test_split_payloads_without_the_joined_words() -> None:
+    from toolwitness.checks.injection import split
+    from toolwitness.checks.text.lexicon import lexicon
+
+    lex = lexicon()
+    for text in TEXTS[::4]:
+        joined = text + "\n" + text[::-1]
+        words = trig.scan_words(joined)[1]
+        expected = (
+            list(decoders.decode_chains(joined, words)) if decoders.may_encode(joined, words) else []
+        )
+        assert split._payloads(joined, lex) == expected

@@ -123,6 +123,32 @@ def may_transform(words: frozenset[str]) -> bool:
     return not words.isdisjoint(shifted) and len(words & shifted) >= 2
 
 
+@lru_cache(maxsize=1)
+def _shifted_runs() -> frozenset[bytes] | None:
+    """The transformed function words as ASCII bytes, or None if one is not all small letters
+    (then `may_transform_text` cannot answer)."""
+    _, shifted = _function_words()
+    if not all(w.isascii() and w.isalpha() and w.islower() for w in shifted):
+        return None
+    return frozenset(w.encode() for w in shifted)
+
+
+def may_transform_text(text: str) -> bool:
+    """Necessary for `may_transform(words)` when `words` is the word set of `text` (its tokens
+    and their hyphen-separated parts, as `triggers.scan_words` gives them): every transformed
+    function word is all small letters, and a token or part that is one of them is a maximal
+    run of small ASCII letters of `text.lower()` (its neighbours are no letters: white space,
+    punctuation, a joiner; lower-casing maps no such character to a letter). Counted in C on
+    the lowered text's bytes ("?" for a character outside ASCII)."""
+    shifted = _shifted_runs()
+    if shifted is None:
+        return True
+    lower = text.lower()
+    data = lower.encode() if lower.isascii() else lower.encode("ascii", "replace")
+    runs = data.translate(_SMALL_LETTER_RUNS).split()
+    return len(shifted.intersection(runs)) >= 2
+
+
 def _items(text: str) -> int:
     """An upper bound on the number-list items of a text: every item of the hex, decimal and
     octal list decoders holds a digit run of its own. (The number of `[0-9]+` runs, in C:
@@ -169,6 +195,7 @@ def _class_table(members: str) -> bytes:
 
 _DIGITS = "0123456789"
 _DIGIT_SPACE = _class_table(_DIGITS)
+_SMALL_LETTER_RUNS = bytes(c if 97 <= c <= 122 else 32 for c in range(256))  # a-z kept
 # every ASCII character `str.split` does not split at (bytes are only ever ASCII text's here)
 _NON_SPACE = _class_table("".join(chr(c) for c in range(128) if not chr(c).isspace()))
 _HEX_DIGITS = _DIGITS + "abcdefABCDEF"
