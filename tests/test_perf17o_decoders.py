@@ -162,7 +162,7 @@ _PIECES = [
     "\u202e", "\u200b", "\u0e40", "\u05da", "\u0915\u093e", "：", "İ", "\u212a", "Σ", "é",
     "//:ptth", "https://", "uggcf://", " ,rab", "\n,eht", "\t,eht", "eht fo ", "ot si ",
     "gur naq ", "YOUR", "\\x41", "0x", "deadbeef" * 5, "QUJD" * 8, "MFRGG" * 4, "abcD",
-    "Label: ", "Note (ROT13): ", "\U000e0041",
+    "Label: ", "Note (ROT13): ", "\U000e0041", "\U0001f600",
 ]  # fmt: skip
 
 
@@ -223,9 +223,16 @@ def test_the_gates_in_c_equal_their_definitions() -> None:
 def test_the_gates_equal_their_definitions_on_generated_text(text: str) -> None:
     assert list(decoders._bytes_runs(text)) == _old_bytes_runs(text)
     assert tr._reader_words(text) == reader_words(text)
+    assert tr._rot13(text) == text.translate(ROT13)
     assert tr.may_be_reversed(text) == _old_may_be_reversed(text)
     assert (_OLD_GLUED.search(text) is None) == (tr._GLUED.search(text) is None)
     assert list(decoders._whole_text(text, None)) == _old_whole_text(text, None)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from([*"aZmN é", "\ud83d", "\ude00", "\U0001f600", "\x00"])))
+def test_rot13_through_bytes_with_lone_surrogates(text: str) -> None:
+    assert tr._rot13(text) == text.translate(ROT13)
 
 
 def test_a_payload_without_transformed_function_words_is_not_read_for_them() -> None:

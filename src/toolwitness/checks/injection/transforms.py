@@ -166,10 +166,13 @@ def segments(text: str) -> Iterator[tuple[int, int]]:
 
 
 def _rot13(text: str) -> str:
-    """`text.translate(ROT13)`, in C for ASCII text."""
+    """`text.translate(ROT13)` through bytes: ROT13 moves only ASCII letters, and every byte of
+    another character's UTF-8 form (a lone surrogate's too, with "surrogatepass") is 0x80 or
+    above, so the bytes table leaves them as they are."""
     if text.isascii():
         return text.encode().translate(_ROT13_BYTES).decode()
-    return text.translate(ROT13)
+    data = text.encode("utf-8", "surrogatepass").translate(_ROT13_BYTES)
+    return data.decode("utf-8", "surrogatepass")
 
 
 _ROT13_BYTES = bytes.maketrans(
