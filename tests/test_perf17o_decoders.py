@@ -83,6 +83,7 @@ def _old_whole_text(text: str, words: frozenset[str] | None) -> list[tuple[int, 
     return out
 
 
+_OLD_SEGMENT_BREAK = re.compile(r"\n+|(?<=[\w)\]])[:：]\s+")
 _OLD_GLUED = re.compile(r"(?:^|\s)[,;][^\W\d_]")
 _OLD_GLUED_ASCII = re.compile(r"(?:^|\s)[,;][A-Za-z]")
 
@@ -208,6 +209,9 @@ def test_the_gates_in_c_equal_their_definitions() -> None:
     for text in [*TEXTS, ", a", ",a", "\u3000,\u00b2", "x,a", "\n;b", " ,_", " ,1", "a ,\u00b2"]:
         for old, new in ((_OLD_GLUED, tr._GLUED), (_OLD_GLUED_ASCII, tr._GLUED_ASCII)):
             assert (old.search(text) is None) == (new.search(text) is None), text
+        assert [m.span() for m in tr._SEGMENT_BREAK.finditer(text)] == [
+            m.span() for m in _OLD_SEGMENT_BREAK.finditer(text)
+        ]
         assert decoders._items(text) == len(re.findall("[0-9]+", text))
         assert decoders._may_hold_bytes(text) == (
             len(text) >= 16 and max(map(len, text.split()), default=0) >= 16

@@ -31,7 +31,9 @@ ROT13 = str.maketrans(
     "nopqrstuvwxyzabcdefghijklmNOPQRSTUVWXYZABCDEFGHIJKLM",
 )
 # A segment boundary: a line break, or a label's colon (": " after a word or a bracket).
-_SEGMENT_BREAK = lazy_compile(r"\n+|(?<=[\w)\]])[:：]\s+")
+# (`\n+|(?<=[\w)\]])[:：]\s+`, each branch written to open with its literal: the search then
+# skips to the newlines and colons in C instead of trying every position)
+_SEGMENT_BREAK = lazy_compile(r"\n\n*|:(?<=[\w)\]]:)\s+|：(?<=[\w)\]]：)\s+")
 _WEB_ADDRESS = lazy_compile(r"\b(?:https?|ftp)://[\w\-]+(?:\.[\w\-]+)+")
 _ROT13_WEB = lazy_compile(r"\b(?:uggcf?|sgc)://")
 _REVERSED_WEB = lazy_compile(r"//:(?:s?ptth|ptf)\b")
