@@ -69,10 +69,15 @@ def _old_transforms(
                 yield lo, hi, "reversed", back
 
 
+def _old_function_count(text: str) -> int:
+    plain = decoders.function_words()
+    return sum(1 for w in re.findall("[a-z]+", text.lower()) if w in plain)
+
+
 def _old_more_english(raw: str, out: str) -> bool:
     if not decoders.may_transform(frozenset(re.findall("[a-z]+", raw.lower()))):
         return False
-    return decoders._function_count(out) >= max(2, decoders._function_count(raw) + 2)
+    return _old_function_count(out) >= max(2, _old_function_count(raw) + 2)
 
 
 def _old_whole_text(text: str, words: frozenset[str] | None) -> list[tuple[int, int, str, str]]:
@@ -283,6 +288,14 @@ def test_the_gate_dump_is_json_dumps(values: list[Any]) -> None:
     assert dumps_list(values) == json.dumps(values, ensure_ascii=False)
 
 
+def test_function_word_counts_in_c_equal_their_definitions() -> None:
+    plain = decoders.function_words()
+    for text in TEXTS:
+        runs = re.findall("[a-z]+", text.lower())
+        assert decoders._function_count(text) == sum(1 for w in runs if w in plain)
+        assert decoders._english_gate(text) == decoders.may_transform(frozenset(runs))
+
+
 def test_may_transform_text_is_necessary_for_the_words_gate() -> None:
     held = 0
     for text in TEXTS:
@@ -304,3 +317,26 @@ def test_split_payloads_without_the_joined_words() -> None:
             list(decoders.decode_chains(joined, words)) if decoders.may_encode(joined, words) else []
         )
         assert split._payloads(joined, lex) == expected
+
+
+def test_patterns_rewritten_to_open_with_a_class_find_the_same() -> None:
+    from toolwitness.checks.unicode import terminal
+    from toolwitness.integrity import canonical
+
+    rng = random.Random(7)
+    pieces = [*":,[0123456789.eE-\r\n\x1b\x08\x90 usgcf/x", "uggcf://", "sgc://", "xuggc://",
+              "_sgc://", "\r\n", "\u00e9uggc://", "1234567890123456"]  # fmt: skip
+    texts = TEXTS + ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 30)))
+                     for _ in range(20000)]  # fmt: skip
+    pairs = [
+        (r"[\x1b\x08\x90\x98\x9b\x9d\x9e\x9f]|\r(?!\n)", terminal._TRIGGER, True),
+        (r"[:,\[]-?[0-9]+[.eE]|[0-9]{16}", canonical._FLOAT_OR_BIG, False),  # asked yes or no
+        (r"\b(?:uggcf?|sgc)://", tr._ROT13_WEB, True),
+    ]
+    for old_text, new, spans in pairs:
+        old = re.compile(old_text)
+        for text in texts:
+            a, b = old.search(text), new.search(text)
+            assert (a is None) == (b is None), (old_text, text)
+            if spans and a is not None and b is not None:
+                assert a.span() == b.span(), (old_text, text)

@@ -113,8 +113,27 @@ def function_words() -> frozenset[str]:
 
 
 def _function_count(text: str) -> int:
-    plain, _ = _function_words()
-    return sum(1 for w in _LETTERS.findall(text.lower()) if w in plain)
+    plain = _plain_runs()
+    if plain is None:
+        return sum(1 for w in _LETTERS.findall(text.lower()) if w in _function_words()[0])
+    return len(list(filter(plain.__contains__, _letter_runs(text))))
+
+
+def _letter_runs(text: str) -> list[bytes]:
+    """`_LETTERS.findall(text.lower())` as bytes, in C: the runs of small ASCII letters of the
+    lowered text ("?" for a character outside ASCII, no letter)."""
+    lower = text.lower()
+    data = lower.encode() if lower.isascii() else lower.encode("ascii", "replace")
+    return data.translate(_SMALL_LETTER_RUNS).split()
+
+
+@lru_cache(maxsize=1)
+def _plain_runs() -> frozenset[bytes] | None:
+    """The function words as ASCII bytes, or None if one is not all small letters."""
+    plain = _function_words()[0]
+    if not all(w.isascii() and w.isalpha() and w.islower() for w in plain):
+        return None
+    return frozenset(w.encode() for w in plain)
 
 
 def may_transform(words: frozenset[str]) -> bool:
@@ -143,10 +162,7 @@ def may_transform_text(text: str) -> bool:
     shifted = _shifted_runs()
     if shifted is None:
         return True
-    lower = text.lower()
-    data = lower.encode() if lower.isascii() else lower.encode("ascii", "replace")
-    runs = data.translate(_SMALL_LETTER_RUNS).split()
-    return len(shifted.intersection(runs)) >= 2
+    return len(shifted.intersection(_letter_runs(text))) >= 2
 
 
 def _items(text: str) -> int:
@@ -330,7 +346,9 @@ def _whole_text(text: str, words: frozenset[str] | None) -> Iterator[tuple[int, 
 def _english_gate(raw: str) -> bool:
     """Necessary for a transform of `raw` to read as more English: two transformed function
     words in `raw` (a segment without them is not read for function words at all)."""
-    return may_transform(frozenset(_LETTERS.findall(raw.lower())))
+    if _shifted_runs() is None:
+        return may_transform(frozenset(_LETTERS.findall(raw.lower())))
+    return may_transform_text(raw)  # the same test on the same letter runs, in C
 
 
 def _more_english(raw: str, out: str) -> bool:

@@ -35,7 +35,8 @@ ROT13 = str.maketrans(
 # skips to the newlines and colons in C instead of trying every position)
 _SEGMENT_BREAK = lazy_compile(r"\n\n*|:(?<=[\w)\]]:)\s+|：(?<=[\w)\]]：)\s+")
 _WEB_ADDRESS = lazy_compile(r"\b(?:https?|ftp)://[\w\-]+(?:\.[\w\-]+)+")
-_ROT13_WEB = lazy_compile(r"\b(?:uggcf?|sgc)://")
+# (`\b(?:uggcf?|sgc)://`, each branch opening with its letter: the search skips to them in C)
+_ROT13_WEB = lazy_compile(r"u(?<!\wu)ggcf?://|s(?<!\ws)gc://")
 _REVERSED_WEB = lazy_compile(r"//:(?:s?ptth|ptf)\b")
 # A necessary test of `reversal_marks >= 1`: glued punctuation, a capital after small Latin
 # letters, a word opening in an abugida's blocks (Devanagari to Sinhala, Thai and Lao, Myanmar,
