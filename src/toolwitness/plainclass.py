@@ -157,14 +157,6 @@ def _make_init(cls: type, plan: _Plan, frozen: bool) -> Callable[..., None]:
     params, body = ["self"], []
     values: dict[str, Any] = {"__builtins__": __builtins__, "_FACTORY": _FACTORY,
                               "_set": object.__setattr__}  # fmt: skip
-    # A frozen instance with a `__dict__` gets its fields written into it, as `object.__setattr__`
-    # writes them for a field that no data descriptor (a slot, a property) on the class takes.
-    in_dict = frozenset(
-        name for name in plan.names
-        if frozen and cls.__dictoffset__ != 0 and not _data_descriptor(cls, name)
-    )  # fmt: skip
-    if in_dict:
-        body.append("_d = self.__dict__")
     for name in plan.names:
         if name in plan.factories:
             params.append(f"{name}=_FACTORY")
@@ -177,10 +169,7 @@ def _make_init(cls: type, plan: _Plan, frozen: bool) -> Callable[..., None]:
         else:
             params.append(name)
             value = name
-        if name in in_dict:
-            body.append(f"_d[{name!r}] = {value}")
-        else:
-            body.append(f"_set(self, {name!r}, {value})" if frozen else f"self.{name} = {value}")
+        body.append(f"_set(self, {name!r}, {value})" if frozen else f"self.{name} = {value}")
     if hasattr(cls, "__post_init__"):
         body.append("self.__post_init__()")
     source = f"def __init__({', '.join(params)}):\n" + "".join(
@@ -192,16 +181,6 @@ def _make_init(cls: type, plan: _Plan, frozen: bool) -> Callable[..., None]:
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     init.__module__ = cls.__module__
     return init
-
-
-def _data_descriptor(cls: type, name: str) -> bool:
-    """Whether `name` is a data descriptor (a slot, a property) on `cls` or a base: then
-    `object.__setattr__` calls its `__set__` instead of writing the instance's `__dict__`."""
-    for base in cls.__mro__:
-        if name in base.__dict__:
-            attr = base.__dict__[name]
-            return hasattr(type(attr), "__set__") or hasattr(type(attr), "__delete__")
-    return False
 
 
 def _deferred_init(cls: type, plan: _Plan, frozen: bool) -> Callable[..., None]:
