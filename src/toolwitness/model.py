@@ -45,6 +45,11 @@ class TextField(NamedTuple):
     kind: str  # name | title | description | schema-key | schema-text | instructions | ...
 
 
+# `TextField(a, b, c)` without the named tuple's Python `__new__` (the walks below make one per
+# string of every tool, for several checks)
+_text_field = tuple.__new__
+
+
 class SchemaFault(_Frozen):
     """What the wire held where MCP requires an `inputSchema` object: nothing, or another value.
 
@@ -237,7 +242,7 @@ def _walk_schema(node: Any, loc: str, keys_are_names: bool, out: list[TextField]
     Recursion is safe: schemas are depth-bounded where surfaces are built (64 levels for loaded
     JSON, 24 for schemas read from code)."""
     if isinstance(node, str):
-        out.append(TextField(loc, node, "schema-text"))
+        out.append(_text_field(TextField, (loc, node, "schema-text")))
     elif isinstance(node, dict):
         children = []
         for key, value in node.items():
@@ -246,27 +251,38 @@ def _walk_schema(node: Any, loc: str, keys_are_names: bool, out: list[TextField]
                 paths.child(loc, key)
             )  # fmt: skip
             if keys_are_names:
-                out.append(TextField(child, key, "schema-key"))
+                out.append(_text_field(TextField, (child, key, "schema-key")))
             elif key not in _KNOWN_KEYS:
-                out.append(TextField(child, key, key_kind(key)))
-            children.append((value, child, key in _NAME_KEYS and isinstance(value, dict)))
+                out.append(_text_field(TextField, (child, key, key_kind(key))))
+            if isinstance(value, _WALKED):  # a number, a boolean or null holds no text
+                children.append((value, child, key in _NAME_KEYS and isinstance(value, dict)))
         for value, child, names in reversed(children):
-            _walk_schema(value, child, names, out)
+            if isinstance(value, str):  # a leaf, without a call of its own
+                out.append(_text_field(TextField, (child, value, "schema-text")))
+            else:
+                _walk_schema(value, child, names, out)
     elif isinstance(node, list):
         for index in range(len(node) - 1, -1, -1):
-            _walk_schema(node[index], f"{loc}[{index}]", False, out)
+            item = node[index]
+            if isinstance(item, str):
+                out.append(_text_field(TextField, (f"{loc}[{index}]", item, "schema-text")))
+            elif isinstance(item, _WALKED):
+                _walk_schema(item, f"{loc}[{index}]", False, out)
+
+
+_WALKED = (str, dict, list)  # what `_walk_schema` reads; it passes over any other value
 
 
 def _walk_value(node: Any, loc: str, kind: str, out: list[TextField]) -> None:
     """Every string and every key outside the known vocabulary of a non-schema value
     (annotations, `_meta`, icons, execution, vendor fields), in document order."""
     if isinstance(node, str):
-        out.append(TextField(loc, node, kind))
+        out.append(_text_field(TextField, (loc, node, kind)))
     elif isinstance(node, dict):
         for key, value in node.items():
             child = paths.child(loc, key)
             if key not in _KNOWN_KEYS:
-                out.append(TextField(child, key, key_kind(key)))
+                out.append(_text_field(TextField, (child, key, key_kind(key))))
             _walk_value(value, child, kind, out)
     elif isinstance(node, list):
         for index, value in enumerate(node):
@@ -291,7 +307,7 @@ def tool_text_fields(tool: Tool, index: int) -> Iterator[TextField]:
                 out.append(TextField(child, value, "title"))
                 continue
             if key not in _KNOWN_KEYS:
-                out.append(TextField(child, key, key_kind(key)))
+                out.append(_text_field(TextField, (child, key, key_kind(key))))
             _walk_value(value, child, "annotation", out)
     if tool.meta:
         _walk_value(tool.meta, f"{base}._meta", "meta", out)

@@ -111,6 +111,8 @@ class _RecordMeta(type):
         cls.model_fields = {**inherited, **own}  # type: ignore[attr-defined]
         cls._init = None  # type: ignore[attr-defined]
         cls._twin_model = None  # type: ignore[attr-defined]
+        if "__init__" not in namespace:  # each record class its own, compiled at first use
+            setattr(cls, "__init__", _first_init(cls))  # noqa: B010 - mypy: not a method here
         return cls
 
 
@@ -279,6 +281,97 @@ class Record(metaclass=_RecordMeta):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuild, (type(self), self._values()))
+
+
+def _first_init(cls: Any) -> Callable[..., None]:
+    """The constructor of `cls` until its first call, which puts the compiled one in its place
+    (`_compiled_init`). Each class gets its own: a subclass never runs its base's."""
+
+    def __init__(self: Record, **values: Any) -> None:
+        init = _compiled_init(cls)
+        setattr(cls, "__init__", init)  # noqa: B010
+        init(self, **values)
+
+    return __init__
+
+
+_INIT_RESERVED = frozenset({"self", "_M", "_set", "_E", "_name"})
+
+
+def _compiled_init(cls: type[Record]) -> Callable[..., None]:
+    """`Record.__init__` for one class, as one function with a keyword per field: the same
+    defaults, factories and conversions in field order. Any other keyword (a wire alias, an
+    unknown field) hands the call, as it was made, to the generic constructor, which gives the
+    same errors in the same order (a missing field first, then unknown ones)."""
+    plan = cls._init or cls._plan()
+    generic: Callable[..., None] = Record.__dict__["__init__"]
+    names = [name for name, *_ in plan]
+    keywords = names + [alias for _, alias, *_ in plan if alias is not None]
+    if (
+        not plan
+        or len(set(keywords)) < len(keywords)
+        or any(not k.isidentifier() or k in _INIT_RESERVED or k.startswith("_v_") for k in keywords)
+    ):
+        return generic
+    env: dict[str, Any] = {"_M": _MISSING, "_set": object.__setattr__, "_E": TypeError,
+                           "_v_generic": generic}  # fmt: skip
+    hints = cls._hints()
+    # every keyword the call gave, for the generic constructor
+    pairs = ", ".join(f"({k!r}, {k})" for k in keywords)
+    given = f"{{k: v for k, v in ({pairs},) if v is not _M}}"
+    body = ["    if _v_other:", f"        return _v_generic(self, **{given}, **_v_other)"]
+    for name, alias, *_ in plan:
+        if alias is not None:  # under its wire name; both names at once: the generic's error
+            body.append(f"    if {alias} is not _M:")
+            body.append(f"        if {name} is not _M: return _v_generic(self, **{given})")
+            body.append(f"        {name} = {alias}")
+    params = [f"{k}=_M" for k in keywords]
+    for k, (name, alias, default, factory, convert) in enumerate(plan):
+        if factory is not None:
+            env[f"_v_f{k}"] = factory
+            body.append(f"    if {name} is _M: {name} = _v_f{k}()")
+        elif default is _MISSING:
+            message = f": {alias or name!r} is required"
+            body.append(f"    if {name} is _M: raise _E(type(self).__name__ + {message!r})")
+        else:
+            env[f"_v_d{k}"] = default
+            body.append(f"    if {name} is _M: {name} = _v_d{k}")
+        kind = _inline_kind(hints[name]) if convert is not None else None
+        if kind is str:  # `_plain_str`, inline: only a `str` subclass changes
+            body.append(f"    if type({name}) is not str and isinstance({name}, str):")
+            body.append(f"        {name} = str.__str__({name})")
+        elif isinstance(kind, type):  # an enum: its converter's test, inline
+            env[f"_v_t{k}"] = kind
+            body.append(f"    if {name} is not None and type({name}) is not _v_t{k}:")
+            body.append(f"        {name} = _v_t{k}({name})")
+        elif kind == "tuple":  # () converts to () (the one empty tuple) without the call
+            env[f"_v_c{k}"] = convert
+            body.append(f"    if {name} is not None and ({name} or type({name}) is not tuple):")
+            body.append(f"        {name} = _v_c{k}({name})")
+        elif convert is not None:
+            env[f"_v_c{k}"] = convert
+            body.append(f"    if {name} is not None: {name} = _v_c{k}({name})")
+        body.append(f"    _set(self, {name!r}, {name})")
+    params_text = ", ".join(params)
+    source = f"def __init__(self, *, {params_text}, **_v_other):\n" + "\n".join(body)
+    exec(compile(source, f"<record {cls.__name__}>", "exec"), env)  # noqa: S102 - our own text
+    init: Callable[..., None] = env["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    return init
+
+
+def _inline_kind(t: Any) -> Any:
+    """What `_converter(t)` does, where `_compiled_init` writes it inline: `str` (the `str`
+    conversion), an enum class (the enum's), "tuple" (a `tuple[X, ...]`), else None."""
+    origin = typing.get_origin(t)
+    if origin is Union or origin is types.UnionType:
+        inner = [a for a in typing.get_args(t) if a is not type(None)]
+        return _inline_kind(inner[0]) if len(inner) == 1 else None
+    if origin is tuple:
+        return "tuple"
+    if t is str or (isinstance(t, type) and issubclass(t, Enum)):
+        return t
+    return None
 
 
 def _rebuild(cls: type[Record], values: tuple[Any, ...]) -> Record:

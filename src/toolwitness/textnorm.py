@@ -68,6 +68,11 @@ def escape_display(text: str) -> str:
 
 def excerpt(text: str, limit: int = _MAX_EXCERPT) -> str:
     """An escaped, length-bounded excerpt (the cut is marked, never silent)."""
+    if len(text) > limit >= 1:
+        # Escaping maps each character on its own to one character or more, so the escaped
+        # text is longer than `limit` and its first `limit - 1` characters are those of the
+        # first `limit - 1` characters escaped: the rest of a long text is not escaped at all.
+        return escape_display(text[: limit - 1])[: limit - 1] + "…"
     shown = escape_display(text)
     if len(shown) <= limit:
         return shown

@@ -14,7 +14,6 @@ identifier-shaped tool beside it and no secret-shaped parameter costs one pass o
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 
@@ -25,6 +24,7 @@ from toolwitness.checks.crosstool.secrets import keeps_secrets, personal_secret
 from toolwitness.checks.crosstool.tokens import (
     Destination,
     destinations,
+    dumps_list,
     identifier_shaped,
     identifier_words,
     may_hold_destination,
@@ -89,8 +89,8 @@ def _word_runs(text: str) -> list[bytes]:
     return text.encode("utf-8", "surrogatepass").translate(_RUN_BYTES).split()
 
 
-# `json.dumps(..., ensure_ascii=False)` builds an encoder per call; the same settings, once.
-_DUMPS = json.JSONEncoder(ensure_ascii=False).encode
+# `json.dumps(..., ensure_ascii=False)` of a list, its encoder built once (`tokens.dumps_list`).
+_DUMPS = dumps_list
 
 
 def _gate_text(tool: Tool) -> str:

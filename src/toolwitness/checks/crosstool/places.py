@@ -32,6 +32,7 @@ from toolwitness.checks.crosstool.parties import own_labels, shown_as_example, t
 from toolwitness.checks.crosstool.tokens import (
     Destination,
     destinations,
+    dumps_list,
     identifier_words,
     may_hold_destination,
 )
@@ -69,7 +70,7 @@ _IDENTIFIER = lazy_compile(
 _FILE_NAME = lazy_compile(r"[\w.\-]+\.[A-Za-z0-9]{1,5}")
 # `json.dumps(..., ensure_ascii=False[, separators=(",", ":")])` builds an encoder per call;
 # the same settings, once each.
-_DUMPS = json.JSONEncoder(ensure_ascii=False).encode
+_DUMPS = dumps_list
 _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 

@@ -8,15 +8,42 @@ is not a bank account.
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from functools import lru_cache
+from typing import Any
 
 from toolwitness.datafiles import data_files
 from toolwitness.errors import InternalError
 from toolwitness.lazyre import lazy_compile
 from toolwitness.plainclass import plainclass
 from toolwitness.yamlload import load_yaml
+
+
+def _list_dumper() -> Callable[[list[Any]], str]:
+    """`json.dumps(values, ensure_ascii=False)` of a list, with the standard library's C encoder
+    built once instead of per call (`JSONEncoder.encode` makes one, and its circular-reference
+    table, every time). No table: a surface is parsed JSON, which holds no cycles. The plain
+    encoder where the C one is missing or differs on a probe."""
+    encoder = json.JSONEncoder(ensure_ascii=False)
+    plain = encoder.encode
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return plain
+    try:
+        encode = make(None, encoder.default, json.encoder.encode_basestring, None, ": ",
+                      ", ", False, False, True)  # fmt: skip
+        probe: list[Any] = [{"b": [1, 2.5, "\u00e9\n", None, True]}, None, {"a": {}}, []]
+        if "".join(encode(probe, 0)) != plain(probe):
+            return plain
+    except TypeError:  # another Python's signature
+        return plain
+    return lambda values: "".join(encode(values, 0))
+
+
+# `json.dumps(values, ensure_ascii=False)` for the gates' serialised lists of a tool's parts
+dumps_list = _list_dumper()
 
 _IDENT = lazy_compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]{0,127}")
 _CAMEL = lazy_compile(r"[a-z0-9][A-Z]")

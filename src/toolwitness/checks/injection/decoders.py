@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import binascii
 import re
+import string
 import unicodedata
 from collections.abc import Iterator
 from functools import lru_cache
@@ -58,7 +59,6 @@ _UESC = lazy_compile(r"(?:\\u[0-9A-Fa-f]{4}){6,4000}")
 _SLUG = lazy_compile(r"[A-Za-z][A-Za-z0-9]{0,30}(?:[-_][A-Za-z0-9]{1,30}){5,400}")
 _ENTITY = lazy_compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z]{2,10});")
 _HAS_DIGIT = lazy_compile(r"[0-9]")
-_DIGIT_RUN = re.compile(r"[0-9]+")
 _LETTERS = lazy_compile(r"[a-z]+")
 _INVOLUTIONS = frozenset({"rot13", "reversed"})  # applying these twice gives the text back
 
@@ -113,8 +113,27 @@ def function_words() -> frozenset[str]:
 
 
 def _function_count(text: str) -> int:
-    plain, _ = _function_words()
-    return sum(1 for w in _LETTERS.findall(text.lower()) if w in plain)
+    plain = _plain_runs()
+    if plain is None:
+        return sum(1 for w in _LETTERS.findall(text.lower()) if w in _function_words()[0])
+    return len(list(filter(plain.__contains__, _letter_runs(text))))
+
+
+def _letter_runs(text: str) -> list[bytes]:
+    """`_LETTERS.findall(text.lower())` as bytes, in C: the runs of small ASCII letters of the
+    lowered text ("?" for a character outside ASCII, no letter)."""
+    lower = text.lower()
+    data = lower.encode() if lower.isascii() else lower.encode("ascii", "replace")
+    return data.translate(_SMALL_LETTER_RUNS).split()
+
+
+@lru_cache(maxsize=1)
+def _plain_runs() -> frozenset[bytes] | None:
+    """The function words as ASCII bytes, or None if one is not all small letters."""
+    plain = _function_words()[0]
+    if not all(w.isascii() and w.isalpha() and w.islower() for w in plain):
+        return None
+    return frozenset(w.encode() for w in plain)
 
 
 def may_transform(words: frozenset[str]) -> bool:
@@ -123,10 +142,42 @@ def may_transform(words: frozenset[str]) -> bool:
     return not words.isdisjoint(shifted) and len(words & shifted) >= 2
 
 
+@lru_cache(maxsize=1)
+def _shifted_runs() -> frozenset[bytes] | None:
+    """The transformed function words as ASCII bytes, or None if one is not all small letters
+    (then `may_transform_text` cannot answer)."""
+    _, shifted = _function_words()
+    if not all(w.isascii() and w.isalpha() and w.islower() for w in shifted):
+        return None
+    return frozenset(w.encode() for w in shifted)
+
+
+def may_transform_text(text: str) -> bool:
+    """Necessary for `may_transform(words)` when `words` is the word set of `text` (its tokens
+    and their hyphen-separated parts, as `triggers.scan_words` gives them): every transformed
+    function word is all small letters, and a token or part that is one of them is a maximal
+    run of small ASCII letters of `text.lower()` (its neighbours are no letters: white space,
+    punctuation, a joiner; lower-casing maps no such character to a letter). Counted in C on
+    the lowered text's bytes ("?" for a character outside ASCII)."""
+    shifted = _shifted_runs()
+    if shifted is None:
+        return True
+    return len(shifted.intersection(_letter_runs(text))) >= 2
+
+
 def _items(text: str) -> int:
     """An upper bound on the number-list items of a text: every item of the hex, decimal and
-    octal list decoders holds a digit run of its own."""
-    return len(_DIGIT_RUN.findall(text))
+    octal list decoders holds a digit run of its own. (The number of `[0-9]+` runs, in C:
+    the digit runs are the words left when every other character becomes a space; a character
+    outside ASCII, never a digit, is one byte "?" of the encoded text.)"""
+    data = text.encode() if text.isascii() else text.encode("ascii", "replace")
+    return len(data.translate(_DIGIT_SPACE).split())
+
+
+def _ascii_long_token(text: str) -> bool:
+    """For ASCII text, `max(map(len, text.split()), default=0) >= 16`, in C: every character
+    `str.split` does not split at becomes "x", the others a space."""
+    return b"x" * 16 in text.encode().translate(_NON_SPACE)
 
 
 def may_encode(text: str, words: frozenset[str] | None = None) -> bool:
@@ -134,8 +185,7 @@ def may_encode(text: str, words: frozenset[str] | None = None) -> bool:
     known; without it ROT13 and reversal are assumed possible)."""
     if "%" in text or "\\" in text or "&" in text or not text.isascii():
         return True
-    parts = text.split()
-    if len(text) >= 16 and max(map(len, parts), default=0) >= 16:
+    if _ascii_long_token(text):
         return True
     if _items(text) >= 8 and any(
         p.search(text) is not None for p in (_HEX_SEP, _DECIMAL, _OCTAL_LIST)
@@ -149,13 +199,36 @@ def may_encode(text: str, words: frozenset[str] | None = None) -> bool:
 def _may_hold_bytes(text: str) -> bool:
     """Necessary for `_bytes_runs`: each of its patterns matches 16 characters or more of
     classes without white space (Base32 16, Base64 24, hex 32), so within one `split` token."""
+    if text.isascii():
+        return _ascii_long_token(text)
     return len(text) >= 16 and max(map(len, text.split()), default=0) >= 16
+
+
+def _class_table(members: str) -> bytes:
+    """A `bytes.translate` table: the ASCII characters of `members` to "x", all else to " "."""
+    return bytes(ord("x") if chr(c) in members else ord(" ") for c in range(256))
+
+
+_DIGITS = "0123456789"
+_DIGIT_SPACE = _class_table(_DIGITS)
+_SMALL_LETTER_RUNS = bytes(c if 97 <= c <= 122 else 32 for c in range(256))  # a-z kept
+# every ASCII character `str.split` does not split at (bytes are only ever ASCII text's here)
+_NON_SPACE = _class_table("".join(chr(c) for c in range(128) if not chr(c).isspace()))
+_HEX_DIGITS = _DIGITS + "abcdefABCDEF"
+_B64_CLASS = _class_table(string.ascii_letters + _DIGITS + "+/_-")
+_B32_CLASS = _class_table(string.ascii_uppercase + "234567")
+_HEX_CLASS = _class_table(_HEX_DIGITS)
 
 
 def _bytes_runs(text: str) -> Iterator[tuple[int, int, str, str]]:
     import base64  # here: only a text with a 16-character run decodes bytes
 
-    for m in _B64.finditer(text):
+    # Each pattern needs a run of its class: Base64 24 characters, Base32 16, hex 32 (after its
+    # optional prefix), `\\x` escapes a backslash. The runs are found in C on the text's ASCII
+    # bytes, one byte per character ("?" for any other, in no class), before any regex runs.
+    data = text.encode("ascii", "replace")
+    b64 = b"x" * 24 in data.translate(_B64_CLASS)
+    for m in _B64.finditer(text) if b64 else ():
         raw = m.group()
         if raw.isalpha() and (raw.islower() or raw.isupper()):
             continue  # a long word or identifier, not base64
@@ -168,7 +241,7 @@ def _bytes_runs(text: str) -> Iterator[tuple[int, int, str, str]]:
             if out:
                 yield m.start(), m.end(), "base64", out
                 break
-    for m in _B32.finditer(text):
+    for m in _B32.finditer(text) if b"x" * 16 in data.translate(_B32_CLASS) else ():
         raw = m.group().rstrip("=")
         try:
             out = readable(base64.b32decode(raw + "=" * (-len(raw) % 8)))
@@ -176,8 +249,9 @@ def _bytes_runs(text: str) -> Iterator[tuple[int, int, str, str]]:
             out = None
         if out:
             yield m.start(), m.end(), "base32", out
-    for pattern in (_HEX, _HEX_ESC):
-        for m in pattern.finditer(text):
+    hex_run = b64 and b"x" * 32 in data.translate(_HEX_CLASS)  # hex digits are Base64's too
+    for pattern, may in ((_HEX, hex_run), (_HEX_ESC, "\\x" in text)):
+        for m in pattern.finditer(text) if may else ():
             digits = m.group().replace("\\x", "").removeprefix("0x")
             if len(digits) % 2 == 0:
                 try:
@@ -255,16 +329,31 @@ def _whole_text(text: str, words: frozenset[str] | None) -> Iterator[tuple[int, 
     zero-width removal."""
     if not text.isascii():
         yield from _unicode_disguises(text)
-    english = words is None or may_transform(words)
+    if words is None:
+        # A decoded payload, whose words are not known: `_english_gate` of the whole text is
+        # also a necessary condition of each segment's (a segment's letter runs are runs of
+        # the text: it starts after white space and ends before white space or a colon, and
+        # lower-casing is per character for ASCII letters). Where it fails, only the
+        # language-free tests can yield, so `more_english` is not needed.
+        english = _english_gate(text)
+        yield from transforms(text, _more_english if english else None, _english_gate, english)
+        return
+    english = may_transform(words)
     if english or may_transform_any(text):
-        yield from transforms(text, _more_english if english else None)
+        yield from transforms(text, _more_english if english else None, _english_gate)
+
+
+def _english_gate(raw: str) -> bool:
+    """Necessary for a transform of `raw` to read as more English: two transformed function
+    words in `raw` (a segment without them is not read for function words at all)."""
+    if _shifted_runs() is None:
+        return may_transform(frozenset(_LETTERS.findall(raw.lower())))
+    return may_transform_text(raw)  # the same test on the same letter runs, in C
 
 
 def _more_english(raw: str, out: str) -> bool:
     """The transformed text holds two English function words more than the text as written
-    (a segment without two transformed function words of its own cannot: skipped unread)."""
-    if not may_transform(frozenset(_LETTERS.findall(raw.lower()))):
-        return False
+    (asked by `transforms` only where `_english_gate(raw)` holds)."""
     return _function_count(out) >= max(2, _function_count(raw) + 2)
 
 

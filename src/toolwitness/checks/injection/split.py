@@ -23,7 +23,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 
 from toolwitness.checks.injection import triggers as trig
-from toolwitness.checks.injection.decoders import Decoded, decode_local, may_encode
+from toolwitness.checks.injection.decoders import (
+    Decoded,
+    decode_local,
+    may_encode,
+    may_transform_text,
+)
 from toolwitness.checks.injection.detect import detect
 from toolwitness.checks.injection.model import ENCODED, RULE_OF, FieldContext, Signal
 from toolwitness.checks.injection.payloads import decode_payloads
@@ -117,7 +122,13 @@ def _payloads(joined: str, lex: Lexicon) -> list[Decoded]:
     """The encoded payloads `detect` finds in the joined text (listed once, for both)."""
     # as `detect` decodes: `trig.scan(joined).words` (the same set), without pinning a joined
     # text in the per-text caches for the joins that are never read
-    words = trig.scan_words(joined)[1] if lex is lexicon() else None
+    if lex is not lexicon():
+        return list(decode_payloads(joined, None)) if may_encode(joined, None) else []
+    # `may_encode(joined, words)` is `may_encode(joined, frozenset())` or `may_transform(words)`:
+    # when neither can hold, the joined text's words are not needed (most joins)
+    if not may_encode(joined, frozenset()) and not may_transform_text(joined):
+        return []
+    words = trig.scan_words(joined)[1]
     return list(decode_payloads(joined, words)) if may_encode(joined, words) else []
 
 

@@ -31,9 +31,12 @@ ROT13 = str.maketrans(
     "nopqrstuvwxyzabcdefghijklmNOPQRSTUVWXYZABCDEFGHIJKLM",
 )
 # A segment boundary: a line break, or a label's colon (": " after a word or a bracket).
-_SEGMENT_BREAK = lazy_compile(r"\n+|(?<=[\w)\]])[:：]\s+")
+# (`\n+|(?<=[\w)\]])[:：]\s+`, each branch written to open with its literal: the search then
+# skips to the newlines and colons in C instead of trying every position)
+_SEGMENT_BREAK = lazy_compile(r"\n\n*|:(?<=[\w)\]]:)\s+|：(?<=[\w)\]]：)\s+")
 _WEB_ADDRESS = lazy_compile(r"\b(?:https?|ftp)://[\w\-]+(?:\.[\w\-]+)+")
-_ROT13_WEB = lazy_compile(r"\b(?:uggcf?|sgc)://")
+# (`\b(?:uggcf?|sgc)://`, each branch opening with its letter: the search skips to them in C)
+_ROT13_WEB = lazy_compile(r"u(?<!\wu)ggcf?://|s(?<!\ws)gc://")
 _REVERSED_WEB = lazy_compile(r"//:(?:s?ptth|ptf)\b")
 # A necessary test of `reversal_marks >= 1`: glued punctuation, a capital after small Latin
 # letters, a word opening in an abugida's blocks (Devanagari to Sinhala, Thai and Lao, Myanmar,
@@ -45,11 +48,16 @@ _MAY_MARK = lazy_compile(
     r"|[\u05da\u05dd\u05df\u05e3\u05e5][^\W\d_])|[a-z]{3}[A-Z](?![A-Za-z])"
     r"|[\u0e40-\u0e44](?=\s|$)"
 )
-_GLUED = lazy_compile(r"(?:^|\s)[,;][^\W\d_]")
+# (`(?:^|\s)[,;]…` written comma first: the search then skips to the commas in C)
+_GLUED = lazy_compile(r"[,;](?<!\S[,;])[^\W\d_]")
 _MARK_SCRIPTS = lazy_compile(r"[\u0900-\u0dff\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u05d0-\u05ea]")
 # The same test on ASCII text, with ASCII classes (the Unicode ones cost most of the scan).
 _CAPITAL_END = lazy_compile(r"[a-z]{3}[A-Z](?![A-Za-z])")
-_GLUED_ASCII = lazy_compile(r"(?:^|\s)[,;][A-Za-z]")
+_GLUED_ASCII = lazy_compile(r"[,;](?<!\S[,;])[A-Za-z]")
+# ASCII small letters to "a", capitals to "A", every other byte to a space
+_LETTER_CASES = bytes(
+    ord("a") if 97 <= c <= 122 else ord("A") if 65 <= c <= 90 else ord(" ") for c in range(256)
+)
 _HEBREW_FINALS = frozenset("ךםןףץ")
 _THAI_LEADING = frozenset("เแโใไ")
 _STRIP = "\"'“”‘’«»()[]{}!?:;,.…"
@@ -86,7 +94,10 @@ def reversal_marks(text: str) -> int:
 def may_be_reversed(text: str) -> bool:
     """A cheap necessary condition for `reversal_marks(text) >= MIN_MARKS` (asked by the
     gates and by the decoder of the same text: remembered)."""
-    if _CAPITAL_END.search(text) is not None:
+    # `_CAPITAL_END` needs three small ASCII letters before a capital: looked for in C first,
+    # on the text's bytes ("?" for a character outside ASCII, which is no letter of it)
+    data = text.encode() if text.isascii() else text.encode("ascii", "replace")
+    if b"aaaA" in data.translate(_LETTER_CASES) and _CAPITAL_END.search(text) is not None:
         return True
     glued = " ," in text or " ;" in text or text[:1] in (",", ";") or "\n," in text
     if glued and _GLUED_ASCII.search(text) is not None:
@@ -111,9 +122,24 @@ def may_transform_any(text: str) -> bool:
 
 def reads_reversed(text: str) -> bool:
     """`text` is written backwards, in any language: its reversal loses every mark it carries."""
-    if not may_be_reversed(text) or reader_words(text) < MIN_SEGMENT_WORDS:
+    if not may_be_reversed(text) or _reader_words(text) < MIN_SEGMENT_WORDS:
         return False
     return reversal_marks(text) >= MIN_MARKS and reversal_marks(text[::-1]) == 0
+
+
+# `reader_words` of ASCII text: a token counts when it holds a letter, so deleting every other
+# character but the white space `str.split` splits at leaves exactly the counted tokens (bytes:
+# their `split` knows six white-space characters, so \x1c-\x1f, which `str.split` also splits
+# at, become spaces).
+_NOT_LETTER_OR_SPACE = bytes(c for c in range(128) if not (chr(c).isalpha() or chr(c).isspace()))
+_SEPARATORS_AS_SPACE = bytes.maketrans(b"\x1c\x1d\x1e\x1f", b"    ")
+
+
+def _reader_words(text: str) -> int:
+    """`reader_words(text)`, in C for ASCII text."""
+    if text.isascii():
+        return len(text.encode().translate(_SEPARATORS_AS_SPACE, _NOT_LETTER_OR_SPACE).split())
+    return reader_words(text)
 
 
 def _new_address(decoded: str, raw: str) -> bool:
@@ -127,6 +153,8 @@ def _never(raw: str, out: str) -> bool:
 def segments(text: str) -> Iterator[tuple[int, int]]:
     """The spans of the field's segments (lines, and text after a label's colon), stripped;
     nothing when the field is one segment (the whole-field transforms cover it)."""
+    if "\n" not in text and ":" not in text and "：" not in text:
+        return  # every break holds one of these
     bounds = [(m.start(), m.end()) for m in _SEGMENT_BREAK.finditer(text)]
     if not bounds:
         return
@@ -140,29 +168,71 @@ def segments(text: str) -> Iterator[tuple[int, int]]:
         start = hi
 
 
+def _rot13(text: str) -> str:
+    """`text.translate(ROT13)` through bytes: ROT13 moves only ASCII letters, and every byte of
+    another character's UTF-8 form (a lone surrogate's too, with "surrogatepass") is 0x80 or
+    above, so the bytes table leaves them as they are."""
+    if text.isascii():
+        return text.encode().translate(_ROT13_BYTES).decode()
+    data = text.encode("utf-8", "surrogatepass").translate(_ROT13_BYTES)
+    return data.decode("utf-8", "surrogatepass")
+
+
+_ROT13_BYTES = bytes.maketrans(
+    b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+    b"nopqrstuvwxyzabcdefghijklmNOPQRSTUVWXYZABCDEFGHIJKLM",
+)
+
+
 def transforms(
-    text: str, more_english: Callable[[str, str], bool] | None
+    text: str,
+    more_english: Callable[[str, str], bool] | None,
+    english_gate: Callable[[str], bool] | None = None,
+    whole_gate: bool | None = None,
 ) -> Iterator[tuple[int, int, str, str]]:
     """(start, end, "rot13" | "reversed", decoded) for the field and each of its segments that
     reads better transformed. `more_english(raw, out)`: the function-word gate of `decoders`,
-    None when the text holds no transformed function word (only the language-free tests)."""
+    None when the text holds no transformed function word (only the language-free tests).
+    `english_gate(raw)`: where given, `more_english(raw, …)` is asked only of a segment for
+    which it holds, and answers for such a segment only (`whole_gate`: its answer for the whole
+    text, when known); a segment where it fails is read by the language-free tests alone."""
     english = more_english is not None
-    more_english = more_english or _never
+    more = more_english or _never
     spans = [(0, len(text)), *segments(text)]
     for lo, hi in spans:
         raw = text[lo:hi]
-        if reader_words(raw) < MIN_SEGMENT_WORDS and not (
-            _ROT13_WEB.search(raw) or _REVERSED_WEB.search(raw)
-        ):
-            continue
         rot_web = "://" in raw and _ROT13_WEB.search(raw) is not None
-        if english or rot_web:
-            rot = raw.translate(ROT13)
-            if more_english(raw, rot) or (rot_web and _new_address(rot, raw)):
-                yield lo, hi, "rot13", rot
         back_web = "//:" in raw and _REVERSED_WEB.search(raw) is not None
-        backwards = reads_reversed(raw)
-        if english or back_web or backwards:
-            back = raw[::-1]
-            if backwards or more_english(raw, back) or (back_web and _new_address(back, raw)):
-                yield lo, hi, "reversed", back
+        reversible = may_be_reversed(raw)  # necessary for `reads_reversed(raw)`
+        webbed = rot_web or back_web
+        if not english or english_gate is None:
+            fluent = english
+        elif whole_gate is not None and lo == 0 and hi == len(text):
+            fluent = whole_gate
+        else:
+            fluent = english_gate(raw)
+        if not (fluent or webbed or reversible):
+            continue  # nothing below can yield: no gate is open
+        words = -1  # `_reader_words(raw)`, counted when first needed
+        if not webbed:
+            words = _reader_words(raw)
+            if words < MIN_SEGMENT_WORDS:
+                continue
+        if fluent or rot_web:
+            rot = _rot13(raw)
+            if (fluent and more(raw, rot)) or (rot_web and _new_address(rot, raw)):
+                yield lo, hi, "rot13", rot
+        if not (fluent or back_web or reversible):
+            continue
+        back = raw[::-1]
+        backwards = False
+        if reversible:  # `reads_reversed(raw)`, with the counts above
+            if words < 0:
+                words = _reader_words(raw)
+            backwards = (
+                words >= MIN_SEGMENT_WORDS
+                and reversal_marks(raw) >= MIN_MARKS
+                and reversal_marks(back) == 0
+            )
+        if backwards or (fluent and more(raw, back)) or (back_web and _new_address(back, raw)):
+            yield lo, hi, "reversed", back

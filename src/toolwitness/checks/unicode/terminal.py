@@ -16,7 +16,9 @@ from toolwitness.checks.unicode.data import tables
 from toolwitness.lazyre import lazy_compile
 from toolwitness.plainclass import field, plainclass
 
-_TRIGGER = lazy_compile(r"[\x1b\x08\x90\x98\x9b\x9d\x9e\x9f]|\r(?!\n)")
+# (`[\x1b\x08\x90\x98\x9b\x9d\x9e\x9f]|\r(?!\n)` as one class first, so the search skips
+# to those characters in C instead of trying every position)
+_TRIGGER = lazy_compile(r"[\x1b\x08\x90\x98\x9b\x9d\x9e\x9f\r](?:(?<=\r)(?!\n)|(?<!\r))")
 _OSC_END = lazy_compile(r"\x07|\x1b\\|\x9c")
 _STRING_END = lazy_compile(r"\x1b\\|\x9c")
 _PLAIN_RUN = lazy_compile(r"[^\x00-\x1f\x7f-\x9f]{1,4096}")
