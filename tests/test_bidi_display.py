@@ -12,6 +12,7 @@ from bidi import get_display  # type: ignore[import-untyped]
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from json_strings import json_strings
 from toolwitness.checks.unicode import bidi
 from toolwitness.checks.unicode.data import tables
 
@@ -33,19 +34,11 @@ def _reference(text: str, index: int) -> tuple[str, str]:
     return logical, "".join(ch for ch in displayed if ord(ch) not in controls)
 
 
-def _strings(value: object) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        return [s for k, v in value.items() for s in (*_strings(k), *_strings(v))]
-    if isinstance(value, list):
-        return [s for v in value for s in _strings(v)]
-    return []
 
 
 def test_equal_on_the_poisoned_catalog() -> None:
     checked = 0
-    for text in set(_strings(catalog(400, "poisoned"))):
+    for text in set(json_strings(catalog(400, "poisoned"))):
         for index, ch in enumerate(text):
             if ord(ch) in tables().bidi_by_code:
                 assert bidi.logical_and_displayed(text, index) == _reference(text, index)

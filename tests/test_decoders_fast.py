@@ -11,6 +11,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from json_strings import json_strings
 from toolwitness.checks.injection import decoders
 from toolwitness.checks.unicode.data import tables
 from toolwitness.checks.unicode.script import _ascii_prototypes, skeleton
@@ -19,14 +20,6 @@ ROOT = Path(__file__).resolve().parent.parent
 _HIDDEN = {*tables().zero_width_by_code, *tables().format_by_code, 0xAD}
 
 
-def _strings(value: object) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        return [s for k, v in value.items() for s in (*_strings(k), *_strings(v))]
-    if isinstance(value, list):
-        return [s for v in value for s in _strings(v)]
-    return []
 
 
 def _texts() -> list[str]:
@@ -35,7 +28,7 @@ def _texts() -> list[str]:
     texts: list[str] = []
     for path in sorted((ROOT / "corpus").rglob("*.json")):
         try:
-            texts += _strings(json.loads(path.read_text(encoding="utf-8")))
+            texts += json_strings(json.loads(path.read_text(encoding="utf-8")))
         except (ValueError, UnicodeDecodeError):
             continue
     rng = random.Random(17)

@@ -26,6 +26,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from json_strings import json_strings
 from toolwitness.checks.crosstool.tokens import dumps_list
 from toolwitness.checks.injection import decoders
 from toolwitness.checks.injection import transforms as tr
@@ -143,21 +144,13 @@ def _old_bytes_runs(text: str) -> list[tuple[int, int, str, str]]:
 
 
 # --- the texts -------------------------------------------------------------------------------
-def _strings(value: object) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        return [s for k, v in value.items() for s in (*_strings(k), *_strings(v))]
-    if isinstance(value, list):
-        return [s for v in value for s in _strings(v)]
-    return []
 
 
 def _corpus() -> list[str]:
     texts: set[str] = set()
     for path in sorted((ROOT / "corpus" / "catalogs").rglob("*.json")):
         try:
-            texts.update(_strings(json.loads(path.read_text(encoding="utf-8"))))
+            texts.update(json_strings(json.loads(path.read_text(encoding="utf-8"))))
         except (ValueError, UnicodeDecodeError):
             continue
     return sorted(texts)
