@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import binascii
 import re
-import string
 import unicodedata
 from collections.abc import Iterator
 from functools import lru_cache
@@ -215,8 +214,10 @@ _SMALL_LETTER_RUNS = bytes(c if 97 <= c <= 122 else 32 for c in range(256))  # a
 # every ASCII character `str.split` does not split at (bytes are only ever ASCII text's here)
 _NON_SPACE = _class_table("".join(chr(c) for c in range(128) if not chr(c).isspace()))
 _HEX_DIGITS = _DIGITS + "abcdefABCDEF"
-_B64_CLASS = _class_table(string.ascii_letters + _DIGITS + "+/_-")
-_B32_CLASS = _class_table(string.ascii_uppercase + "234567")
+# (the letters spelled out: importing `string` for them costs a catalog scan a module)
+_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_B64_CLASS = _class_table(_UPPER + _UPPER.lower() + _DIGITS + "+/_-")
+_B32_CLASS = _class_table(_UPPER + "234567")
 _HEX_CLASS = _class_table(_HEX_DIGITS)
 
 
