@@ -18,12 +18,10 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 
-from toolwitness.checks.injection.slots import slots
 from toolwitness.checks.roles.derive import ParamShape, ParamValue, ToolRoles, value_roles
 from toolwitness.checks.roles.text import clauses, name_tokens
 from toolwitness.checks.roles.vocab import RoleVocabulary
-from toolwitness.checks.text.english import is_english_prose
-from toolwitness.checks.text.words import reader_words
+from toolwitness.checks.text.english import in_another_language
 from toolwitness.model import Tool
 from toolwitness.plainclass import plainclass
 
@@ -170,7 +168,7 @@ def value_actions(
                          None)  # fmt: skip
             if found is not None:
                 yield ValueAction(value, *found)
-            elif read_only and unread_switch(value.note):
+            elif read_only and in_another_language(value.note):
                 # what the switch does is said in a language the role reader does not read:
                 # the read-only claim rests on a switch nothing here verified
                 yield ValueAction(value, UNREAD, "described in a language not read here")
@@ -190,31 +188,6 @@ def value_actions(
 
 _FIXED = ("default", "const")
 UNREAD = "unread"  # the role of a switch whose description this check cannot read
-_UNREAD_WORDS = 3  # words of a sentence in another script (a label is shorter: "仅预览")
-_LATIN_WORDS = 6  # words of Latin-script prose before it can be judged not English
-_EVIDENT = 4  # letters of an English function word that counts as evidence on its own
-
-
-def unread_switch(note: str) -> bool:
-    """A switch's description that says something in a language other than English: three
-    words or more in a script other than Latin (a CJK character counts as a word), or Latin
-    prose of six words or more that is not English prose (`checks.text.english`) and holds no
-    English function word of four letters or more."""
-    if not note.strip():
-        return False
-    if any(ch.isalpha() and not _latin(ch) for ch in note):
-        return reader_words(note) >= _UNREAD_WORDS
-    words = [w.lower().strip(".,;:()'\"") for w in note.split()]
-    if len(words) < _LATIN_WORDS or is_english_prose(note):
-        return False
-    # short function words ("do", "a", "to", "in") occur in other languages; a longer one
-    # ("from", "these", "with") is English evidence in prose diluted by file names or codes
-    function = slots().members["function_words"]
-    return not any(len(w) >= _EVIDENT and w in function for w in words)
-
-
-def _latin(ch: str) -> bool:
-    return ch <= "\u024f" or "\u1e00" <= ch <= "\u1eff"  # Latin, with Latin Extended Additional
 
 
 # What a switch that is on by default may not do in a tool declared read-only.

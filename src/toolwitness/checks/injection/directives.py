@@ -17,6 +17,7 @@ from toolwitness.checks.injection.frames import (
     noun_modifier,
     skipped,
 )
+from toolwitness.checks.injection.frames_common import _clause_of, _offsets
 from toolwitness.checks.injection.model import (
     AUTHORITY,
     INTENT,
@@ -134,7 +135,7 @@ def authority(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[S
                                      or sentence.lone_item(toks[i].start)):
                 continue  # "a typical jailbreak hit is text like '…'": the kind, documented
             if _RANKED & set(phrase) and not _ranks_instructions(
-                words, i, len(phrase), _clause_first(sentence, i)
+                words, i, len(phrase), _offsets(sentence)[_clause_of(sentence, i)[0]]
             ):
                 continue  # "the live feed takes precedence over the cache": not about orders
             severity = Severity.HIGH if sentence.directive or sentence.to_model else Severity.MEDIUM
@@ -155,14 +156,6 @@ def authority(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[S
 
 
 _RANKED = frozenset({"precedence", "priority", "overrides", "supersedes"})
-
-
-def _clause_first(sentence: Sentence, i: int) -> int:
-    """The index of the first word of the clause holding word i ("Business rules: a rate card
-    takes precedence …" has two clauses: the label is not the subject)."""
-    toks = sentence.tokens
-    start = max((c.start for c in sentence.clauses if c.start <= toks[i].start), default=0)
-    return next((k for k in range(i + 1) if toks[k].start >= start), 0)
 
 
 def _ranks_instructions(words: list[str], i: int, length: int, first: int = 0) -> bool:

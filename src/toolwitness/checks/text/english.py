@@ -12,6 +12,7 @@ import itertools
 from functools import lru_cache
 
 from toolwitness.checks.injection.slots import slots
+from toolwitness.checks.text.words import reader_words
 from toolwitness.lazyre import lazy_compile
 
 _WORD = lazy_compile(r"\w+")
@@ -40,3 +41,28 @@ def is_english_prose(text: str) -> bool:
         return False
     function = slots().members["function_words"]
     return sum(w in function for w in words) * 4 >= len(words)
+
+
+_OTHER_SCRIPT_WORDS = 3  # words of a sentence in another script (a label is shorter: "仅预览")
+_EVIDENT = 4  # letters of an English function word that counts as evidence on its own
+
+
+def in_another_language(text: str) -> bool:
+    """The text says something in a language other than English: three words or more in a
+    script other than Latin (a CJK character counts as a word), or Latin prose of six words or
+    more that is not English prose (`is_english_prose`) and holds no English function word of
+    four letters or more — short ones ("do", "a", "to", "in") occur in other languages, a
+    longer one ("from", "these", "with") is English evidence in prose diluted by file names."""
+    if not text.strip():
+        return False
+    if any(ch.isalpha() and not _latin(ch) for ch in text):
+        return reader_words(text) >= _OTHER_SCRIPT_WORDS
+    words = [w.lower().strip(".,;:()'\"") for w in text.split()]
+    if len(words) < _MIN_WORDS or is_english_prose(text):
+        return False
+    function = slots().members["function_words"]
+    return not any(len(w) >= _EVIDENT and w in function for w in words)
+
+
+def _latin(ch: str) -> bool:
+    return ch <= "\u024f" or "\u1e00" <= ch <= "\u1eff"  # Latin, with Latin Extended Additional
