@@ -13,7 +13,8 @@ $(BIN)/.installed: pyproject.toml
 
 venv: $(BIN)/.installed
 
-## system: the Debian packages the tests need (bubblewrap, strace, chromium, node, wordnet-base, publicsuffix);
+## system: the Debian packages the tests need (bubblewrap, strace, chromium, node, wordnet-base, publicsuffix,
+## the WikDict dictionaries dict-freedict-*);
 ## installs them as root with apt-get, otherwise stops with the one command to run
 system:
 	bash scripts/setup-system.sh

@@ -32,6 +32,8 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 LEXICON = ROOT / "src" / "toolwitness" / "data" / "lexicon"
 SEEDS = LEXICON / "wordnet-seeds.yaml"
+# Seed files, not lexicon words: their text names WordNet senses and other languages' classes.
+SEED_FILES = frozenset({"wordnet-seeds.yaml", "multilingual-seeds.yaml"})
 OUTPUT = LEXICON / "wordnet.json"
 SCHEMA = "toolwitness.wordnet-classes/1"
 _FILES = {"n": "noun", "v": "verb", "a": "adj", "r": "adv"}
@@ -220,7 +222,7 @@ def build(root: Path) -> str:
             classes[name]["phrases"] = phrases
         vocabulary.update(words)
         vocabulary.update(w for p in phrases for w in p)
-    others = sorted(p for p in LEXICON.glob("*.yaml") if p.name != SEEDS.name)
+    others = sorted(p for p in LEXICON.glob("*.yaml") if p.name not in SEED_FILES)
     vocabulary |= yaml_words(others)
     forms, version = inflections(vocabulary)
     dictionary = frozenset(wn.lemmas("n")) | frozenset(wn.lemmas("v"))

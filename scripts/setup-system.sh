@@ -12,6 +12,29 @@ declare -A NEED=(
   [npm]=npm
   [/usr/share/wordnet/data.noun]=wordnet-base
   [/usr/share/publicsuffix/public_suffix_list.dat]=publicsuffix
+  # the WikDict dictionaries scripts/build_multilingual.py reads (tests regenerate its output)
+  [/usr/share/dictd/freedict-ell-eng.index]=dict-freedict-ell-eng
+  [/usr/share/dictd/freedict-eng-bul.index]=dict-freedict-eng-bul
+  [/usr/share/dictd/freedict-eng-fin.index]=dict-freedict-eng-fin
+  [/usr/share/dictd/freedict-eng-ind.index]=dict-freedict-eng-ind
+  [/usr/share/dictd/freedict-eng-nor.index]=dict-freedict-eng-nor
+  [/usr/share/dictd/freedict-fin-deu.index]=dict-freedict-fin-deu
+  [/usr/share/dictd/freedict-fin-eng.index]=dict-freedict-fin-eng
+  [/usr/share/dictd/freedict-fin-fra.index]=dict-freedict-fin-fra
+  [/usr/share/dictd/freedict-fin-ita.index]=dict-freedict-fin-ita
+  [/usr/share/dictd/freedict-fin-nld.index]=dict-freedict-fin-nld
+  [/usr/share/dictd/freedict-fin-por.index]=dict-freedict-fin-por
+  [/usr/share/dictd/freedict-fin-swe.index]=dict-freedict-fin-swe
+  [/usr/share/dictd/freedict-pol-deu.index]=dict-freedict-pol-deu
+  [/usr/share/dictd/freedict-pol-eng.index]=dict-freedict-pol-eng
+  [/usr/share/dictd/freedict-pol-fra.index]=dict-freedict-pol-fra
+  [/usr/share/dictd/freedict-pol-ita.index]=dict-freedict-pol-ita
+  [/usr/share/dictd/freedict-pol-nld.index]=dict-freedict-pol-nld
+  [/usr/share/dictd/freedict-pol-por.index]=dict-freedict-pol-por
+  [/usr/share/dictd/freedict-pol-rus.index]=dict-freedict-pol-rus
+  [/usr/share/dictd/freedict-pol-spa.index]=dict-freedict-pol-spa
+  [/usr/share/dictd/freedict-pol-swe.index]=dict-freedict-pol-swe
+  [/usr/share/dictd/freedict-pol-tur.index]=dict-freedict-pol-tur
 )
 missing=()
 for prog in "${!NEED[@]}"; do

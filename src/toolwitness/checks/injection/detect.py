@@ -19,6 +19,7 @@ from toolwitness.checks.injection import frames as inj_frames
 from toolwitness.checks.injection import frames_actions as inj_actions
 from toolwitness.checks.injection import frames_consent as inj_consent
 from toolwitness.checks.injection import frames_custody as inj_custody
+from toolwitness.checks.injection import frames_elsewhere as inj_elsewhere
 from toolwitness.checks.injection import frames_grant as inj_grant
 from toolwitness.checks.injection import frames_policy as inj_policy
 from toolwitness.checks.injection import frames_precedence as inj_precedence
@@ -62,6 +63,7 @@ DETECTORS: tuple[Detector, ...] = (
     inj_policy.policy_keys,
     inj_custody.abbreviated_secrets,
     inj_outside.outside_tools,
+    inj_elsewhere.concealment_elsewhere,
 )
 IDENTIFIER_KINDS = frozenset({"name", "schema-key", "key"})
 
@@ -119,6 +121,8 @@ def _text_gates(text: str, scan: trig.TextScan, lex: Lexicon) -> frozenset[Detec
         opened.append(inj_custody.abbreviated_secrets)
     if inj_outside.may_name_outside_tool(text):
         opened.append(inj_outside.outside_tools)
+    if inj_elsewhere.may_conceal_elsewhere(text):
+        opened.append(inj_elsewhere.concealment_elsewhere)
     return frozenset(opened)
 
 

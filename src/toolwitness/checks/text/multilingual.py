@@ -1,0 +1,79 @@
+"""Word classes in other languages, from the WikDict bilingual dictionaries.
+
+`data/lexicon/multilingual.json` is generated at build time by `scripts/build_multilingual.py`:
+each class (`multilingual-seeds.yaml`: a few WordNet senses) taken into fifteen languages through
+the WikDict dictionaries (CC BY-SA 3.0, notice in `WIKDICT-LICENSE`) and inflected with the
+simplemma lemmatiser's dictionary of each language. A scan only looks whole words up; nothing is
+translated, lemmatised or downloaded at run time.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any
+
+from toolwitness.datafiles import data_files
+from toolwitness.errors import InternalError
+from toolwitness.lazyre import lazy_compile
+
+SCHEMA = "toolwitness.multilingual-classes/1"
+_MAX_FORMS = 200_000
+_MAX_WORD = 60
+# A word: letters and combining marks, with an inner apostrophe or hyphen ("l'utente" splits).
+_WORD = lazy_compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
+
+
+Sense = tuple[str, str]  # (language, class)
+
+
+def parse(doc: Any) -> dict[str, frozenset[Sense]]:
+    """form -> the (language, class) pairs it belongs to ("no" is a Spanish negator and a
+    Portuguese preposition: a reading asks for its classes in one language). A malformed
+    document is a packaging bug: fail closed."""
+    if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
+        raise InternalError(f"multilingual.json: schema must be {SCHEMA}")
+    classes = doc.get("classes")
+    if not isinstance(classes, dict) or not classes:
+        raise InternalError("multilingual.json: classes must be a non-empty object")
+    found: dict[str, set[Sense]] = {}
+    for name, body in classes.items():
+        words = body.get("words") if isinstance(body, dict) else None
+        if not isinstance(words, dict):
+            raise InternalError(f"multilingual.json: class {name!r} is malformed")
+        for lang, forms in words.items():
+            if not isinstance(forms, list) or not all(
+                isinstance(f, str) and 0 < len(f) <= _MAX_WORD for f in forms
+            ):
+                raise InternalError(f"multilingual.json: {name}.{lang} must be a list of words")
+            for form in forms:
+                found.setdefault(form, set()).add((lang, name))
+    if len(found) > _MAX_FORMS:
+        raise InternalError("multilingual.json: too many forms")
+    return {form: frozenset(names) for form, names in found.items()}
+
+
+@lru_cache(maxsize=1)
+def multilingual_classes() -> dict[str, frozenset[Sense]]:
+    text = data_files().joinpath("lexicon", "multilingual.json").read_text("utf-8")
+    return parse(json.loads(text))
+
+
+def classes_of(words: list[str]) -> dict[str, dict[str, list[int]]]:
+    """language -> class -> the indexes of the words that belong to it in that language."""
+    table = multilingual_classes()
+    out: dict[str, dict[str, list[int]]] = {}
+    for i, word in enumerate(words):
+        for lang, name in table.get(word, ()):
+            out.setdefault(lang, {}).setdefault(name, []).append(i)
+    return out
+
+
+def words_of(text: str) -> list[str]:
+    """The text's words, case-folded (a sentence of any script with spaces between words)."""
+    return [m.group().casefold() for m in _WORD.finditer(text)]
+
+
+def word_offsets(text: str, start: int = 0, end: int | None = None) -> list[int]:
+    """Where each word of `text[start:end]` begins, in `text` (the same words as `words_of`)."""
+    return [m.start() for m in _WORD.finditer(text, start, len(text) if end is None else end)]
