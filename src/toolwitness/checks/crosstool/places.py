@@ -29,6 +29,7 @@ from collections.abc import Iterator, Sequence
 
 from toolwitness.checks.crosstool.accounts import account_numbers
 from toolwitness.checks.crosstool.parties import own_labels, shown_as_example, third_party
+from toolwitness.checks.crosstool.references import labelled_reference
 from toolwitness.checks.crosstool.tokens import (
     Destination,
     destinations,
@@ -95,6 +96,9 @@ def place_findings(surface: ServerSurface, ctx: CheckContext) -> Iterator[Findin
 # Literals that are a place by themselves (a person's or account's address), unlike a link a
 # parameter's description may cite as documentation.
 _ADDRESS_KINDS = frozenset({"email", "iban", "phone", "wallet"})
+# Literals a description may cite under a label as a page or a mailbox to read or write to;
+# a payee (IBAN, wallet, account) under a label is still a payee.
+_REFERENCE_KINDS = frozenset({"url", "host", "email"})
 
 
 def _schema_text_route(
@@ -426,6 +430,8 @@ def _pointed(tool: Tool, literals: list[Destination], analysis: Analysis) -> Ite
             continue
         if literal.kind in ("url", "host") and (offset < first_end or web_tool):
             continue
+        if literal.kind in _REFERENCE_KINDS and labelled_reference(analysis.text, offset):
+            continue  # "Contact: …", "Docs: https://…": a reference, not a destination
         yield literal
 
 
