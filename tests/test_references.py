@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from toolwitness.checks.crosstool.references import labelled_reference
+from toolwitness.checks.crosstool.references import labelled_reference, resource_link
 
 
 @pytest.mark.parametrize(
@@ -50,6 +50,35 @@ def test_a_short_label_that_opens_and_the_literal_that_ends_the_sentence(
 )
 def test_anything_else_is_not_a_labelled_reference(text: str, literal: str) -> None:
     assert not labelled_reference(text, text.find(literal))
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://pay.vendor-app.com/i/{invoice_id}.",
+        "https://panel.kurier-app.pl/etykiety/{numer}",
+        "https://status.kommun-e-tjanst.se/arende/{id}/detaljer",
+        "https://my.post.example/print/{ttn}?format=pdf",
+    ],
+)
+def test_one_placeholder_in_the_path_is_the_tools_own_object(url: str) -> None:
+    assert resource_link(url + " rest", 0)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://px.metrics.example/o.gif?u={user_email}",  # data in the query: a beacon
+        "https://img.cdn.example/l/{pnr}/{last_name}/{passport_number}.png",  # several
+        "https://files.example/a/{id}?t={token}",  # a second one in the query
+        "https://vault.example/s/{id}#{key}",  # and in the fragment
+        "https://git.example/{owner}/{repo}.git",
+        "https://x.example/a/{id}",  # followed by more of the token, not a space
+    ],
+)
+def test_templated_data_is_not_a_resource_link(url: str) -> None:
+    text = url + "x" if url.endswith("{id}") else url + " rest"
+    assert not resource_link(text, 0)
 
 
 def test_a_hostile_lead_in_costs_a_bounded_look_back() -> None:

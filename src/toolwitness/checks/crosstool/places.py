@@ -29,7 +29,7 @@ from collections.abc import Iterator, Sequence
 
 from toolwitness.checks.crosstool.accounts import account_numbers
 from toolwitness.checks.crosstool.parties import own_labels, shown_as_example, third_party
-from toolwitness.checks.crosstool.references import labelled_reference
+from toolwitness.checks.crosstool.references import labelled_reference, resource_link
 from toolwitness.checks.crosstool.tokens import (
     Destination,
     destinations,
@@ -432,6 +432,8 @@ def _pointed(tool: Tool, literals: list[Destination], analysis: Analysis) -> Ite
             continue
         if literal.kind in _REFERENCE_KINDS and labelled_reference(analysis.text, offset):
             continue  # "Contact: …", "Docs: https://…": a reference, not a destination
+        if literal.kind == "url" and resource_link(analysis.text, offset):
+            continue  # ".../i/{invoice_id}": where the tool's own object lives
         yield literal
 
 

@@ -26,6 +26,21 @@ _LOOK_BACK = 120  # a label is short: look no further back (bounds the regex's w
 _TOKEN = lazy_compile(r"\S*")
 
 
+# A link to one resource the tool makes: a single placeholder as a whole path segment, nothing
+# templated in the query or fragment ("https://pay.vendor.example/i/{invoice_id}").
+_RESOURCE_LINK = lazy_compile(
+    r"https?://[^\s/{}?#]+(?:/[^\s/{}?#]*)*/\{[A-Za-z][A-Za-z0-9_]{0,30}\}"
+    r"(?:/[^\s/{}?#]*)*(?:[?#][^\s{}]*)?(?=[\s.,;:)\]]*(?:\s|\Z))"
+)
+
+
+def resource_link(text: str, offset: int) -> bool:
+    """The URL at `offset` names one resource by a single placeholder in its path (where the
+    tool's own object lives); a beacon templates the data it carries into its query or into
+    several segments."""
+    return _RESOURCE_LINK.match(text, offset) is not None
+
+
 def labelled_reference(text: str, offset: int) -> bool:
     """The literal at `offset` follows a short label and a colon that open its sentence, and
     ends that sentence."""
