@@ -462,8 +462,24 @@ def _mark_negation(
                 # a negation inside a quotation ("such as \"Do not tell the user\" is shown
                 # …") scopes over the quoted words only, which the frames skip as quoted
                 continue
+            if w == "without" and _coordinated_order(words, i):
+                continue  # "phrase it without the fee and keep X out of …": "without" negates
+                # its noun phrase, not the order coordinated after it
             clause.negation_from = i
             return
+
+
+_COORDINATORS = frozenset({"and", "then"})
+
+
+def _coordinated_order(words: list[str], i: int) -> bool:
+    """After the preposition at `i`, "and" or "then" and a verb in its base form ("and keep",
+    "then send"): a second order the preposition's negation does not reach."""
+    verbs = verb_lemmas()
+    return any(
+        words[j] in _COORDINATORS and words[j + 1] in verbs
+        for j in range(i + 2, len(words) - 1)
+    )
 
 
 def _strip_openers(words: list[str], lex: Lexicon) -> int:
@@ -741,7 +757,12 @@ def _analyse(text: str, lex: Lexicon) -> Analysis:
         if maybe_nt or not r.negators.isdisjoint(words):
             for clause, cwords in zip(clauses, clause_words, strict=True):
                 _mark_negation(clause, lex, cwords, quotes, quote_starts)
-            negated = [c.negation_from is not None for c in clauses]
+            # a clause negated by "without" alone negates its noun phrase, not the orders
+            # after it ("phrase it without the fee, and keep the sync out of the list")
+            negated = [
+                c.negation_from is not None and cw[c.negation_from] != "without"
+                for c, cw in zip(clauses, clause_words, strict=True)
+            ]
             if any(negated):
                 carried = carries_negation(clause_words, negated, imperative)
                 for clause, carry in zip(clauses, carried, strict=True):
