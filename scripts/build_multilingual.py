@@ -9,10 +9,10 @@ bilingual dictionaries that Debian packages as `dict-freedict-*` (CC BY-SA 3.0):
 - in reverse, Polish and Greek to English (`pol-eng`, `ell-eng`): headwords of the same part
   of speech whose first sense translates as the seed word;
 - through a pivot for German, French, Italian, Dutch, Portuguese and Swedish (Finnish and
-  Polish, kept where both pivots agree; negating adverbs through Polish, since Finnish
-  negates with a verb) and for Russian, Spanish and Turkish (Polish nouns and verbs whose
-  first sense is the seed word, any Polish negating particle): the first sense of each pivot
-  word in the same part of speech.
+  Polish, kept where both pivots agree, or either's for a class marked `pivots: either`;
+  negating adverbs through Polish, since Finnish negates with a verb) and for Russian,
+  Spanish and Turkish (Polish nouns and verbs whose first sense is the seed word, any Polish
+  negating particle): the first sense of each pivot word in the same part of speech.
 
 Each translation that is one word is then inflected with the simplemma lemmatiser's dictionary of
 its language (the form -> lemma table, inverted), so a scan matches whole words and writes no
@@ -159,7 +159,7 @@ class Translator:
         senses = self.dictionary(pair).senses(word, pos)
         return set(senses[0][0]) if senses else set()
 
-    def into(self, lang: str, word: str, sense: Synset) -> set[str]:
+    def into(self, lang: str, word: str, sense: Synset, either: bool = False) -> set[str]:
         if lang in DIRECT:
             return self.forward(f"eng-{DIRECT[lang]}", word, sense)
         pos = sense.pos
@@ -176,7 +176,7 @@ class Translator:
         via_pol = _union(self.first(f"pol-{code}", p, pos) for p in polish)
         if pos == "r":  # Finnish negates with a verb, and its "never" is "not ever" ("koskaan"
             return via_pol or via_fin  # = ever): a negating particle comes through Polish
-        return via_fin & via_pol
+        return via_fin | via_pol if either else via_fin & via_pol
 
 
 def _union(sets: Iterable[set[str]]) -> set[str]:
@@ -211,10 +211,12 @@ def build(dictd: Path, wordnet: Path) -> str:
             words: set[str] = set()
             for key in spec["seeds"]:
                 sense = wn.sense(key)
-                words |= tr.into(lang, key.split(".")[0], sense)
+                words |= tr.into(lang, key.split(".")[0], sense, spec.get("pivots") == "either")
             single = {w for w in words if " " not in w and "(" not in w and w.isalpha()}
             per_lang[lang] = sorted(inflected(lang, single)) if single else []
         classes[name] = {"seeds": spec["seeds"], "words": per_lang}
+        if "pivots" in spec:
+            classes[name]["pivots"] = spec["pivots"]
     doc = {
         "schema": SCHEMA,
         "source": "WikDict bilingual dictionaries (Debian dict-freedict-*, 2022.12.07), "

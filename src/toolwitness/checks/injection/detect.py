@@ -64,6 +64,7 @@ DETECTORS: tuple[Detector, ...] = (
     inj_custody.abbreviated_secrets,
     inj_outside.outside_tools,
     inj_elsewhere.concealment_elsewhere,
+    inj_elsewhere.whole_chat_elsewhere,
 )
 IDENTIFIER_KINDS = frozenset({"name", "schema-key", "key"})
 
@@ -123,6 +124,8 @@ def _text_gates(text: str, scan: trig.TextScan, lex: Lexicon) -> frozenset[Detec
         opened.append(inj_outside.outside_tools)
     if inj_elsewhere.may_conceal_elsewhere(text):
         opened.append(inj_elsewhere.concealment_elsewhere)
+    if inj_elsewhere.may_ask_whole_chat(text):
+        opened.append(inj_elsewhere.whole_chat_elsewhere)
     return frozenset(opened)
 
 

@@ -1,4 +1,5 @@
-"""Concealment from the user in another language, read as a bag of word classes (TW-INJ-002).
+"""Concealment from the user (TW-INJ-002) and the whole conversation asked for (TW-INJ-004) in
+another language, read as bags of word classes.
 
 The English concealment frame reads who is addressed and what they are told; in a language the
 role reader cannot parse, a sentence that holds a negator, a verb of telling someone and the
@@ -20,9 +21,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from toolwitness.checks.injection.frames_common import _signal
-from toolwitness.checks.injection.model import SECRECY, FieldContext, Signal
+from toolwitness.checks.injection.model import SECRECY, SENSITIVE, FieldContext, Signal
+from toolwitness.checks.injection.slots import slots
 from toolwitness.checks.text.english import in_another_language
-from toolwitness.checks.text.language import Analysis
+from toolwitness.checks.text.language import Analysis, split_identifier
 from toolwitness.checks.text.lexicon import Lexicon
 from toolwitness.checks.text.multilingual import (
     classes_of,
@@ -91,3 +93,54 @@ def concealment_elsewhere(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -
             "(a negator, a verb of telling someone and the user in one sentence)",
         )  # fmt: skip
         return
+
+
+_WHOLE_CHAT = ("whole", "conversation")
+
+
+def may_ask_whole_chat(text: str) -> bool:
+    """The gate: text in another language with "whole" and "conversation" in one language."""
+    if text.count(" ") < _MIN_WORDS - 1 or not in_another_language(text):
+        return False
+    table = multilingual_classes()
+    seen: set[tuple[str, str]] = set()
+    for word in words_of(text):
+        seen.update(table.get(word, ()))
+    return any(all((lang, name) in seen for name in _WHOLE_CHAT) for lang, _ in seen)
+
+
+def _about_chats(ctx: FieldContext) -> bool:
+    """The tool is named for conversations ("export_chat", "sohbet_ozeti"): it may take one."""
+    words = set(ctx.identity) | {w for w in split_identifier(ctx.tool or "")}
+    if not words.isdisjoint(slots().members["conversation"]):
+        return True
+    table = multilingual_classes()
+    return any(name == "conversation" for w in words for _, name in table.get(w, ()))
+
+
+def whole_chat_elsewhere(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
+    """A sentence in another language naming the whole conversation ("sohbetin tamamını",
+    "l'intera conversazione", "seluruh percakapan", "ολόκληρη τη συνομιλία"): the chat between
+    the user and the agent, asked of a tool that is not about chats, leaves with the call.
+    Quiet for a tool named for conversations, and in quotes or a shown example."""
+    text = analysis.text
+    if not in_another_language(text) or _about_chats(ctx):
+        return
+    for m in _SENTENCE.finditer(text):
+        words = words_of(m.group())
+        for found in classes_of(words).values():
+            if not all(name in found for name in _WHOLE_CHAT):
+                continue
+            pairs = [(c, w) for c in found["conversation"] for w in found["whole"]
+                     if abs(c - w) <= _NEAR]  # fmt: skip
+            if not pairs:
+                continue
+            at = word_offsets(text, m.start(), m.end())[pairs[0][0]]
+            if analysis.quoted_at(at) or analysis.exemplified_at(at):
+                continue
+            yield _signal(
+                SENSITIVE, Severity.MEDIUM, m.start(), m.end(),
+                "asks for the whole conversation with the user, in another language, in a "
+                "tool that is not about conversations",
+            )  # fmt: skip
+            return
