@@ -141,8 +141,9 @@ def holds_needle(text: str, needles: Needles) -> bool:
 
 def may_hold_secret(text: str, needles: Needles, lex: Lexicon) -> bool:
     """Necessary for `find_secrets(text, lex)` to find anything: a token prefix or JWT header
-    (`holds_needle`), a private-key marker in the lower-cased text, or ':' / '=' with an
-    assignment name in the lower-cased text (the assignment's name is a substring of it)."""
+    (`holds_needle`), a private-key marker in the lower-cased text, or an assignment name in
+    the lower-cased text followed by what `_ASSIGN` puts between a name and its value (an
+    optional quote, up to three spaces, ':' or '='; see `_names_before_colon`)."""
     if holds_needle(text, needles):
         return True
     markers = lex.secrets["private_key_markers"]
@@ -153,7 +154,40 @@ def may_hold_secret(text: str, needles: Needles, lex: Lexicon) -> bool:
     low = text.lower()
     if any(marker in low for marker in markers):
         return True
-    return colon and any(name in low for name in lex.secrets["assignment_names"])
+    return colon and _names_before_colon(lex).search(low) is not None
+
+
+_NAME_TABLES: dict[int, tuple[Lexicon, re.Pattern[str]]] = {}
+
+
+def _names_before_colon(lex: Lexicon) -> re.Pattern[str]:
+    """An assignment name followed by an optional quote, up to three spaces and ':' or '=',
+    searched in the lower-cased text. `scan_secrets` reports an assignment only when
+    `_ASSIGN` matches and its name (the letters before the quote and spaces, which `strip`
+    removes; a tab is not removed, so only spaces count) is one of the names: those letters
+    are ASCII, so they lower-case alone and the name, the quote, the spaces and the ':' or
+    '=' stand as they are in the lower-cased text. One search, shaped as a trie of the names."""
+    held = _NAME_TABLES.get(id(lex))
+    if held is None or held[0] is not lex:
+        names = sorted(lex.secrets["assignment_names"])
+        trie = _trie(names) if names else "(?!)"
+        held = _NAME_TABLES[id(lex)] = (lex, re.compile(trie + "[\"']? {0,3}[:=]"))
+    return held[1]
+
+
+def _trie(words: list[str]) -> str:
+    """An alternation of non-empty `words` with shared prefixes factored out."""
+    branches: dict[str, list[str]] = {}
+    for word in words:
+        branches.setdefault(word[0], []).append(word[1:])
+    parts = []
+    for first, rests in sorted(branches.items()):
+        longer = [rest for rest in rests if rest]
+        tail = _trie(longer) if longer else ""
+        if longer and len(longer) < len(rests):  # a word also ends here
+            tail = f"(?:{tail})?"
+        parts.append(re.escape(first) + tail)
+    return parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
 
 
 @lru_cache(maxsize=8)
@@ -193,13 +227,16 @@ def scan_secrets(text: str, lex: Lexicon) -> list[SecretHit]:
                 hits.append(SecretHit(at, end, shape.kind))
                 covered.update(range(at, end))
             at = text.find(shape.prefix, max(end, at + 1))
+    low = text.lower()
     for marker in lex.secrets["private_key_markers"]:
-        at = text.lower().find(marker)
+        at = low.find(marker)
         if at >= 0 and _key_body(text, at + len(marker)):
             hits.append(SecretHit(at, min(len(text), at + len(marker) + 64), "private key block"))
     hits.extend(_jwts(text))
     names = lex.secrets["assignment_names"]
-    for m in _ASSIGN.finditer(text):
+    # Without a name before a colon (see `_names_before_colon`) no match below is kept.
+    assignments = _ASSIGN.finditer(text) if _names_before_colon(lex).search(low) else ()
+    for m in assignments:
         name = m.group().split("=")[0].split(":")[0].strip(" \"'").lower()
         if name not in names:
             continue
