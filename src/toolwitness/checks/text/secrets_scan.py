@@ -143,7 +143,7 @@ def may_hold_secret(text: str, needles: Needles, lex: Lexicon) -> bool:
     """Necessary for `find_secrets(text, lex)` to find anything: a token prefix or JWT header
     (`holds_needle`), a private-key marker in the lower-cased text, or an assignment name in
     the lower-cased text followed by what `_ASSIGN` puts between a name and its value (an
-    optional quote, up to three spaces, ':' or '='; see `_names_before_colon`)."""
+    optional quote, up to three spaces, ':' or '='; see `_name_before_colon`)."""
     if holds_needle(text, needles):
         return True
     markers = lex.secrets["private_key_markers"]
@@ -154,40 +154,49 @@ def may_hold_secret(text: str, needles: Needles, lex: Lexicon) -> bool:
     low = text.lower()
     if any(marker in low for marker in markers):
         return True
-    return colon and _names_before_colon(lex).search(low) is not None
+    return colon and _name_before_colon(low, lex)
 
 
-_NAME_TABLES: dict[int, tuple[Lexicon, re.Pattern[str]]] = {}
+_NAME_TABLES: dict[int, tuple[Lexicon, tuple[str, ...]]] = {}
 
 
-def _names_before_colon(lex: Lexicon) -> re.Pattern[str]:
-    """An assignment name followed by an optional quote, up to three spaces and ':' or '=',
-    searched in the lower-cased text. `scan_secrets` reports an assignment only when
-    `_ASSIGN` matches and its name (the letters before the quote and spaces, which `strip`
-    removes; a tab is not removed, so only spaces count) is one of the names: those letters
-    are ASCII, so they lower-case alone and the name, the quote, the spaces and the ':' or
-    '=' stand as they are in the lower-cased text. One search, shaped as a trie of the names."""
+def _assignable_names(lex: Lexicon) -> tuple[str, ...]:
+    """The assignment names `_ASSIGN` can give: lower-case runs of `[a-z_-]` (its name is the
+    run of `[A-Za-z_-]` before the quote and spaces, lower-cased)."""
     held = _NAME_TABLES.get(id(lex))
     if held is None or held[0] is not lex:
-        names = sorted(lex.secrets["assignment_names"])
-        trie = _trie(names) if names else "(?!)"
-        held = _NAME_TABLES[id(lex)] = (lex, re.compile(trie + "[\"']? {0,3}[:=]"))
+        names = lex.secrets["assignment_names"]
+        usable = tuple(
+            sorted(n for n in names if n and not n.strip("abcdefghijklmnopqrstuvwxyz_-"))
+        )
+        held = _NAME_TABLES[id(lex)] = (lex, usable)
     return held[1]
 
 
-def _trie(words: list[str]) -> str:
-    """An alternation of non-empty `words` with shared prefixes factored out."""
-    branches: dict[str, list[str]] = {}
-    for word in words:
-        branches.setdefault(word[0], []).append(word[1:])
-    parts = []
-    for first, rests in sorted(branches.items()):
-        longer = [rest for rest in rests if rest]
-        tail = _trie(longer) if longer else ""
-        if longer and len(longer) < len(rests):  # a word also ends here
-            tail = f"(?:{tail})?"
-        parts.append(re.escape(first) + tail)
-    return parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
+def _name_before_colon(low: str, lex: Lexicon) -> bool:
+    """An assignment name right before an optional quote, up to three spaces and ':' or '=',
+    in the lower-cased text. `scan_secrets` reports an assignment only when `_ASSIGN` matches
+    and its name (the letters before the quote and spaces, which `strip` removes; a tab is not
+    removed, so only spaces count) is one of the names: those letters are ASCII, so they
+    lower-case alone, and the name, the quote, the spaces and the ':' or '=' stand as they are
+    in the lower-cased text. Read back from each ':' and '=' (a name ends in neither a space
+    nor a quote, so taking them greedily is exact)."""
+    names = _assignable_names(lex)
+    if not names:
+        return False
+    find = low.find
+    for colon in ":=":
+        at = find(colon)
+        while at >= 0:
+            end = at
+            while end > 0 and at - end < 3 and low[end - 1] == " ":
+                end -= 1
+            if end > 0 and low[end - 1] in "\"'":
+                end -= 1
+            if low.endswith(names, 0, end):
+                return True
+            at = find(colon, at + 1)
+    return False
 
 
 @lru_cache(maxsize=8)
@@ -234,8 +243,8 @@ def scan_secrets(text: str, lex: Lexicon) -> list[SecretHit]:
             hits.append(SecretHit(at, min(len(text), at + len(marker) + 64), "private key block"))
     hits.extend(_jwts(text))
     names = lex.secrets["assignment_names"]
-    # Without a name before a colon (see `_names_before_colon`) no match below is kept.
-    assignments = _ASSIGN.finditer(text) if _names_before_colon(lex).search(low) else ()
+    # Without a name before a colon (see `_name_before_colon`) no match below is kept.
+    assignments = _ASSIGN.finditer(text) if _name_before_colon(low, lex) else ()
     for m in assignments:
         name = m.group().split("=")[0].split(":")[0].strip(" \"'").lower()
         if name not in names:
