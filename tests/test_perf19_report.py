@@ -5,17 +5,22 @@
   the same text as `json.dumps(indent=2, ensure_ascii=True)` (tests/test_json_text.py holds the
   property; here documents of a report's depth and deeper), and while it writes, the memory it
   holds beyond the text is counted (tracemalloc), not timed.
+- `emit` writes a long ASCII text a slice at a time, so a text stream never encodes the whole
+  report at once; the bytes written are the same, and other text is written whole.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import tracemalloc
+from pathlib import Path
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from toolwitness import cli_support
 from toolwitness.report.json_text import dumps_indented
 
 _scalars = st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8)
@@ -72,3 +77,38 @@ def test_a_report_is_written_with_one_join() -> None:
     # The members' texts and the joined text: about twice the text. Joining at every level
     # held three times it on this document (five times on a real 5,000-tool report).
     assert held < 2.5 * len(text)
+
+
+class _Recorder(io.StringIO):
+    def __init__(self) -> None:
+        super().__init__()
+        self.sizes: list[int] = []
+
+    def write(self, s: str) -> int:
+        self.sizes.append(len(s))
+        return super().write(s)
+
+
+def test_long_ascii_text_is_written_in_slices(monkeypatch: Any) -> None:
+    text = "".join(f'{{"n": {i}}},\n' for i in range(300_000))
+    assert len(text) > 2 * cli_support._EMIT_SLICE
+    stream = _Recorder()
+    monkeypatch.setattr(cli_support.sys, "stdout", stream)
+    cli_support.emit(text, None)
+    assert stream.getvalue() == text
+    assert max(stream.sizes) == cli_support._EMIT_SLICE
+    assert len(stream.sizes) == -(-len(text) // cli_support._EMIT_SLICE)
+
+
+def test_other_text_is_written_whole(monkeypatch: Any, tmp_path: Path) -> None:
+    for text in ("short", "é" * (cli_support._EMIT_SLICE + 5)):
+        stream = _Recorder()
+        monkeypatch.setattr(cli_support.sys, "stdout", stream)
+        cli_support.emit(text, None)
+        assert stream.sizes == [len(text)]
+    text = "x" * (3 * cli_support._EMIT_SLICE + 7) + "\n"
+    out = tmp_path / "report.json"
+    cli_support.emit(text, out)
+    assert out.read_bytes() == text.encode("utf-8")
+    cli_support.emit("é\n", out)
+    assert out.read_bytes() == "é\n".encode()
