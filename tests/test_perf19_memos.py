@@ -90,3 +90,34 @@ def test_release_forgets_identity_memos_and_per_text_caches_only() -> None:
     lexicon()
     memo.release_memos()
     assert lexicon.cache_info().currsize == 1
+
+
+def test_shared_parameter_prose_is_analysed_once_among_many_distinct_texts() -> None:
+    """The role analyses' cache is small (titles and descriptions are asked once each), yet
+    prose many tools share is still analysed once (counted, not timed)."""
+    from unittest import mock
+
+    from toolwitness.checks.roles import derive
+    from toolwitness.model import Tool
+
+    shared = "Identifier of the record to delete (perf19 test text)"
+    tools = [
+        Tool(
+            name=f"purge_item_{i}",
+            title=f"Purge item {i}",
+            description=f"Deletes item number {i} from the archive and returns nothing.",
+            inputSchema={
+                "type": "object",
+                "properties": {"id": {"type": "string", "description": shared}},
+            },
+        )
+        for i in range(3000)
+    ]
+    prose._default_analysis.cache_clear()
+    assert (prose._default_analysis.cache_info().maxsize or 0) <= 4096
+    with mock.patch.object(prose, "_analyse", wraps=prose._analyse) as analysed:
+        roles = [derive.derive_roles(t, i) for i, t in enumerate(tools)]
+    texts = [c.args[0] for c in analysed.call_args_list]
+    assert texts.count(shared) == 1
+    assert len(texts) == 1 + 2 * len(tools)  # every title and description, once
+    assert all(r.has("destructive") for r in roles)
