@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import Any
 
 from toolwitness.lazyre import lazy_compile
-from toolwitness.memo import release_after_scan
 
 DATA = Path(__file__).resolve().parent / "data"
 TABLE = DATA / "cli-fast.json"
@@ -51,6 +50,8 @@ def run(argv: list[str]) -> int | None:
         return None
     module_name, request, runner = FAST_COMMANDS[argv[0]]
     module = import_module(module_name)
+    from toolwitness.memo import release_after_scan  # (a fast command only: not for `rules`)
+
     # One scan, then the report and the process's end: its memos may go once the result is
     # built (`memo.release_after_scan`); restored for a caller that runs `main` in a longer
     # process.
