@@ -15,10 +15,13 @@ medians of the import total (seconds) and of its share.
 
 `--compare-src DIR` adds the same cases run from another source tree (PYTHONPATH=DIR, e.g. an
 older checkout: `git archive 28e00d7 src | tar -x -C /tmp/before`), interleaved with ours.
-Children run with bytecode caches, as an installed package has them.
+"Ours" is the installed package (the environment's PYTHONPATH is dropped), or the tree `--src
+DIR` names: from a git worktree whose venv installs another checkout, pass `--src src`, or the
+installed copy is what is timed. Children run with bytecode caches, as an installed package has
+them.
 
 Usage: python benchmarks/bench_startup.py [--runs 15] [--importtime-runs 1]
-       [--compare-src /tmp/before/src] [--json]
+       [--src src] [--compare-src /tmp/before/src] [--json]
 """
 
 from __future__ import annotations
@@ -88,7 +91,7 @@ def _importtime(argv: list[str], env: dict[str, str]) -> tuple[int, float, float
     return len(rows), top_level_us / 1e6, top_level_us / 1e6 / wall
 
 
-def cases(workdir: Path, compare_src: Path | None) -> list[Case]:
+def cases(workdir: Path, compare_src: Path | None, src: Path | None = None) -> list[Case]:
     catalog = workdir / "one-tool.json"
     catalog.write_text(json.dumps({"tools": [TOOL]}), encoding="utf-8")
     report = str(workdir / "report.json")
@@ -110,7 +113,7 @@ def cases(workdir: Path, compare_src: Path | None) -> list[Case]:
         Case("python -c pass", [py, "-c", "pass"], env),
         Case("python -c 'import pydantic'", [py, "-c", "import pydantic"], env),
     ]
-    trees = [("", env)]
+    trees = [("", env if src is None else {**env, "PYTHONPATH": str(src.resolve())})]
     if compare_src is not None:
         trees.append((f" [{compare_src}]", {**env, "PYTHONPATH": str(compare_src)}))
     for suffix, tree_env in trees:
@@ -147,10 +150,11 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--importtime-runs", type=int, default=1)
     parser.add_argument("--compare-src", type=Path, default=None)
+    parser.add_argument("--src", type=Path, default=None, help="time this tree, not the installed")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="tw-bench-startup-") as work:
-        all_cases = cases(Path(work), args.compare_src)
+        all_cases = cases(Path(work), args.compare_src, args.src)
         all_cases = measure(all_cases, args.runs, args.importtime_runs)
     floor = statistics.median(all_cases[0].walls)
     rows = [

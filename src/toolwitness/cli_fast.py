@@ -50,6 +50,12 @@ def run(argv: list[str]) -> int | None:
         return None
     module_name, request, runner = FAST_COMMANDS[argv[0]]
     module = import_module(module_name)
+    from toolwitness.memo import release_after_scan  # (a fast command only: not for `rules`)
+
+    # One scan, then the report and the process's end: its memos may go once the result is
+    # built (`memo.release_after_scan`); restored for a caller that runs `main` in a longer
+    # process.
+    was_releasing = release_after_scan(True)
     try:
         return int(getattr(module, runner)(getattr(module, request)(**arguments)))
     except SystemExit as exc:  # an error already printed (`cli_support.die`)
@@ -62,6 +68,8 @@ def run(argv: list[str]) -> int | None:
         # The reader went away (`| head`): as typer does, exit 1 without a traceback at exit.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    finally:
+        release_after_scan(was_releasing)
 
 
 @cache

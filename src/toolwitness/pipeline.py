@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from toolwitness import memo
 from toolwitness.acquire.limits import InputLimits
 from toolwitness.acquire.targets import resolve_targets, static_surfaces
 from toolwitness.checks.interface import CheckContext, ServerCheck, loaded_checks
@@ -130,7 +131,14 @@ def scan_surfaces(
 
         stages = [*stages, PinStage(options.lock, options.limits, options.lock_settings)]
     with gc_paused():
-        return _compose(surfaces, options, stages)
+        result = _compose(surfaces, options, stages)
+    if memo.releasing() and result.tool_count() >= _RELEASE_FROM_TOOLS:
+        memo.release_memos()  # a process that exits after this scan: see `memo`
+    return result
+
+
+# Below this many tools the memos are small, and looking for them costs more than they hold.
+_RELEASE_FROM_TOOLS = 1000
 
 
 def _compose(

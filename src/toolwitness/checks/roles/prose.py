@@ -624,7 +624,12 @@ def _clause_hits(
 CACHED_TEXT = 4096
 
 
-@lru_cache(maxsize=16384)
+# Only role derivation asks, once per text of each tool: what repeats is the prose many tools
+# share (parameter descriptions: "File path", "Page size"), which stays among the most recent
+# answers. 2,048 keep every hit 16,384 kept on the 5,000-tool catalogs (15,400 and 16,640 of
+# ~25,000 asks) and on the corpus, without holding ~10,000 answers (~5.5 MB) of titles and
+# descriptions asked once through the rest of the scan.
+@lru_cache(maxsize=2048)
 def _default_analysis(text: str) -> ProseAnalysis:
     return _analyse(text, vocabulary())
 

@@ -141,8 +141,9 @@ def holds_needle(text: str, needles: Needles) -> bool:
 
 def may_hold_secret(text: str, needles: Needles, lex: Lexicon) -> bool:
     """Necessary for `find_secrets(text, lex)` to find anything: a token prefix or JWT header
-    (`holds_needle`), a private-key marker in the lower-cased text, or ':' / '=' with an
-    assignment name in the lower-cased text (the assignment's name is a substring of it)."""
+    (`holds_needle`), a private-key marker in the lower-cased text, or an assignment name in
+    the lower-cased text followed by what `_ASSIGN` puts between a name and its value (an
+    optional quote, up to three spaces, ':' or '='; see `_name_before_colon`)."""
     if holds_needle(text, needles):
         return True
     markers = lex.secrets["private_key_markers"]
@@ -153,7 +154,49 @@ def may_hold_secret(text: str, needles: Needles, lex: Lexicon) -> bool:
     low = text.lower()
     if any(marker in low for marker in markers):
         return True
-    return colon and any(name in low for name in lex.secrets["assignment_names"])
+    return colon and _name_before_colon(low, lex)
+
+
+_NAME_TABLES: dict[int, tuple[Lexicon, tuple[str, ...]]] = {}
+
+
+def _assignable_names(lex: Lexicon) -> tuple[str, ...]:
+    """The assignment names `_ASSIGN` can give: lower-case runs of `[a-z_-]` (its name is the
+    run of `[A-Za-z_-]` before the quote and spaces, lower-cased)."""
+    held = _NAME_TABLES.get(id(lex))
+    if held is None or held[0] is not lex:
+        names = lex.secrets["assignment_names"]
+        usable = tuple(
+            sorted(n for n in names if n and not n.strip("abcdefghijklmnopqrstuvwxyz_-"))
+        )
+        held = _NAME_TABLES[id(lex)] = (lex, usable)
+    return held[1]
+
+
+def _name_before_colon(low: str, lex: Lexicon) -> bool:
+    """An assignment name right before an optional quote, up to three spaces and ':' or '=',
+    in the lower-cased text. `scan_secrets` reports an assignment only when `_ASSIGN` matches
+    and its name (the letters before the quote and spaces, which `strip` removes; a tab is not
+    removed, so only spaces count) is one of the names: those letters are ASCII, so they
+    lower-case alone, and the name, the quote, the spaces and the ':' or '=' stand as they are
+    in the lower-cased text. Read back from each ':' and '=' (a name ends in neither a space
+    nor a quote, so taking them greedily is exact)."""
+    names = _assignable_names(lex)
+    if not names:
+        return False
+    find = low.find
+    for colon in ":=":
+        at = find(colon)
+        while at >= 0:
+            end = at
+            while end > 0 and at - end < 3 and low[end - 1] == " ":
+                end -= 1
+            if end > 0 and low[end - 1] in "\"'":
+                end -= 1
+            if low.endswith(names, 0, end):
+                return True
+            at = find(colon, at + 1)
+    return False
 
 
 @lru_cache(maxsize=8)
@@ -193,13 +236,16 @@ def scan_secrets(text: str, lex: Lexicon) -> list[SecretHit]:
                 hits.append(SecretHit(at, end, shape.kind))
                 covered.update(range(at, end))
             at = text.find(shape.prefix, max(end, at + 1))
+    low = text.lower()
     for marker in lex.secrets["private_key_markers"]:
-        at = text.lower().find(marker)
+        at = low.find(marker)
         if at >= 0 and _key_body(text, at + len(marker)):
             hits.append(SecretHit(at, min(len(text), at + len(marker) + 64), "private key block"))
     hits.extend(_jwts(text))
     names = lex.secrets["assignment_names"]
-    for m in _ASSIGN.finditer(text):
+    # Without a name before a colon (see `_name_before_colon`) no match below is kept.
+    assignments = _ASSIGN.finditer(text) if _name_before_colon(low, lex) else ()
+    for m in assignments:
         name = m.group().split("=")[0].split(":")[0].strip(" \"'").lower()
         if name not in names:
             continue
