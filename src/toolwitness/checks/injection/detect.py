@@ -65,6 +65,7 @@ DETECTORS: tuple[Detector, ...] = (
     inj_outside.outside_tools,
     inj_elsewhere.concealment_elsewhere,
     inj_elsewhere.whole_chat_elsewhere,
+    inj_elsewhere.precedence_elsewhere,
 )
 IDENTIFIER_KINDS = frozenset({"name", "schema-key", "key"})
 
@@ -126,6 +127,8 @@ def _text_gates(text: str, scan: trig.TextScan, lex: Lexicon) -> frozenset[Detec
         opened.append(inj_elsewhere.concealment_elsewhere)
     if inj_elsewhere.may_ask_whole_chat(text):
         opened.append(inj_elsewhere.whole_chat_elsewhere)
+    if inj_elsewhere.may_claim_precedence(text):
+        opened.append(inj_elsewhere.precedence_elsewhere)
     return frozenset(opened)
 
 

@@ -1,5 +1,6 @@
-"""Concealment from the user (TW-INJ-002) and the whole conversation asked for (TW-INJ-004) in
-another language, read as bags of word classes.
+"""Concealment from the user (TW-INJ-002), the whole conversation asked for (TW-INJ-004) and
+a claim of precedence over the agent's configuration or its user (TW-INJ-001) in another
+language, read as bags of word classes.
 
 The English concealment frame reads who is addressed and what they are told; in a language the
 role reader cannot parse, a sentence that holds a negator, a verb of telling someone and the
@@ -19,9 +20,16 @@ sentence that says the user *is* told.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 
 from toolwitness.checks.injection.frames_common import _signal
-from toolwitness.checks.injection.model import SECRECY, SENSITIVE, FieldContext, Signal
+from toolwitness.checks.injection.model import (
+    AUTHORITY,
+    SECRECY,
+    SENSITIVE,
+    FieldContext,
+    Signal,
+)
 from toolwitness.checks.injection.slots import slots
 from toolwitness.checks.text.english import in_another_language
 from toolwitness.checks.text.language import Analysis, split_identifier
@@ -44,18 +52,34 @@ _MIN_WORDS = 3
 _NEAR = 3  # a negator this many words or fewer from the verb it negates
 
 
-def may_conceal_elsewhere(text: str) -> bool:
-    """The gate: text in another language with a word of each class of the frame, in one
-    language (an English catalog never loads the table)."""
+@lru_cache(maxsize=1024)  # three gates ask of the same text
+def _seen(text: str) -> frozenset[tuple[str, str]] | None:
+    """The (language, class) pairs of the text's words, when it is text in another language
+    long enough to read (an English catalog never loads the table)."""
     if text.count(" ") < _MIN_WORDS - 1 or not in_another_language(text):
-        return False
+        return None
     table = multilingual_classes()
-    words = words_of(text)
     seen: set[tuple[str, str]] = set()
-    for word in words:
+    for word in words_of(text):
         seen.update(table.get(word, ()))
-    langs = {lang for lang, _ in seen}
-    return any(all((lang, name) in seen for name in _FRAME) for lang in langs)
+    return frozenset(seen)
+
+
+def _one_language(seen: frozenset[tuple[str, str]] | None, every: tuple[str, ...],
+                  some: tuple[str, ...] = ()) -> bool:  # fmt: skip
+    """Every class of `every`, and one of `some` if given, among the words of one language."""
+    if not seen:
+        return False
+    return any(
+        all((lang, name) in seen for name in every)
+        and (not some or any((lang, name) in seen for name in some))
+        for lang in {lang for lang, _ in seen}
+    )
+
+
+def may_conceal_elsewhere(text: str) -> bool:
+    """The gate: a word of each class of the frame, in one language."""
+    return _one_language(_seen(text), _FRAME)
 
 
 def _told_not(found: dict[str, list[int]]) -> int | None:
@@ -99,14 +123,8 @@ _WHOLE_CHAT = ("whole", "conversation")
 
 
 def may_ask_whole_chat(text: str) -> bool:
-    """The gate: text in another language with "whole" and "conversation" in one language."""
-    if text.count(" ") < _MIN_WORDS - 1 or not in_another_language(text):
-        return False
-    table = multilingual_classes()
-    seen: set[tuple[str, str]] = set()
-    for word in words_of(text):
-        seen.update(table.get(word, ()))
-    return any(all((lang, name) in seen for name in _WHOLE_CHAT) for lang, _ in seen)
+    """The gate: "whole" and "conversation" in one language."""
+    return _one_language(_seen(text), _WHOLE_CHAT)
 
 
 def _about_chats(ctx: FieldContext) -> bool:
@@ -142,5 +160,40 @@ def whole_chat_elsewhere(analysis: Analysis, ctx: FieldContext, lex: Lexicon) ->
                 SENSITIVE, Severity.MEDIUM, m.start(), m.end(),
                 "asks for the whole conversation with the user, in another language, in a "
                 "tool that is not about conversations",
+            )  # fmt: skip
+            return
+
+
+_RANKED = ("system", "assistant", "user")  # what a text claims to outrank
+
+
+def may_claim_precedence(text: str) -> bool:
+    """The gate: a word of precedence and of what it would outrank, in one language."""
+    return _one_language(_seen(text), ("precedence",), _RANKED)
+
+
+def precedence_elsewhere(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
+    """A sentence in another language with a noun of precedence ("Vorrang", "prioridad",
+    "приоритет", "pierwszeństwo") and the system, the assistant or the user ("hat Vorrang vor
+    dem Systemprompt", "tiene prioridad sobre el mensaje del sistema"): the text ranks itself
+    above the agent's configuration or the person it serves. Quiet in quotes, a shown example
+    and a question."""
+    text = analysis.text
+    if not in_another_language(text):
+        return
+    for m in _SENTENCE.finditer(text):
+        words = words_of(m.group())
+        for found in classes_of(words).values():
+            if "precedence" not in found or not any(r in found for r in _RANKED):
+                continue
+            at = word_offsets(text, m.start(), m.end())[found["precedence"][0]]
+            if analysis.quoted_at(at) or analysis.exemplified_at(at):
+                continue
+            if text[m.end() : m.end() + 1] == "?":
+                continue
+            yield _signal(
+                AUTHORITY, Severity.MEDIUM, m.start(), m.end(),
+                "claims precedence over the agent's configuration or its user, in another "
+                "language (a word of precedence and the system, the assistant or the user)",
             )  # fmt: skip
             return

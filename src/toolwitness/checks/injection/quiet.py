@@ -26,7 +26,11 @@ from toolwitness.checks.injection.detect import (
     short_cache,
 )
 from toolwitness.checks.injection.frames_custody import may_name_abbreviated_secret
-from toolwitness.checks.injection.frames_elsewhere import may_ask_whole_chat, may_conceal_elsewhere
+from toolwitness.checks.injection.frames_elsewhere import (
+    may_ask_whole_chat,
+    may_claim_precedence,
+    may_conceal_elsewhere,
+)
 from toolwitness.checks.injection.frames_shadow import may_rewire
 from toolwitness.checks.injection.outside_tools import may_name_outside_tool
 from toolwitness.checks.injection.params import may_ask
@@ -86,8 +90,8 @@ def text_gates_closed(text: str, tables: GateTables) -> frozenset[str] | None:
         return None  # a secret named by its abbreviation, in any language
     if may_name_outside_tool(text):
         return None  # a tool name that sends data away, in a code span
-    if may_conceal_elsewhere(text) or may_ask_whole_chat(text):
-        return None  # concealment, or the whole conversation asked for, in another language
+    if may_conceal_elsewhere(text) or may_ask_whole_chat(text) or may_claim_precedence(text):
+        return None  # concealment, the whole chat asked for, precedence: in another language
     lower, words = trig.scan_words(text)
     mask = trig.mask_of(words, tables.triggers, "'" in lower)  # tokens are folded like `lower`
     if mask & _TEXT_BITS or mask & _SEQUENCE_BITS == _SEQUENCE_BITS:
