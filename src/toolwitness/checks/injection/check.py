@@ -16,6 +16,7 @@ from toolwitness.checks.crosstool.parties import own_labels
 from toolwitness.checks.injection.default_places import default_destinations
 from toolwitness.checks.injection.detect import IDENTIFIER_KINDS, INERT, detect, hidden_signals
 from toolwitness.checks.injection.model import COMPOUND_RULE, INTENT, RULE_OF, FieldContext, Signal
+from toolwitness.checks.injection.numbered import NUMBERED_RULE, numbered_parts
 from toolwitness.checks.injection.params import exfil_params, slot_exfil
 from toolwitness.checks.injection.purpose import identity_words, purpose_words, server_purpose
 from toolwitness.checks.injection.quiet import QuietTools, quiet_words
@@ -32,7 +33,7 @@ from toolwitness.model import ServerSurface, TextField, Tool, surface_text_field
 from toolwitness.textnorm import excerpt, nfc, window
 
 _PARAM = re.compile(r"\.properties(?:\.([A-Za-z_][A-Za-z0-9_]*)|\[\"((?:[^\"\\]|\\.){0,200})\"\])")
-ALL_RULES = sorted({*RULE_OF.values(), COMPOUND_RULE})
+ALL_RULES = sorted({*RULE_OF.values(), COMPOUND_RULE, NUMBERED_RULE})
 
 
 def _evidence(text: str, signal: Signal) -> str:
@@ -220,7 +221,21 @@ def tool_poisoning(surface: ServerSurface, ctx: CheckContext) -> Iterator[Findin
         if len(prose) >= 2:
             whole = FieldContext("joined", prose[0].location, tool.name, purpose(), siblings,
                                  None, identity, victim, params, runs_code, owners)  # fmt: skip
-            yield from split_findings(prose, whole, ctx, lex, reported)
+            joined = list(split_findings(prose, whole, ctx, lex, reported))
+            yield from joined
+            parts = numbered_parts(prose) if not joined else []
+            if parts:
+                yield ctx.rules.finding(
+                    NUMBERED_RULE,
+                    tool=tool.name,
+                    location=parts[0][0].location,
+                    message=(
+                        f"numbers one message in {len(parts)} parts across fields"
+                        f" ({', '.join(f.location for f, _ in parts)}): a text split so no"
+                        " single field reads as a whole"
+                    ),
+                    evidence=" | ".join(excerpt(f.text) for f, _ in parts),
+                )
     everything: frozenset[str] | None = None  # the server's purpose words, when needed
     for field in surface_text_fields(surface):
         if everything is None:
