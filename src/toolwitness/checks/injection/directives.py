@@ -40,7 +40,7 @@ from toolwitness.checks.text.language import (
     split_identifier,
 )
 from toolwitness.checks.text.lexicon import Lexicon, lexicon
-from toolwitness.checks.text.wordnet import lexical_classes
+from toolwitness.checks.text.wordnet import lexical_classes, verb_lemmas
 from toolwitness.findings import Severity
 
 
@@ -597,6 +597,8 @@ def sequencing(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[
                 continue
             if words[markers[near]] in _AFTERWARDS and phrase[-1] in _TOOL_SCOPE:
                 continue  # "after each call, check the status": this tool's own workflow
+            if _shows_the_user(sentence, analysis):
+                break  # "show the command to the user and wait for approval before each call"
             yield _signal(
                 SEQUENCING,
                 Severity.MEDIUM,
@@ -608,6 +610,43 @@ def sequencing(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[
 
 
 _OBLIGATION = frozenset({"must", "should", "shall", "expected", "required", "supposed", "ought"})
+_LEADS = frozenset({"and", "then", "first", "always", "please"})
+_WAIT = frozenset({"wait", "ask", "confirm"})
+
+
+def _shows_the_user(sentence: Sentence, analysis: Analysis) -> bool:
+    """Every order of the sentence shows or tells the user something, or waits for them
+    ("show the exact command line to the user and wait for approval before each call"): a
+    person kept in the loop, not a step run around other tools. Not when anything is sent or
+    moved, nor with an address in the sentence."""
+    sl = slots()
+    chunk = analysis.text[sentence.start : sentence.end]
+    if "://" in chunk or "@" in chunk:
+        return False
+    words = sentence.words()
+    moving = sl.members["dispatch"] | sl.members["transfer"]
+    if not moving.isdisjoint(words):
+        return False
+    # telling, showing, describing — not keeping a record ("record the session", "log it")
+    shows = (
+        sl.members["communicate"] | sl.members["portray"] | sl.members["perceive"]
+    ) - lexical_classes().surface("record")
+    person = sl.members["person"]
+    orders = [c for c in sentence.clauses if c.directive]
+    if not orders:
+        return False
+    for clause in orders:
+        cw = [t.text for t in clause.tokens]
+        k = next((j for j, w in enumerate(cw) if w not in _LEADS), len(cw))
+        verb = cw[k] if k < len(cw) else ""
+        if not (verb in _WAIT or (verb in shows and not person.isdisjoint(cw))):
+            return False
+        # "show the user this banner and record the session": a second order in the clause
+        verbs = verb_lemmas()
+        if any(cw[j] in ("and", "then") and cw[j + 1] in verbs
+               and cw[j + 1] not in shows | _WAIT for j in range(k, len(cw) - 1)):  # fmt: skip
+            return False
+    return True
 # After a tool's own calls is its workflow; after every reply, message or turn is line-jumping.
 _AFTERWARDS = frozenset({"after", "following", "at"})
 _TOOL_SCOPE = frozenset({"tool", "tools", "function", "functions", "call", "calls", "command",
