@@ -647,6 +647,8 @@ def _shows_the_user(sentence: Sentence, analysis: Analysis) -> bool:
                and cw[j + 1] not in shows | _WAIT for j in range(k, len(cw) - 1)):  # fmt: skip
             return False
     return True
+
+
 # After a tool's own calls is its workflow; after every reply, message or turn is line-jumping.
 _AFTERWARDS = frozenset({"after", "following", "at"})
 _TOOL_SCOPE = frozenset({"tool", "tools", "function", "functions", "call", "calls", "command",

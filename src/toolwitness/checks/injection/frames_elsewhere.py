@@ -174,19 +174,23 @@ def may_claim_precedence(text: str) -> bool:
 
 def precedence_elsewhere(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
     """A sentence in another language with a noun of precedence ("Vorrang", "prioridad",
-    "приоритет", "pierwszeństwo") and the system, the assistant or the user ("hat Vorrang vor
-    dem Systemprompt", "tiene prioridad sobre el mensaje del sistema"): the text ranks itself
-    above the agent's configuration or the person it serves. Quiet in quotes, a shown example
-    and a question."""
+    "приоритет", "pierwszeństwo") followed by the system, the assistant or the user ("hat
+    Vorrang vor … des Benutzers", "tiene prioridad sobre el mensaje del sistema"): the text
+    ranks itself above the agent's configuration or the person it serves. What comes before
+    the word is not what it outranks ("encima de la solicitud del usuario y tiene prioridad
+    sobre la plantilla"). Quiet in quotes, a shown example and a question."""
     text = analysis.text
     if not in_another_language(text):
         return
     for m in _SENTENCE.finditer(text):
         words = words_of(m.group())
         for found in classes_of(words).values():
-            if "precedence" not in found or not any(r in found for r in _RANKED):
+            if "precedence" not in found:
                 continue
-            at = word_offsets(text, m.start(), m.end())[found["precedence"][0]]
+            first = found["precedence"][0]
+            if not any(k > first for r in _RANKED for k in found.get(r, ())):
+                continue  # what is outranked comes after the word of precedence
+            at = word_offsets(text, m.start(), m.end())[first]
             if analysis.quoted_at(at) or analysis.exemplified_at(at):
                 continue
             if text[m.end() : m.end() + 1] == "?":
