@@ -52,7 +52,7 @@ _MIN_WORDS = 3
 _NEAR = 3  # a negator this many words or fewer from the verb it negates
 
 
-@lru_cache(maxsize=1024)  # three gates ask of the same text
+@lru_cache(maxsize=16384)  # three gates, in two places, ask of the same text
 def _seen(text: str) -> frozenset[tuple[str, str]] | None:
     """The (language, class) pairs of the text's words, when it is text in another language
     long enough to read (an English catalog never loads the table)."""
@@ -165,6 +165,18 @@ def whole_chat_elsewhere(analysis: Analysis, ctx: FieldContext, lex: Lexicon) ->
 
 
 _RANKED = ("system", "assistant", "user")  # what a text claims to outrank
+
+
+def may_read_elsewhere(text: str) -> bool:
+    """The three gates at once (the quiet test asks them of every text)."""
+    seen = _seen(text)
+    if not seen:
+        return False
+    return (
+        _one_language(seen, _FRAME)
+        or _one_language(seen, _WHOLE_CHAT)
+        or _one_language(seen, ("precedence",), _RANKED)
+    )
 
 
 def may_claim_precedence(text: str) -> bool:

@@ -26,11 +26,7 @@ from toolwitness.checks.injection.detect import (
     short_cache,
 )
 from toolwitness.checks.injection.frames_custody import may_name_abbreviated_secret
-from toolwitness.checks.injection.frames_elsewhere import (
-    may_ask_whole_chat,
-    may_claim_precedence,
-    may_conceal_elsewhere,
-)
+from toolwitness.checks.injection.frames_elsewhere import may_read_elsewhere
 from toolwitness.checks.injection.frames_shadow import may_rewire
 from toolwitness.checks.injection.outside_tools import may_name_outside_tool
 from toolwitness.checks.injection.params import may_ask
@@ -90,8 +86,6 @@ def text_gates_closed(text: str, tables: GateTables) -> frozenset[str] | None:
         return None  # a secret named by its abbreviation, in any language
     if may_name_outside_tool(text):
         return None  # a tool name that sends data away, in a code span
-    if may_conceal_elsewhere(text) or may_ask_whole_chat(text) or may_claim_precedence(text):
-        return None  # concealment, the whole chat asked for, precedence: in another language
     lower, words = trig.scan_words(text)
     mask = trig.mask_of(words, tables.triggers, "'" in lower)  # tokens are folded like `lower`
     if mask & _TEXT_BITS or mask & _SEQUENCE_BITS == _SEQUENCE_BITS:
@@ -107,6 +101,9 @@ def text_gates_closed(text: str, tables: GateTables) -> frozenset[str] | None:
         return None
     if "/" in text and inj_payloads.may_hold_ip_url(text):  # the IP-URL pattern holds a "/"
         return None
+    # last: the language test costs more than the word gates above, which settle most texts
+    if may_read_elsewhere(text):
+        return None  # concealment, the whole chat asked for, precedence: in another language
     return words
 
 

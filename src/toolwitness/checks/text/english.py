@@ -45,9 +45,37 @@ def is_english_prose(text: str) -> bool:
 
 _OTHER_SCRIPT_WORDS = 3  # words of a sentence in another script (a label is shorter: "仅预览")
 _EVIDENT = 4  # letters of an English function word that counts as evidence on its own
+_PUNCTUATION = ".,;:()'\""
+# Any character outside Latin (`_latin`): above Latin Extended-B, except Latin Extended
+# Additional. A search for one replaces a walk over every character.
+_NOT_LATIN = lazy_compile("[\u0250-\u1dff\u1f00-\U0010ffff]")
+
+
+@lru_cache(maxsize=1)
+def _evident_words() -> frozenset[str]:
+    """English function words of four letters or more: evidence of English on their own."""
+    return frozenset(w for w in slots().members["function_words"] if len(w) >= _EVIDENT)
+
+
+def _other_script(text: str) -> bool:
+    """A letter of a script other than Latin somewhere in the text."""
+    if text.isascii():
+        return False
+    return any(m.group().isalpha() for m in _NOT_LATIN.finditer(text))
+
+
+_CACHE_MAX_CHARS = 4000  # a longer (hostile) text is judged each time, not pinned in memory
 
 
 def in_another_language(text: str) -> bool:
+    """`_in_another_language`, remembered for texts of a catalog's usual length: gates of
+    several readings ask it of the same text."""
+    if len(text) > _CACHE_MAX_CHARS:
+        return _in_another_language(text)
+    return _in_another_language_cached(text)
+
+
+def _in_another_language(text: str) -> bool:
     """The text says something in a language other than English: three words or more in a
     script other than Latin (a CJK character counts as a word), or Latin prose of six words or
     more that is not English prose (`is_english_prose`) and holds no English function word of
@@ -55,13 +83,21 @@ def in_another_language(text: str) -> bool:
     longer one ("from", "these", "with") is English evidence in prose diluted by file names."""
     if not text.strip():
         return False
-    if any(ch.isalpha() and not _latin(ch) for ch in text):
+    if _other_script(text):
         return reader_words(text) >= _OTHER_SCRIPT_WORDS
-    words = [w.lower().strip(".,;:()'\"") for w in text.split()]
-    if len(words) < _MIN_WORDS or is_english_prose(text):
+    words = text.lower().split()
+    if len(words) < _MIN_WORDS:
         return False
-    function = slots().members["function_words"]
-    return not any(len(w) >= _EVIDENT and w in function for w in words)
+    # the cheapest sufficient answer first: an English function word of four letters or more,
+    # found at the first one (a word is stripped of punctuation only when it is not one as is)
+    evident = _evident_words()
+    for word in words:
+        if word in evident or word.strip(_PUNCTUATION) in evident:
+            return False
+    return not is_english_prose(text)
+
+
+_in_another_language_cached = lru_cache(maxsize=16384)(_in_another_language)
 
 
 def _latin(ch: str) -> bool:
