@@ -52,7 +52,7 @@ def test_without_before_a_noun_alone_still_negates_it() -> None:
 
 # --- a message numbered in parts across a tool's fields (TW-INJ-023) --------------------------
 
-from toolwitness.checks.injection.numbered import numbered_parts  # noqa: E402
+from toolwitness.checks.injection.split import numbered_parts  # noqa: E402
 from toolwitness.model import TextField  # noqa: E402
 
 

@@ -16,12 +16,16 @@ from toolwitness.checks.crosstool.parties import own_labels
 from toolwitness.checks.injection.default_places import default_destinations
 from toolwitness.checks.injection.detect import IDENTIFIER_KINDS, INERT, detect, hidden_signals
 from toolwitness.checks.injection.model import COMPOUND_RULE, INTENT, RULE_OF, FieldContext, Signal
-from toolwitness.checks.injection.numbered import NUMBERED_RULE, numbered_parts
 from toolwitness.checks.injection.params import exfil_params, slot_exfil
 from toolwitness.checks.injection.purpose import identity_words, purpose_words, server_purpose
 from toolwitness.checks.injection.quiet import QuietTools, quiet_words
 from toolwitness.checks.injection.slots import slots, topic_words
-from toolwitness.checks.injection.split import is_prose, split_findings
+from toolwitness.checks.injection.split import (
+    NUMBERED_RULE,
+    is_prose,
+    numbered_parts,
+    split_findings,
+)
 from toolwitness.checks.interface import CheckContext, server_check
 from toolwitness.checks.roles.derive import surface_roles
 from toolwitness.checks.schema_names import property_names
