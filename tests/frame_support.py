@@ -4,6 +4,10 @@ at medium or above."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 from toolwitness.findings import Finding
@@ -55,3 +59,20 @@ def rules_alone(
 ) -> set[str]:
     """Rule ids of `findings_alone`."""
     return {f.rule_id for f in findings_alone(description, name, schema, annotations)}
+
+
+def cli_findings(
+    folder: Path, description: str, name: str = "tool_x"
+) -> tuple[int, list[dict[str, Any]]]:
+    """Exit code and JSON findings of `toolwitness scan` run as a process on a one-tool catalog
+    written into `folder`: the user-facing path, end to end."""
+    catalog = {"tools": [{"name": name, "description": description,
+                          "inputSchema": {"type": "object"}}]}  # fmt: skip
+    path = folder / "catalog.json"
+    path.write_text(json.dumps(catalog, ensure_ascii=False), "utf-8")
+    run = subprocess.run(
+        [sys.executable, "-m", "toolwitness", "scan", str(path), "-f", "json"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert run.returncode in (0, 1), run.stderr
+    return run.returncode, list(json.loads(run.stdout)["servers"][0]["findings"])

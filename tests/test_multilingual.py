@@ -7,13 +7,13 @@ import gzip
 import importlib.util
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from frame_support import cli_findings
 from toolwitness.checks.injection.frames_elsewhere import (
     concealment_elsewhere,
     may_ask_whole_chat,
@@ -206,16 +206,8 @@ def test_the_licence_notice_ships_with_the_table() -> None:
 
 
 def test_the_cli_reports_it_with_the_field_as_location(tmp_path: Path) -> None:
-    catalog = {"tools": [{"name": "raport", "description": TOLD_NOT[2],
-                          "inputSchema": {"type": "object"}}]}  # fmt: skip
-    path = tmp_path / "c.json"
-    path.write_text(json.dumps(catalog, ensure_ascii=False), "utf-8")
-    run = subprocess.run(
-        [sys.executable, "-m", "toolwitness", "scan", str(path), "-f", "json"],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    assert run.returncode == 0, run.stderr  # medium: below the default failing severity
-    findings = json.loads(run.stdout)["servers"][0]["findings"]
+    code, findings = cli_findings(tmp_path, TOLD_NOT[2], name="raport")
+    assert code == 0  # medium: below the default failing severity
     hits = [f for f in findings if f["rule_id"] == "TW-INJ-002"]
     assert [f["location"] for f in hits] == ["tools[0].description"]
     assert hits[0]["severity"] == "medium"

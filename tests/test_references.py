@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from frame_support import cli_findings
 from toolwitness.checks.crosstool.references import labelled_reference, resource_link
 
 
@@ -87,16 +85,7 @@ def test_a_hostile_lead_in_costs_a_bounded_look_back() -> None:
 
 
 def _scan(tmp_path: Path, description: str) -> list[dict[str, object]]:
-    catalog = {"tools": [{"name": "zoek_woningen", "description": description,
-                          "inputSchema": {"type": "object"}}]}  # fmt: skip
-    path = tmp_path / "c.json"
-    path.write_text(json.dumps(catalog, ensure_ascii=False), "utf-8")
-    run = subprocess.run(
-        [sys.executable, "-m", "toolwitness", "scan", str(path), "-f", "json"],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    assert run.returncode in (0, 1), run.stderr
-    return list(json.loads(run.stdout)["servers"][0]["findings"])
+    return cli_findings(tmp_path, description, name="zoek_woningen")[1]
 
 
 def test_the_cli_keeps_a_labelled_link_quiet_and_a_routed_one_flagged(tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ sentence that says the user *is* told.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 from toolwitness.checks.injection.frames_common import _signal
@@ -95,28 +95,39 @@ def _told_not(found: dict[str, list[int]]) -> int | None:
     return None
 
 
-def concealment_elsewhere(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
+def _first_sentence(
+    analysis: Analysis, pick: Callable[[dict[str, list[int]]], int | None]
+) -> tuple[int, int] | None:
+    """The span of the first sentence, in text of another language, where `pick` finds among
+    one language's classes the word the reading rests on (its index), outside quotes, shown
+    examples and questions: a rule or an example quoted is not told, a question not ordered."""
     text = analysis.text
     if not in_another_language(text):
-        return
+        return None
     for m in _SENTENCE.finditer(text):
         words = words_of(m.group())
         if len(words) < _MIN_WORDS:
             continue
-        verbs = [t for found in classes_of(words).values() if (t := _told_not(found)) is not None]
-        if not verbs:
+        picks = [i for found in classes_of(words).values() if (i := pick(found)) is not None]
+        if not picks:
             continue
-        at = word_offsets(text, m.start(), m.end())[verbs[0]]
+        at = word_offsets(text, m.start(), m.end())[picks[0]]
         if analysis.quoted_at(at) or analysis.exemplified_at(at):
-            continue  # a rule or an example quoted, not told
+            continue
         if text[m.end() : m.end() + 1] == "?":
-            continue  # asked, not told
+            continue
+        return m.start(), m.end()
+    return None
+
+
+def concealment_elsewhere(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
+    span = _first_sentence(analysis, _told_not)
+    if span is not None:
         yield _signal(
-            SECRECY, Severity.MEDIUM, m.start(), m.end(),
+            SECRECY, Severity.MEDIUM, span[0], span[1],
             "tells the agent not to inform the user of something, in another language "
             "(a negator, a verb of telling someone and the user in one sentence)",
         )  # fmt: skip
-        return
 
 
 _WHOLE_CHAT = ("whole", "conversation")
@@ -136,32 +147,28 @@ def _about_chats(ctx: FieldContext) -> bool:
     return any(name == "conversation" for w in words for _, name in table.get(w, ()))
 
 
+def _whole_chat(found: dict[str, list[int]]) -> int | None:
+    """The conversation word within three words of a "whole" word, both of one language."""
+    for c in found.get("conversation", ()):
+        if any(abs(c - w) <= _NEAR for w in found.get("whole", ())):
+            return c
+    return None
+
+
 def whole_chat_elsewhere(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
     """A sentence in another language naming the whole conversation ("sohbetin tamamını",
     "l'intera conversazione", "seluruh percakapan", "ολόκληρη τη συνομιλία"): the chat between
     the user and the agent, asked of a tool that is not about chats, leaves with the call.
-    Quiet for a tool named for conversations, and in quotes or a shown example."""
-    text = analysis.text
-    if not in_another_language(text) or _about_chats(ctx):
+    Quiet for a tool named for conversations, and in quotes, a shown example or a question."""
+    if _about_chats(ctx):
         return
-    for m in _SENTENCE.finditer(text):
-        words = words_of(m.group())
-        for found in classes_of(words).values():
-            if not all(name in found for name in _WHOLE_CHAT):
-                continue
-            pairs = [(c, w) for c in found["conversation"] for w in found["whole"]
-                     if abs(c - w) <= _NEAR]  # fmt: skip
-            if not pairs:
-                continue
-            at = word_offsets(text, m.start(), m.end())[pairs[0][0]]
-            if analysis.quoted_at(at) or analysis.exemplified_at(at):
-                continue
-            yield _signal(
-                SENSITIVE, Severity.MEDIUM, m.start(), m.end(),
-                "asks for the whole conversation with the user, in another language, in a "
-                "tool that is not about conversations",
-            )  # fmt: skip
-            return
+    span = _first_sentence(analysis, _whole_chat)
+    if span is not None:
+        yield _signal(
+            SENSITIVE, Severity.MEDIUM, span[0], span[1],
+            "asks for the whole conversation with the user, in another language, in a "
+            "tool that is not about conversations",
+        )  # fmt: skip
 
 
 _RANKED = ("system", "assistant", "user")  # what a text claims to outrank
@@ -184,6 +191,16 @@ def may_claim_precedence(text: str) -> bool:
     return _one_language(_seen(text), ("precedence",), _RANKED)
 
 
+def _ranks_itself(found: dict[str, list[int]]) -> int | None:
+    """The word of precedence when the system, the assistant or the user follows it."""
+    if "precedence" not in found:
+        return None
+    first = found["precedence"][0]
+    if any(k > first for r in _RANKED for k in found.get(r, ())):
+        return first
+    return None  # what is outranked comes after the word of precedence
+
+
 def precedence_elsewhere(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
     """A sentence in another language with a noun of precedence ("Vorrang", "prioridad",
     "приоритет", "pierwszeństwo") followed by the system, the assistant or the user ("hat
@@ -191,25 +208,10 @@ def precedence_elsewhere(analysis: Analysis, ctx: FieldContext, lex: Lexicon) ->
     ranks itself above the agent's configuration or the person it serves. What comes before
     the word is not what it outranks ("encima de la solicitud del usuario y tiene prioridad
     sobre la plantilla"). Quiet in quotes, a shown example and a question."""
-    text = analysis.text
-    if not in_another_language(text):
-        return
-    for m in _SENTENCE.finditer(text):
-        words = words_of(m.group())
-        for found in classes_of(words).values():
-            if "precedence" not in found:
-                continue
-            first = found["precedence"][0]
-            if not any(k > first for r in _RANKED for k in found.get(r, ())):
-                continue  # what is outranked comes after the word of precedence
-            at = word_offsets(text, m.start(), m.end())[first]
-            if analysis.quoted_at(at) or analysis.exemplified_at(at):
-                continue
-            if text[m.end() : m.end() + 1] == "?":
-                continue
-            yield _signal(
-                AUTHORITY, Severity.MEDIUM, m.start(), m.end(),
-                "claims precedence over the agent's configuration or its user, in another "
-                "language (a word of precedence and the system, the assistant or the user)",
-            )  # fmt: skip
-            return
+    span = _first_sentence(analysis, _ranks_itself)
+    if span is not None:
+        yield _signal(
+            AUTHORITY, Severity.MEDIUM, span[0], span[1],
+            "claims precedence over the agent's configuration or its user, in another "
+            "language (a word of precedence and the system, the assistant or the user)",
+        )  # fmt: skip
