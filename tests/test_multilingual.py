@@ -169,8 +169,15 @@ def test_an_english_catalog_never_loads_the_table() -> None:
     assert multilingual_classes.cache_info().currsize == 0
 
 
-def test_words_are_case_folded_and_split_at_apostrophes() -> None:
+def test_words_are_lower_cased_and_split_at_apostrophes() -> None:
     assert words_of("Non dire all'Utente — mai!") == ["non", "dire", "all", "utente", "mai"]
+
+
+def test_a_greek_final_sigma_and_a_german_sharp_s_match_the_table() -> None:
+    # case-folding would write "χρήστησ", which no form of the table holds
+    words = words_of("Ο Χρήστης")
+    assert words == ["ο", "χρήστης"]
+    assert "user" in classes_of(words).get("el", {})
 
 
 def test_every_class_has_words_in_most_languages() -> None:

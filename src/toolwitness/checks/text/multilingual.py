@@ -70,8 +70,9 @@ def classes_of(words: list[str]) -> dict[str, dict[str, list[int]]]:
 
 
 def words_of(text: str) -> list[str]:
-    """The text's words, case-folded (a sentence of any script with spaces between words)."""
-    return [m.group().casefold() for m in _WORD.finditer(text)]
+    """The text's words, lower-cased as the table is (case-folding would turn a Greek final
+    sigma into a medial one and "ß" into "ss", which no form of the table holds)."""
+    return [m.group().lower() for m in _WORD.finditer(text)]
 
 
 def word_offsets(text: str, start: int = 0, end: int | None = None) -> list[int]:
