@@ -179,10 +179,13 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
             toks = clause.tokens
             asked = addressed(sentence, clause, words)
             first = _first_word(words, lex)
+            unsaid = False
             for i, tag in enumerate(tags):
                 if not tag & {"conceal", "keep", "covert"} or clause.negated(i):
                     continue
-                tags = _with_unsaid(words, tags, sl)  # "leave it unmentioned"
+                if not unsaid:  # once per clause: per trigger word it was quadratic in a
+                    tags, unsaid = _with_unsaid(words, tags, sl), True  # long clause
+                    # ("leave it unmentioned")
                 if i == first and words[i] not in lexical_classes().forms:
                     asked = True  # the frame's own verb as an imperative: "Leave it out of …"
                 if skipped(analysis, sentence, toks[i].start):

@@ -454,6 +454,7 @@ def _mark_negation(
 ) -> None:
     if lex.negators.isdisjoint(words) and "n't\x00" not in "\x00".join(words) + "\x00":
         return  # no negator and no word ending in n't
+    last_order = -1  # where the clause's last coordinated order sits ("and keep"), once
     for i, w in enumerate(words):
         if w in lex.negators or w.endswith("n't"):
             if starts_phrase(words, i, lex.non_negating):
@@ -462,9 +463,12 @@ def _mark_negation(
                 # a negation inside a quotation ("such as \"Do not tell the user\" is shown
                 # …") scopes over the quoted words only, which the frames skip as quoted
                 continue
-            if w == "without" and _coordinated_order(words, i):
-                continue  # "phrase it without the fee and keep X out of …": "without" negates
-                # its noun phrase, not the order coordinated after it
+            if w == "without":
+                if last_order == -1:
+                    last_order = _last_coordinated_order(words)
+                if last_order > i + 1:
+                    continue  # "phrase it without the fee and keep X out of …": "without"
+                    # negates its noun phrase, not the order coordinated after it
             clause.negation_from = i
             return
 
@@ -472,14 +476,15 @@ def _mark_negation(
 _COORDINATORS = frozenset({"and", "then"})
 
 
-def _coordinated_order(words: list[str], i: int) -> bool:
-    """After the preposition at `i`, "and" or "then" and a verb in its base form ("and keep",
-    "then send"): a second order the preposition's negation does not reach."""
+def _last_coordinated_order(words: list[str]) -> int:
+    """The index of the last "and" or "then" before a verb in its base form ("and keep",
+    "then send"): a later order a preposition's negation does not reach; -2 when none. One
+    pass per clause, however many prepositions it holds."""
     verbs = verb_lemmas()
-    return any(
-        words[j] in _COORDINATORS and words[j + 1] in verbs
-        for j in range(i + 2, len(words) - 1)
-    )
+    for j in range(len(words) - 2, -1, -1):
+        if words[j] in _COORDINATORS and words[j + 1] in verbs:
+            return j
+    return -2
 
 
 def _strip_openers(words: list[str], lex: Lexicon) -> int:
