@@ -76,3 +76,14 @@ def cli_findings(
     )  # fmt: skip
     assert run.returncode in (0, 1), run.stderr
     return run.returncode, list(json.loads(run.stdout)["servers"][0]["findings"])
+
+
+def reported_at(
+    description: str, name: str, schema: dict[str, Any], rule: str, location_end: str
+) -> bool:
+    """A finding of `rule` (medium or above) on the tool `name`, scanned alone, at a location
+    ending in `location_end` (a parameter's description, say)."""
+    return any(
+        f.rule_id == rule and f.location.endswith(location_end)
+        for f in findings_alone(description, name, schema)
+    )

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from frame_support import findings_alone
+from frame_support import findings_alone, reported_at
 from frame_support import rules_alone as _rules
 
 
@@ -51,11 +51,7 @@ HONEST_SECRETS = [
 def test_a_parameter_holding_a_bank_sign_in_secret_is_harvesting(
     name: str, param: str, text: str
 ) -> None:
-    found = findings_alone("Registers the record.", name, _nested(param, text))
-    assert any(
-        f.rule_id == "TW-INJ-004" and f.location.endswith(f"properties.{param}.description")
-        for f in found
-    )
+    assert reported_at("Registers the record.", name, _nested(param, text), "TW-INJ-004", f"properties.{param}.description")
 
 
 @pytest.mark.parametrize(("name", "param", "text"), HONEST_SECRETS)

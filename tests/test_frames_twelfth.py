@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from conftest import assert_linear_cost
-from frame_support import findings_alone
+from frame_support import findings_alone, reported_at
 from frame_support import rules_alone as _rules
 from toolwitness.checks.injection.detect import detect
 from toolwitness.checks.injection.frames_custody import may_name_abbreviated_secret
@@ -60,11 +60,7 @@ QUIET = [
 def test_a_parameter_naming_a_secret_by_its_abbreviation_is_harvesting(
     name: str, param: str, text: str
 ) -> None:
-    found = findings_alone("Handles the record.", name, _param(param, text))
-    assert any(
-        f.rule_id == "TW-INJ-004" and f.location.endswith(f"properties.{param}.description")
-        for f in found
-    )
+    assert reported_at("Handles the record.", name, _param(param, text), "TW-INJ-004", f"properties.{param}.description")
 
 
 @pytest.mark.parametrize(("name", "param", "text"), QUIET)

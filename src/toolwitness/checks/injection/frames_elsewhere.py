@@ -120,14 +120,21 @@ def _first_sentence(
     return None
 
 
-def concealment_elsewhere(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
-    span = _first_sentence(analysis, _told_not)
+def _reported(
+    analysis: Analysis, pick: Callable[[dict[str, list[int]]], int | None], family: str, why: str
+) -> Iterator[Signal]:
+    """One medium signal on the first sentence `pick` settles (`_first_sentence`), if any."""
+    span = _first_sentence(analysis, pick)
     if span is not None:
-        yield _signal(
-            SECRECY, Severity.MEDIUM, span[0], span[1],
-            "tells the agent not to inform the user of something, in another language "
-            "(a negator, a verb of telling someone and the user in one sentence)",
-        )  # fmt: skip
+        yield _signal(family, Severity.MEDIUM, span[0], span[1], why)
+
+
+def concealment_elsewhere(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
+    yield from _reported(
+        analysis, _told_not, SECRECY,
+        "tells the agent not to inform the user of something, in another language "
+        "(a negator, a verb of telling someone and the user in one sentence)",
+    )  # fmt: skip
 
 
 _WHOLE_CHAT = ("whole", "conversation")
@@ -162,28 +169,19 @@ def whole_chat_elsewhere(analysis: Analysis, ctx: FieldContext, lex: Lexicon) ->
     Quiet for a tool named for conversations, and in quotes, a shown example or a question."""
     if _about_chats(ctx):
         return
-    span = _first_sentence(analysis, _whole_chat)
-    if span is not None:
-        yield _signal(
-            SENSITIVE, Severity.MEDIUM, span[0], span[1],
-            "asks for the whole conversation with the user, in another language, in a "
-            "tool that is not about conversations",
-        )  # fmt: skip
+    yield from _reported(
+        analysis, _whole_chat, SENSITIVE,
+        "asks for the whole conversation with the user, in another language, in a "
+        "tool that is not about conversations",
+    )  # fmt: skip
 
 
 _RANKED = ("system", "assistant", "user")  # what a text claims to outrank
 
 
 def may_read_elsewhere(text: str) -> bool:
-    """The three gates at once (the quiet test asks them of every text)."""
-    seen = _seen(text)
-    if not seen:
-        return False
-    return (
-        _one_language(seen, _FRAME)
-        or _one_language(seen, _WHOLE_CHAT)
-        or _one_language(seen, ("precedence",), _RANKED)
-    )
+    """The three gates at once (the quiet test asks them of every text; `_seen` is cached)."""
+    return may_conceal_elsewhere(text) or may_ask_whole_chat(text) or may_claim_precedence(text)
 
 
 def may_claim_precedence(text: str) -> bool:
@@ -208,10 +206,8 @@ def precedence_elsewhere(analysis: Analysis, ctx: FieldContext, lex: Lexicon) ->
     ranks itself above the agent's configuration or the person it serves. What comes before
     the word is not what it outranks ("encima de la solicitud del usuario y tiene prioridad
     sobre la plantilla"). Quiet in quotes, a shown example and a question."""
-    span = _first_sentence(analysis, _ranks_itself)
-    if span is not None:
-        yield _signal(
-            AUTHORITY, Severity.MEDIUM, span[0], span[1],
-            "claims precedence over the agent's configuration or its user, in another "
-            "language (a word of precedence and the system, the assistant or the user)",
-        )  # fmt: skip
+    yield from _reported(
+        analysis, _ranks_itself, AUTHORITY,
+        "claims precedence over the agent's configuration or its user, in another "
+        "language (a word of precedence and the system, the assistant or the user)",
+    )  # fmt: skip
