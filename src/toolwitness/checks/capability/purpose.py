@@ -163,7 +163,7 @@ def value_actions(
         if value.keyword == "flag":
             # a switch on by default in a tool declared read-only, named for an act that
             # writes, sends, deletes or runs: what every call does unless told otherwise
-            found = next(((role, term) for role, term in value_roles(value.value, vocab)
+            found = next(((role, term) for role, term in _switch_roles(value, vocab)
                           if read_only and role in FLAG_ROLES and role not in purpose.roles),
                          None)  # fmt: skip
             if found is not None:
@@ -186,6 +186,23 @@ def value_actions(
                 yield ValueAction(value, "code-exec", "a command line with options")
 
 
+def _switch_roles(value: ParamValue, vocab: RoleVocabulary) -> list[tuple[str, str]]:
+    """What a switch on by default does, read from its name (`submit`, `rotate_after`); a name
+    that is a lone verb takes its object from its own description when that opens with the
+    same verb (`create`: "Create a silence for the matcher", `apply`: "Apply `policy` to the
+    bucket"): the description completes the name, the way a tool's name takes an object."""
+    found = value_roles(value.value, vocab)
+    named = name_tokens(value.value)
+    if found or len(named) != 1 or not value.note:
+        return found
+    said = name_tokens(value.note[:_SWITCH_NOTE])
+    if said[:1] != named or vocab.lemma(said[0]) not in vocab.verbs:
+        return []
+    return value_roles(" ".join(said[:_SWITCH_WORDS]), vocab)
+
+
+_SWITCH_NOTE = 160  # the opening of a switch's description: where its verb phrase is
+_SWITCH_WORDS = 6  # the verb and its object ("apply policy to the bucket")
 _FIXED = ("default", "const")
 UNREAD = "unread"  # the role of a switch whose description this check cannot read
 
