@@ -53,6 +53,12 @@ DIRECT = {"fi": "fin", "id": "ind", "bg": "bul", "nb": "nor"}
 REVERSE = {"pl": "pol", "el": "ell"}
 PIVOT_BOTH = {"de": "deu", "fr": "fra", "it": "ita", "nl": "nld", "pt": "por", "sv": "swe"}
 PIVOT_POLISH = {"ru": "rus", "es": "spa", "tr": "tur"}
+# Languages reached through Finnish and Greek alone (no Polish dictionary into them).
+PIVOT_FIN_ELL = {"lt": "lit"}
+# The Greek pivot's dictionary into each language; German is read backwards from deu-ell.
+_GREEK_INTO = {"fra": "ell-fra", "ita": "ell-ita", "nld": "ell-nld", "por": "ell-por",
+               "swe": "ell-swe", "rus": "ell-rus", "spa": "ell-spa", "lit": "ell-lit"}
+_GREEK_FROM = {"deu": "deu-ell"}
 _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 _NUMBER = re.compile(r"^\s*\d+\.\s*")
 _WORD = re.compile(r"[a-z]+")
@@ -72,6 +78,8 @@ def packages() -> list[str]:
     pairs = [f"eng-{c}" for c in DIRECT.values()] + [f"{c}-eng" for c in REVERSE.values()]
     pairs += ["fin-eng", "pol-eng"] + [f"fin-{c}" for c in PIVOT_BOTH.values()]
     pairs += [f"pol-{c}" for c in (*PIVOT_BOTH.values(), *PIVOT_POLISH.values())]
+    pairs += [*_GREEK_INTO.values(), *_GREEK_FROM.values()]
+    pairs += [f"fin-{c}" for c in PIVOT_FIN_ELL.values()]
     return sorted({f"dict-freedict-{p}" for p in pairs})
 
 
@@ -166,17 +174,43 @@ class Translator:
         if lang in REVERSE:
             # a noun or verb in its first sense; a negating particle is often listed later
             return self.reverse(f"{REVERSE[lang]}-eng", word, pos, first_only=pos != "r")
-        if lang in PIVOT_POLISH:  # one pivot: only Polish words whose first sense is this one
+        if lang in PIVOT_POLISH:  # only Polish words whose first sense is this one, and
+            # what Greek and Polish words of the seed (any sense) agree on
+            code = PIVOT_POLISH[lang]
             strict = self.reverse("pol-eng", word, pos, first_only=pos != "r")
-            return _union(self.first(f"pol-{PIVOT_POLISH[lang]}", p, pos) for p in strict)
+            found = _union(self.first(f"pol-{code}", p, pos) for p in strict)
+            if pos == "r" or code not in _GREEK_INTO:
+                return found
+            polish = self.reverse("pol-eng", word, pos)
+            via_pol = _union(self.first(f"pol-{code}", p, pos) for p in polish)
+            return found | (self._via_greek(code, word, pos) & via_pol)
+        finnish = self.forward("eng-fin", word, sense) | self.reverse("fin-eng", word, pos)
+        if lang in PIVOT_FIN_ELL:  # Finnish and Greek agree (either, for a marked class)
+            code = PIVOT_FIN_ELL[lang]
+            via_fin = _union(self.first(f"fin-{code}", f, pos) for f in finnish)
+            via_ell = self._via_greek(code, word, pos)
+            return via_fin | via_ell if either else via_fin & via_ell
         polish = self.reverse("pol-eng", word, pos)
         code = PIVOT_BOTH[lang]
-        finnish = self.forward("eng-fin", word, sense) | self.reverse("fin-eng", word, pos)
         via_fin = _union(self.first(f"fin-{code}", f, pos) for f in finnish)
         via_pol = _union(self.first(f"pol-{code}", p, pos) for p in polish)
         if pos == "r":  # Finnish negates with a verb, and its "never" is "not ever" ("koskaan"
             return via_pol or via_fin  # = ever): a negating particle comes through Polish
-        return via_fin | via_pol if either else via_fin & via_pol
+        via_ell = self._via_greek(code, word, pos)
+        if either:
+            return via_fin | via_pol | via_ell
+        # two of the three pivots agree: one dictionary's stray sense is outvoted
+        return (via_fin & via_pol) | (via_fin & via_ell) | (via_pol & via_ell)
+
+    def _via_greek(self, code: str, word: str, pos: str) -> set[str]:
+        """Greek words of the seed (any sense), each taken into the language in its first
+        sense (`ell-XXX`), or German headwords whose first sense is one of them (`deu-ell`)."""
+        greek = self.reverse("ell-eng", word, pos)
+        if code in _GREEK_INTO:
+            return _union(self.first(_GREEK_INTO[code], g, pos) for g in greek)
+        if code in _GREEK_FROM:
+            return _union(self.reverse(_GREEK_FROM[code], g, pos, first_only=True) for g in greek)
+        return set()
 
 
 def _union(sets: Iterable[set[str]]) -> set[str]:
@@ -186,15 +220,27 @@ def _union(sets: Iterable[set[str]]) -> set[str]:
     return out
 
 
+_FORMS: dict[str, dict[str, set[str]]] = {}
+
+
+def _forms_of(lang: str) -> dict[str, set[str]]:
+    """simplemma's dictionary of the language inverted once: lemma -> its forms."""
+    if lang not in _FORMS:
+        from simplemma.strategies.dictionaries.dictionary_factory import DefaultDictionaryFactory
+
+        inverted: dict[str, set[str]] = {}
+        for form, lemma in DefaultDictionaryFactory().get_dictionary(lang).items():
+            inverted.setdefault(lemma.lower(), set()).add(form.lower())
+        _FORMS[lang] = inverted
+    return _FORMS[lang]
+
+
 def inflected(lang: str, lemmas: set[str]) -> set[str]:
     """The lemmas and every form simplemma's dictionary of the language maps to one of them."""
-    from simplemma.strategies.dictionaries.dictionary_factory import DefaultDictionaryFactory
-
-    table = DefaultDictionaryFactory().get_dictionary(lang)
+    table = _forms_of(lang)
     forms = set(lemmas)
-    for form, lemma in table.items():
-        if lemma.lower() in lemmas:
-            forms.add(form.lower())
+    for lemma in lemmas:
+        forms |= table.get(lemma, set())
     return forms
 
 

@@ -35,6 +35,16 @@ declare -A NEED=(
   [/usr/share/dictd/freedict-pol-spa.index]=dict-freedict-pol-spa
   [/usr/share/dictd/freedict-pol-swe.index]=dict-freedict-pol-swe
   [/usr/share/dictd/freedict-pol-tur.index]=dict-freedict-pol-tur
+  [/usr/share/dictd/freedict-deu-ell.index]=dict-freedict-deu-ell
+  [/usr/share/dictd/freedict-ell-fra.index]=dict-freedict-ell-fra
+  [/usr/share/dictd/freedict-ell-ita.index]=dict-freedict-ell-ita
+  [/usr/share/dictd/freedict-ell-lit.index]=dict-freedict-ell-lit
+  [/usr/share/dictd/freedict-ell-nld.index]=dict-freedict-ell-nld
+  [/usr/share/dictd/freedict-ell-por.index]=dict-freedict-ell-por
+  [/usr/share/dictd/freedict-ell-rus.index]=dict-freedict-ell-rus
+  [/usr/share/dictd/freedict-ell-spa.index]=dict-freedict-ell-spa
+  [/usr/share/dictd/freedict-ell-swe.index]=dict-freedict-ell-swe
+  [/usr/share/dictd/freedict-fin-lit.index]=dict-freedict-fin-lit
 )
 missing=()
 for prog in "${!NEED[@]}"; do
