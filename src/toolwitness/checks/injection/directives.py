@@ -104,7 +104,9 @@ def authority(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[S
                 if _skip(analysis, sentence, clause.tokens[i]):
                     continue
                 window = words[i + 1 : i + 7]
-                hit = next((k for k, x in enumerate(window) if x in objects), None)
+                hit = next((k for k, x in enumerate(window)
+                            if x in objects and not _modifies_other_head(window, k, objects)),
+                           None)  # fmt: skip
                 if hit is None:
                     continue
                 after = words[i + 2 + hit : i + 10 + hit]
@@ -153,6 +155,19 @@ def authority(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[S
             yield _signal(
                 AUTHORITY, Severity.LOW, at, at + len(tag), "wraps text in instruction-style markup"
             )
+
+
+def _modifies_other_head(window: list[str], k: int, objects: frozenset[str]) -> bool:
+    """ "bypassing safety checks", "skip security validation": the override word modifies the
+    noun after it, and that noun (a check, a validation: the tool's own procedure) is what is
+    bypassed, not the model's safeguards. A function word, an adverb, the clause's end or
+    another override object after it ("safety filters", "system prompt") keeps it the object."""
+    if k + 1 >= len(window):
+        return False
+    nxt = window[k + 1]
+    if nxt in objects or not nxt.isalpha() or nxt.endswith("ly"):
+        return False
+    return nxt not in slots().members["function_words"]
 
 
 _RANKED = frozenset({"precedence", "priority", "overrides", "supersedes"})

@@ -120,9 +120,12 @@ def _ranks_above(
         # the noun phrase right after the comparator, up to a subordinate clause
         stop = next((k for k in range(cmp_ + 1, min(len(words), cmp_ + 5))
                      if words[k] in _SUBORDINATORS), min(len(words), cmp_ + 5))  # fmt: skip
-        return find_any(
+        hit = find_any(
             tags, frozenset({"instruction", "person", "conflicting", "role"}), cmp_ + 1, stop
         )
+        if hit is not None and _other_of_its_kind(words, tags, obj, hit, stop):
+            return None  # "prioritize this tool over any other": over any other tool
+        return hit
     if "deem" in tag:
         obj = next((k for k in range(i + 1, min(len(words), i + 5))
                     if self_reference(words, tags, k, sl)), None)  # fmt: skip
@@ -199,6 +202,22 @@ def _ranks_above(
         if compared is None and (not after or rank is not None):
             return rank or i  # "this entry shall prevail", "these notes take precedence"
     return None
+
+
+_TOOL_NOUNS = frozenset({"tool", "tools", "function", "functions", "server", "servers",
+                         "integration", "integrations", "command", "commands"})  # fmt: skip
+_NAMED_SIDES = frozenset({"instruction", "person", "role"})
+
+
+def _other_of_its_kind(words: Sequence[str], tags: Tags, obj: int, hit: int, stop: int) -> bool:
+    """The outranked side is only "other"/"others" after a noun for a tool ("this tool over any
+    other", "this function over the others"): the elided noun is the same one, so a tool is
+    preferred over other tools (the tool-steering rule's case), not over anyone's orders."""
+    named = words[obj : obj + 2]  # "this tool" or "tool"
+    if _TOOL_NOUNS.isdisjoint(named) or not tags[hit] & {"conflicting"} or tags[hit] & _NAMED_SIDES:
+        return False
+    return all(not tags[k] & _NAMED_SIDES and words[k] not in _TOOL_NOUNS
+               for k in range(hit + 1, stop))  # fmt: skip
 
 
 def _counts_as(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> int | None:
