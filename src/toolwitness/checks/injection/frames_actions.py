@@ -50,6 +50,8 @@ from toolwitness.checks.injection.targets import (
     _reach,
     into_secret_fields,
     redacted,
+    user_supplied,
+    warned_user,
 )
 from toolwitness.checks.injection.triggers import EARLIER_WORDS, SQL_STATEMENT
 from toolwitness.checks.text.language import Analysis, Sentence, Token, split_identifier
@@ -160,6 +162,8 @@ def _harvest(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags:
         analysis.text, sentence, ctx
     ):
         return None
+    if user_supplied(words) or warned_user(words):
+        return None  # "send credentials only when the user supplies them": the user's own act
     for i, tag in enumerate(tags):
         calls = "call" in tag and "with" in words[i + 1 : i + 6]  # "call X with … the password"
         if not (tag & {"acquire", "transfer"} or calls) or words[i + 1 : i + 2] == ["of"]:

@@ -16,7 +16,7 @@ from toolwitness.checks.injection.frames import skipped
 from toolwitness.checks.injection.frames_shadow import DESTINATION_NOUNS
 from toolwitness.checks.injection.model import INTENT, SENSITIVE, SHADOWING, FieldContext, Signal
 from toolwitness.checks.injection.slots import attack_topic, held_union, slots
-from toolwitness.checks.injection.triggers import ASSIGN_WORDS
+from toolwitness.checks.injection.triggers import ASSIGN_WORDS, EARLIER_WORDS
 from toolwitness.checks.text.language import (
     Analysis,
     Sentence,
@@ -576,6 +576,13 @@ def _refused_example(analysis: Analysis, sentence: Sentence, start: int) -> bool
     if at is None or start < at:
         return False
     lead = [t for t in sentence.tokens if t.end <= at]
+    # the head the examples hang on, past an aside in brackets ("any personally identifiable
+    # information (PII) such as names …"): a bracket is a clause of its own
+    closed = analysis.text.rfind(")", sentence.start, at)
+    if closed >= 0:
+        opened = analysis.text.rfind("(", sentence.start, closed)
+        if opened >= 0 and len(analysis.text[closed + 1 : at].split()) <= 1:  # ") such as"
+            lead = [t for t in lead if t.end <= opened]
     return bool(lead) and analysis.negated_at(lead[-1].start)
 
 
@@ -615,6 +622,11 @@ def sensitive_targets(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> It
                 continue  # "card numbers are replaced with placeholders": the tool protects it
             if _on_request(sentence.words()):
                 continue  # "… the conversation so far if the user asks for a recap": their choice
+            if user_supplied(sentence.words()) or warned_user(sentence.words()):
+                continue  # sent only as the user supplies it; a leak pointed out to the user
+            if _warned_next(analysis, sentence):
+                continue  # "Results can include secrets committed by mistake; if one shows up,
+                # tell the user": what the tool may come across, and the warning about it
             judged.add((id(sentence), cat.name))
             # (or the tool is named for the very thing: "recovery codes" of
             # `recovery_codes_status`)
@@ -668,6 +680,59 @@ def _on_request(words: Sequence[str]) -> bool:
                 rest = [w for w in words[j + 2 : j + 5] if w not in _LINKING]
                 return not rest or rest[0] not in _ANY_REQUEST
     return False
+
+
+_ONLY = frozenset({"only", "solely", "just"})
+_FIELD_NOUNS = frozenset({"field", "fields", "parameter", "parameters", "argument", "arguments",
+                          "param", "params"})  # fmt: skip
+_MOVE = frozenset({"transfer", "dispatch", "dispatch_act"})
+
+
+def user_supplied(words: Sequence[str]) -> bool:
+    """ "Send credentials only when the user supplies them for this call", "only include
+    cookies that the user supplied for that host": the secret travels only as the person gives
+    it, for the call they asked for — an honest HTTP or API client's rule, not a harvest."""
+    if _ONLY.isdisjoint(words) or not EARLIER_WORDS.isdisjoint(words):
+        return False  # "only the key the user gave earlier": recalled from the chat, a harvest
+    if not _FIELD_NOUNS.isdisjoint(words):
+        return False  # routed into a field of the call ("… in the notes field")
+    sl = slots()
+    person, supply = sl.members["person"], sl.members["supply"]
+    return any(w in person and any(x in supply for x in words[k + 1 : k + 3])
+               for k, w in enumerate(words))  # fmt: skip
+
+
+def warned_user(words: Sequence[str]) -> bool:
+    """ "If a log shows something that looks like a token, point it out to the user as a
+    possible leak", "if one shows up, tell the user so it can be rotated": a secret found by
+    chance is reported to the person, on a condition, and moved nowhere."""
+    cond = next((k for k, w in enumerate(words) if w in _CONDITION or w == "whenever"), None)
+    if cond is None:
+        return False
+    sl = slots()
+    person = sl.members["person"]
+    # a verb of moving data after the condition ("… and put it in notes"); a noun after an
+    # article ("as a possible leak") moves nothing
+    if any(sl.tags(words[k]) & _MOVE and _ARTICLES.isdisjoint(words[max(0, k - 2) : k])
+           and words[max(0, k - 2) : k] not in _SET_ASIDE
+           for k in range(cond, len(words))):  # fmt: skip
+        return False  # ("instead of copying it anywhere": a move set aside is not made)
+    return any(("communicate" in sl.tags(w) or w == "point")
+               and any(x in person for x in words[k + 1 : k + 6])
+               for k, w in enumerate(words) if k > cond)  # fmt: skip
+
+
+_ARTICLES = frozenset({"a", "an", "the"})
+_SET_ASIDE = (["instead", "of"], ["rather", "than"])
+
+
+def _warned_next(analysis: Analysis, sentence: Sentence) -> bool:
+    """The sentence right after this one points what it names out to the user (`warned_user`)
+    and this one orders nothing."""
+    if sentence.directive:
+        return False
+    after = next((s for s in analysis.sentences if s.start >= sentence.end), None)
+    return after is not None and warned_user(after.words())
 
 
 def _other_tool_refs(sentence: Sentence, ctx: FieldContext, lex: Lexicon) -> bool:
