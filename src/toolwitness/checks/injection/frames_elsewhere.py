@@ -10,7 +10,8 @@ WordNet senses taken into fifteen languages through the WikDict dictionaries
 (`checks/text/multilingual.py`); a verb of telling is one whose object is a person (tell,
 inform, notify), so a privacy promise ("never reveals user data") is not read as one.
 
-The user must come after the verb, as its object; the three words must be of one language
+The user, or a summary, report, audit or answer (the record it is kept out of), must come
+after the verb; the three words must be of one language
 ("no" is a Spanish negator and a Portuguese preposition) and the negator within three words of
 the verb ("não permite … informado pelo usuário" negates something else). Quiet for English
 text (the English frames read it), a question, a sentence in quotes or a shown example, and a
@@ -45,7 +46,8 @@ from toolwitness.lazyre import lazy_compile
 
 # Sentence ends in the scripts the dictionaries cover, and a line break.
 _SENTENCE = lazy_compile(r"[^.!?;\n\u037e]+")
-_FRAME = ("negator", "tell", "user")
+_FRAME = ("negator", "tell")
+_TOLD = ("user", "log")  # whom or where it is not told: the user, or a summary, report, log
 _MIN_WORDS = 3
 
 
@@ -79,18 +81,23 @@ def _one_language(seen: frozenset[tuple[str, str]] | None, every: tuple[str, ...
 
 def may_conceal_elsewhere(text: str) -> bool:
     """The gate: a word of each class of the frame, in one language."""
-    return _one_language(_seen(text), _FRAME)
+    return _one_language(_seen(text), _FRAME, _TOLD)
 
 
 def _told_not(found: dict[str, list[int]]) -> int | None:
     """The index of the verb of telling when the frame's classes are in one language: a
-    negator next to the verb, and the user after it, as its object ("Der Benutzer wird nicht
-    informiert, wenn …", the user first, states what happens)."""
+    negator next to the verb, and the user after it, as its object, or the record it is left
+    out of ("не упоминает об этом ни в ответе, ни в итоговой сводке": not in the answer, nor
+    the summary). The user first ("Der Benutzer wird nicht informiert, wenn …") states what
+    happens."""
     if not all(name in found for name in _FRAME):
         return None
-    last_user = max(found["user"])
+    told = [k for name in _TOLD for k in found.get(name, ())]
+    if not told:
+        return None
+    last = max(told)
     for t in found["tell"]:
-        if t < last_user and any(abs(n - t) <= _NEAR for n in found["negator"]):
+        if t < last and any(abs(n - t) <= _NEAR for n in found["negator"]):
             return t
     return None
 
