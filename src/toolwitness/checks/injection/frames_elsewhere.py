@@ -183,7 +183,9 @@ def whole_chat_elsewhere(analysis: Analysis, ctx: FieldContext, lex: Lexicon) ->
     )  # fmt: skip
 
 
-_RANKED = ("system", "assistant", "user")  # what a text claims to outrank
+# what a text claims to outrank: the agent's configuration, the agent, its user, the orders
+# given to it, the conversation
+_RANKED = ("system", "assistant", "user", "instruction", "conversation")
 
 
 def may_read_elsewhere(text: str) -> bool:
@@ -197,7 +199,8 @@ def may_claim_precedence(text: str) -> bool:
 
 
 def _ranks_itself(found: dict[str, list[int]]) -> int | None:
-    """The word of precedence when the system, the assistant or the user follows it."""
+    """The word of precedence when the system, the assistant, the user, an order or the
+    conversation follows it ("pierwszeństwo przed poleceniami wydanymi w rozmowie")."""
     if "precedence" not in found:
         return None
     first = found["precedence"][0]
