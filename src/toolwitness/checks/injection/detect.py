@@ -66,6 +66,7 @@ DETECTORS: tuple[Detector, ...] = (
     inj_elsewhere.concealment_elsewhere,
     inj_elsewhere.whole_chat_elsewhere,
     inj_elsewhere.precedence_elsewhere,
+    inj_elsewhere.feeds_another_tool,
 )
 IDENTIFIER_KINDS = frozenset({"name", "schema-key", "key"})
 
@@ -129,6 +130,8 @@ def _text_gates(text: str, scan: trig.TextScan, lex: Lexicon) -> frozenset[Detec
         opened.append(inj_elsewhere.whole_chat_elsewhere)
     if inj_elsewhere.may_claim_precedence(text):
         opened.append(inj_elsewhere.precedence_elsewhere)
+    if inj_elsewhere.may_feed_another_tool(text):
+        opened.append(inj_elsewhere.feeds_another_tool)
     return frozenset(opened)
 
 
