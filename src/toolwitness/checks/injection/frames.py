@@ -858,6 +858,16 @@ def _omits(sentence: Sentence, sl: Slots) -> bool:
     return bool(held)
 
 
+def _says_no_more(sentence: Sentence, sl: Slots) -> bool:
+    """Beside a scripted label ("describe the result as 'content restored'"), the sentence
+    closes the answer: "and leave it there" — what the user hears is the label alone. ("Leave
+    out empty columns" beside a label formats a table: a fact dropped counts only when
+    `_omits` finds who would have read it.)"""
+    words = sentence.words()
+    return any("keep" in sl.tags(w) and words[k + 1 : k + 3] == ["it", "there"]
+               and not negated_word(sentence, k) for k, w in enumerate(words))  # fmt: skip
+
+
 def _misreported(
     analysis: Analysis, sentence: Sentence, sl: Slots, lex: Lexicon,
     ctx: FieldContext | None = None,
@@ -886,7 +896,7 @@ def _misreported(
             state = clause.tokens[at + 1]
             stated = _evaluative(state.text) or analysis.quoted_at(state.start)
             if not (only or _conceded(sentence.words(), offset + at + 2)
-                    or (stated and _omits(sentence, sl))
+                    or (stated and (_omits(sentence, sl) or _says_no_more(sentence, sl)))
                     or _relabelled_move(words, tags, i, at, ctx)):  # fmt: skip
                 continue
             if skipped(analysis, sentence, clause.tokens[i].start):

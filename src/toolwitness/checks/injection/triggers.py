@@ -228,6 +228,7 @@ def frame_gates(mask: int, text: str) -> tuple[bool, bool, bool]:
         or (mask & SEE and mask & SECRECY)
         or (mask & PORTRAY and mask & CONCEDE)
         or (mask & PORTRAY and mask & SEND)  # "describe the upload as a routine refresh"
+        or (mask & PORTRAY and mask & KEEP)  # "describe it as 'restored' and leave it there"
         or (mask & ASKED and mask & SECRECY)
         or (mask & KEEP_ARG and mask & SECRECY)  # "shall not enumerate them … to the user"
     )
