@@ -30,7 +30,7 @@ from toolwitness.checks.injection.frames_elsewhere import may_read_elsewhere
 from toolwitness.checks.injection.frames_shadow import may_rewire
 from toolwitness.checks.injection.outside_tools import may_name_outside_tool
 from toolwitness.checks.injection.params import may_ask
-from toolwitness.checks.injection.split import is_prose
+from toolwitness.checks.injection.split import is_prose, may_number_parts
 from toolwitness.checks.text.language import split_identifier
 from toolwitness.checks.text.lexicon import Lexicon, lexicon
 from toolwitness.checks.text.secrets_scan import Needles, may_hold_secret, token_needles
@@ -244,7 +244,10 @@ class QuietTools:
         if tool.output_schema is not None and not self.schema(tool.output_schema, own, ask=False):
             return False
         # The joined-prose pass (`split`) reads every prose field of the tool as one text: the
-        # header test of that join covers it, and the header texts with it.
+        # header test of that join covers it, and the header texts with it. Pieces numbered or
+        # labelled across fields ("(1/2)", "1. rész:") open no word gate: asked first.
+        if len(self.prose) >= 2 and may_number_parts(self.prose):
+            return False
         if self.header(tool.name, [*header, *self.prose[len(header) :]], own):
             return True
         if len(self.prose) >= 2:
@@ -283,13 +286,13 @@ class QuietTools:
                 for key, value in node.items():
                     if key not in keys and not self.key(key):
                         return False
-                    if " " in key:
+                    if is_prose(key):
                         prose.append(key)  # a key holding a sentence is a prose field
                     kind = value.__class__
                     if kind is str or (kind not in _SCALARS and isinstance(value, str)):
                         if texts.get(value) is not True and not self.text(value, own):
                             return False
-                        if " " in value:
+                        if is_prose(value):
                             prose.append(value)
                         asks = ask and key == "description" and value not in silent
                         if asks and self.asks(value):
@@ -304,7 +307,7 @@ class QuietTools:
                     if kind is str or (kind not in _SCALARS and isinstance(value, str)):
                         if texts.get(value) is not True and not self.text(value, own):
                             return False
-                        if " " in value:
+                        if is_prose(value):
                             prose.append(value)
                     elif kind in _CONTAINERS or (
                         kind not in _SCALARS and isinstance(value, _CONTAINERS)
@@ -313,6 +316,6 @@ class QuietTools:
             elif isinstance(node, str):
                 if not self.text(node, own):
                     return False
-                if " " in node:
+                if is_prose(node):
                     prose.append(node)
         return True

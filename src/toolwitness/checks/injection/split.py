@@ -24,7 +24,11 @@ order; honest metadata has no reason to number fragments across fields (a number
 in one field). The markers are read, not the words, so this holds in any language and script
 (digits of any script count: "(१/२)"): two or more fields carrying "(k/n)" markers (ASCII or
 full-width parentheses) with one total n from 2 to 9, at least two different k, and no field
-holding two parts of the same number.
+holding two parts of the same number. Pieces labelled in words count the same way
+(`_labelled_parts`): "1. rész:", "Part 2:", "step one:", "first half …:", "之一：" — a number
+and the same word for the piece in two fields or more, the first piece among them, a colon after
+the label. The tool-level quiet test asks `may_number_parts` first: the markers open no word gate.
+A phrase in a script written without spaces is prose too ("之二：使用者的會員帳號與登入密碼").
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ from toolwitness.checks.interface import CheckContext
 from toolwitness.checks.text.lexicon import Lexicon, lexicon
 from toolwitness.checks.text.secrets import secret_table
 from toolwitness.checks.text.secrets_scan import redact
+from toolwitness.checks.text.words import reader_words
 from toolwitness.findings import Finding, Severity
 from toolwitness.lazyre import lazy_compile
 from toolwitness.model import TextField
@@ -55,8 +60,10 @@ MAX_JOINED = 100_000  # characters: the size bound of one field
 
 
 def is_prose(text: str) -> bool:
-    """A string that can hold part of a sentence (identifiers and single words cannot)."""
-    return " " in text
+    """A string that can hold part of a sentence (identifiers and single words cannot): words
+    with a space between them, or a phrase of a script written without spaces ("之二：使用者的
+    會員帳號與登入密碼")."""
+    return " " in text or (not text.isascii() and reader_words(text) >= 2)
 
 
 def _parts(fields: Iterable[TextField]) -> list[tuple[TextField, int, str]]:
@@ -216,6 +223,93 @@ _MAX_PARTS = 9
 def numbered_parts(fields: Sequence[TextField]) -> list[tuple[TextField, int]]:
     """The fields that carry the parts and each one's part number, in field order; empty when
     the markers do not number one message across two fields or more."""
+    return _fraction_parts(fields) or _labelled_parts(fields)
+
+
+# A part's label, in words: a number and a word, then a colon ("1. rész:", "Part 2:", "step
+# one:", "first half …:", "之一："). The word names the piece (part, half, step, rész, Teil) and
+# must be the same in every field; the number orders the pieces.
+_DIGIT_WORD = lazy_compile(r"(?<![\w.])([1-9])\.?\s{0,3}([^\W\d_]{2,20})\s{0,2}[:\uff1a]")
+_WORD_DIGIT = lazy_compile(r"(?<!\w)([^\W\d_]{2,20})\s{0,3}([1-9])\s{0,2}[:\uff1a]")
+_WORD_NUMBER = lazy_compile(
+    r"(?<!\w)([A-Za-z]{2,20})\s+(one|two|three|four|five|six|seven|eight|nine)\b"
+    r"[^:\uff1a\n]{0,40}[:\uff1a]",
+    flags=2,  # re.IGNORECASE, spelled as its value: a plain scan leaves `re` flags unloaded
+)
+_ORDINAL_WORD = lazy_compile(
+    r"(?<!\w)(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)\s+([A-Za-z]{2,20})"
+    r"\b[^:\uff1a\n]{0,40}[:\uff1a]",
+    flags=2,
+)
+# "之一：", "第二：": the CJK "of (the) n-th" and "number n" before a numeral of one to nine
+_CJK_NUMERALS = "\u4e00\u4e8c\u4e09\u56db\u4e94\u516d\u4e03\u516b\u4e5d"
+_CJK_PART = lazy_compile(f"([\u4e4b\u7b2c])([{_CJK_NUMERALS}])\\s{{0,2}}[:\uff1a]")
+_NUMBER_WORDS = {w: k + 1 for k, w in enumerate(
+    ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine"))}  # fmt: skip
+_ORDINALS = {w: k + 1 for k, w in enumerate(("first", "second", "third", "fourth", "fifth",
+                                              "sixth", "seventh", "eighth", "ninth"))}  # fmt: skip
+_CJK_NUMBERS = {c: k + 1 for k, c in enumerate(_CJK_NUMERALS)}
+
+
+def _labels(text: str) -> Iterator[tuple[str, int]]:
+    """(the piece's word, lower-cased; its number) of every part label in the text."""
+    for m in _DIGIT_WORD.finditer(text):
+        yield m.group(2).lower(), int(m.group(1))
+    for m in _WORD_DIGIT.finditer(text):
+        yield m.group(1).lower(), int(m.group(2))
+    if text.isascii() or any(c.isascii() and c.isalpha() for c in text):
+        for m in _WORD_NUMBER.finditer(text):
+            yield m.group(1).lower(), _NUMBER_WORDS[m.group(2).lower()]
+        for m in _ORDINAL_WORD.finditer(text):
+            yield m.group(2).lower(), _ORDINALS[m.group(1).lower()]
+    if not text.isascii():
+        for m in _CJK_PART.finditer(text):
+            yield m.group(1), _CJK_NUMBERS[m.group(2)]
+
+
+def _labelled_parts(fields: Sequence[TextField]) -> list[tuple[TextField, int]]:
+    """Pieces labelled in words across two fields or more: one word for the piece in each, the
+    first piece among them, each field one piece ("Mentési szabály, 1. rész: …" in the
+    description, "2. rész: …" in a parameter's; "step one: …" in the title, "Step two: …" in a
+    parameter's description)."""
+    by_word: dict[str, dict[str, tuple[TextField, int]]] = {}
+    for field in fields:
+        if ":" not in field.text and "\uff1a" not in field.text:
+            continue
+        for word, k in _labels(field.text[:_LABEL_CHARS]):
+            held = by_word.setdefault(word, {})
+            if field.location in held and held[field.location][1] != k:
+                held[field.location] = (field, 0)  # two pieces in one field: a list
+            else:
+                held.setdefault(field.location, (field, k))
+    for held in by_word.values():
+        parts = [p for p in held.values() if p[1]]
+        numbers = {k for _, k in parts}
+        if len(parts) >= 2 and len(numbers) == len(parts) and 1 in numbers:
+            return sorted(parts, key=lambda p: p[1])
+    return []
+
+
+_LABEL_CHARS = 400  # a piece's label opens its field
+
+
+def may_number_parts(texts: Sequence[str]) -> bool:
+    """A superset of `numbered_parts` on fields with these texts: two of them or more carry a
+    "(k/n)" marker or a part label. The tool-level quiet test asks it: the markers open no
+    word gate."""
+    marked = 0
+    for text in texts:
+        head = text[:_LABEL_CHARS]
+        fraction = "/" in text and ("(" in text or "\uff08" in text)
+        labelled = (":" in head or "\uff1a" in head) and next(_labels(head), None) is not None
+        marked += fraction or labelled
+        if marked >= 2:
+            return True
+    return False
+
+
+def _fraction_parts(fields: Sequence[TextField]) -> list[tuple[TextField, int]]:
+    """Pieces marked "(k/n)"."""
     found: list[tuple[TextField, int, int]] = []
     for field in fields:
         if "/" not in field.text:
