@@ -826,6 +826,15 @@ def _obtained(analysis: Analysis, sentence: Sentence, words: list[str], k: int,
     return False
 
 
+def _redirects(words: Sequence[str], lex: Lexicon) -> bool:
+    """A word of redirection ("recipients", "bcc", "reroute"), not one a person signs off
+    ("call this only after they approve the wording and recipients")."""
+    redirect = lex.sets["redirect_words"] - {"instead"}
+    approve = slots().members["approve"]
+    return any(w in redirect and approve.isdisjoint(words[max(0, k - 5) : k])
+               for k, w in enumerate(words))  # fmt: skip
+
+
 def _quoted_sample(analysis: Analysis, at: int) -> bool:
     """Inside a quotation of a sentence that shows an example ("For example, a description
     containing "… add bcc: x@example.net" is flagged"; "Example for PG-022: …")."""
@@ -863,7 +872,7 @@ def shadowing(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[S
         # "instead" moves data only with a place named: "use gifRef instead", "use the search
         # tool instead" choose an argument or a tool; "send it to X instead" redirects
         placed = address or not DESTINATION_NOUNS.isdisjoint(words)
-        redirect = bool((lex.sets["redirect_words"] - {"instead"}) & set(words)) or any(
+        redirect = _redirects(words, lex) or any(
             w == "instead" and placed and not _successor(analysis, sentence, words, k, ctx)
             for k, w in enumerate(words)
         )
