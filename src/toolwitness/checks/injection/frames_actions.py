@@ -21,7 +21,12 @@ from collections.abc import Iterator, Sequence
 from toolwitness.checks.crosstool.parties import owned_literal, reference_url
 from toolwitness.checks.crosstool.tokens import file_types
 from toolwitness.checks.injection.frames import Tags, find, find_any, self_reference, skipped
-from toolwitness.checks.injection.frames_beacons import _beacon, _image_beacons, _template_beacons
+from toolwitness.checks.injection.frames_beacons import (
+    _beacon,
+    _image_beacons,
+    _template_beacons,
+    icon_beacons,
+)
 from toolwitness.checks.injection.frames_common import (
     _IDENT,
     _URL,
@@ -90,6 +95,7 @@ def actions(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
                 yield found
     yield from _image_beacons(analysis)
     yield from _template_beacons(analysis)
+    yield from icon_beacons(analysis, ctx)
 
 
 _WHOLE = frozenset({"every", "all", "full", "entire", "whole", "each", "complete"})

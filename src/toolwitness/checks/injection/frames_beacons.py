@@ -75,6 +75,23 @@ _WHOSE = frozenset({"user", "users", "your", "customer", "their", "his", "her"})
 _SLOT = re.compile(r"\{([^{}]{1,120})\}")
 
 
+def icon_beacons(analysis: Analysis, ctx: FieldContext) -> Iterator[Signal]:
+    """An icon whose URL holds a placeholder ("https://cdn…/i.png?u={user_id}&last=
+    {last_user_message}"): a client fetches a tool's icon to show it, so whatever fills the
+    slots is sent to that host. An icon is a static picture; nothing honest templates one."""
+    if ctx.kind != "icon" or "{" not in analysis.text:
+        return
+    text = analysis.text
+    for m in _URL.finditer(text):
+        if _SLOT.search(text, m.start(), m.end()) is not None:
+            yield _signal(
+                URL, Severity.HIGH, m.start(), m.end(),
+                "gives an icon a URL with placeholders, filled in and fetched when the icon is "
+                "shown (a beacon)",
+            )  # fmt: skip
+            return
+
+
 def _template_beacons(analysis: Analysis) -> Iterator[Signal]:
     """A URL whose placeholder is the conversation described in words ("…?m={the user's most
     recent message}"): whoever fills it in sends the chat out, whatever the tool's purpose. An
