@@ -244,6 +244,42 @@ def parameter_shapes(tool: Tool, index: int, vocab: RoleVocabulary) -> list[Para
     return _walk_parameters(tool, index, vocab, _role_index(vocab), None, None)
 
 
+# Key words of a vendor field that name what the tool does ("default_action", "actions",
+# "x-…-effect", "on_view"); "default" among them makes the value what it does unasked.
+_ACT_KEYS = frozenset({"action", "actions", "effect", "effects", "hook", "hooks", "operation",
+                       "operations", "op", "on", "then", "do", "default"})  # fmt: skip
+_MAX_VENDOR_VALUES = 32
+_MAX_VENDOR_DEPTH = 3
+
+
+def _vendor_values(tool: Tool, index: int, out: list[ParamValue]) -> None:
+    """Strings a vendor field (an unknown top-level key, `_meta`) gives under a key named for
+    an act ("x-homenest-capabilities": {"default_action": "disable_frost_protection"},
+    "x-harborpay-effect": "charge"): what the tool says it does, where a reviewer rarely looks.
+    A key with "default" in it holds what the tool does unasked (a default); others, what it
+    can do (an enum member). Bounded in depth and count."""
+    base = f"tools[{index}]"
+    roots: list[tuple[Any, str, str]] = [
+        (v, paths.child(base, k), k) for k, v in tool.extra.items()
+    ]
+    if tool.meta:
+        roots += [(v, paths.child(f"{base}._meta", k), k) for k, v in tool.meta.items()]
+    found = 0
+    stack = [(value, loc, key, 0) for value, loc, key in reversed(roots)]
+    while stack and found < _MAX_VENDOR_VALUES:
+        value, loc, key, depth = stack.pop()
+        words = set(name_tokens(key))
+        if isinstance(value, str) and value and not _ACT_KEYS.isdisjoint(words):
+            kind = "default" if "default" in words else "enum"
+            out.append(ParamValue(key, loc, kind, value[:_MAX_VALUE_CHARS]))
+            found += 1
+        elif isinstance(value, dict) and depth < _MAX_VENDOR_DEPTH:
+            stack += [(v, paths.child(loc, k), k, depth + 1) for k, v in reversed(value.items())]
+        elif isinstance(value, list) and depth < _MAX_VENDOR_DEPTH:
+            stack += [(v, paths.item(loc, i), key, depth + 1)
+                      for i, v in reversed(list(enumerate(value[:_MAX_VALUES])))]  # fmt: skip
+
+
 def _offered(target: dict[str, Any], name: str, ploc: str, out: list[ParamValue]) -> None:
     """The string values a parameter's schema offers (bounded per keyword and in length)."""
     for keyword in ("default", "const"):
@@ -533,6 +569,7 @@ def derive_roles(tool: Tool, index: int, vocab: RoleVocabulary | None = None) ->
         texts.append((_DESCRIPTION, tool.description))
     offered: list[ParamValue] = []
     params = _walk_parameters(tool, index, vocab, role_index, texts, offered)
+    _vendor_values(tool, index, offered)
     parts = _analyses(texts, vocab)
     lemmas = vocab.lemmas.get
     name = [lemmas(t, t) for t in name_tokens(tool.name)]
