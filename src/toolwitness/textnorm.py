@@ -55,8 +55,25 @@ def _shown(ch: str) -> str:
     return _escape_char(ch) if _needs_escape(ch) else ch
 
 
+class _ShownTable(dict[int, str]):
+    """`str.translate` table: a code point -> `_shown` of its character, filled on first sight
+    and kept for `_TABLE_MAX` code points (a lookup that hits stays in C; hostile text with
+    more distinct characters is still shown right, each further one through `_shown`)."""
+
+    def __missing__(self, code: int) -> str:
+        shown = _shown(chr(code))
+        if len(self) < _TABLE_MAX:
+            self[code] = shown
+        return shown
+
+
+_TABLE_MAX = 4096
+_SHOWN = _ShownTable()
+
+
 def _escape_run(match: re.Match[str]) -> str:
-    return "".join(map(_shown, match.group()))
+    # each character as `_shown` shows it: `"".join(map(_shown, run))`, mapped in C
+    return match.group().translate(_SHOWN)
 
 
 def escape_display(text: str) -> str:

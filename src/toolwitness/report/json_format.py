@@ -32,8 +32,8 @@ def finding_json(finding: Finding, redact: bool) -> dict[str, Any]:
     return {
         "rule_id": finding.rule_id,
         "title": finding.title,
-        "severity": finding.severity.value,
-        "confidence": finding.confidence.value,
+        "severity": finding.severity._value_,  # `.value`, without the enum property's call
+        "confidence": finding.confidence._value_,
         "tool": finding.tool,
         "location": finding.location,
         "message": finding.message,

@@ -87,13 +87,30 @@ def _array(items: list[Any] | tuple[Any, ...], newline: str, end: str = "") -> s
     return f"[{inner}{body}{newline}]{end}"
 
 
+# A key's text and its ": ", kept for the few hundred keys a report repeats on every finding and
+# tool ("rule_id", "severity", ...): one dict lookup instead of an escape and a concatenation.
+# Only `str` keys are kept (a lookup by a key of another type never meets one: bool, int,
+# float and None never equal a str; a str subclass equal to a kept key escapes to its text).
+_KEY_TEXTS: dict[str, str] = {}
+_MAX_KEY_TEXTS = 512  # keys beyond these are escaped each time (a document's own keys)
+
+
+def _key_text(key: object) -> str:
+    if type(key) is not str:
+        return _key(key) + ": "
+    text = _escape(key) + ": "
+    if len(_KEY_TEXTS) < _MAX_KEY_TEXTS:
+        _KEY_TEXTS[key] = text
+    return text
+
+
 def _object(items: dict[Any, Any], newline: str, end: str = "") -> str:
     if not items:
         return "{}" + end
     inner = newline + _INDENT
+    keys = _KEY_TEXTS
     parts = [
-        (_escape(k) if type(k) is str else _key(k))
-        + ": "
+        (keys.get(k) or _key_text(k))
         + (_escape(v) if type(v) is str else "null" if v is None else _any(v, inner))
         for k, v in items.items()
     ]

@@ -36,19 +36,28 @@ def is_english_prose(text: str) -> bool:
     """Stricter than `reads_as_english`: English only on evidence, six words or more (digits
     aside), a quarter of them English function words (English prose runs at a third or more;
     Dutch, German or a CJK run far below). For a judgement that quiets a finding."""
-    words = [w.lower() for w in _PROSE_WORD.findall(text[:2000])]
+    head = text[:2000]
+    if head.isascii():
+        # ASCII lower-casing maps a letter to a letter and keeps every other character: the
+        # words of the lower-cased text are the words lower-cased, found in one pass
+        words = _PROSE_WORD.findall(head.lower())
+    else:
+        words = [w.lower() for w in _PROSE_WORD.findall(head)]
     if len(words) < _MIN_WORDS:
         return False
     function = slots().members["function_words"]
-    return sum(w in function for w in words) * 4 >= len(words)
+    return sum(map(function.__contains__, words)) * 4 >= len(words)
 
 
 _OTHER_SCRIPT_WORDS = 3  # words of a sentence in another script (a label is shorter: "仅预览")
 _EVIDENT = 4  # letters of an English function word that counts as evidence on its own
 _PUNCTUATION = ".,;:()'\""
-# Any character outside Latin (`_latin`): above Latin Extended-B, except Latin Extended
-# Additional. A search for one replaces a walk over every character.
-_NOT_LATIN = lazy_compile("[\u0250-\u1dff\u1f00-\U0010ffff]")
+# A word character outside Latin (`_latin`: up to Latin Extended-B, and Latin Extended
+# Additional), neither a decimal digit nor "_": every letter of another script (a letter is a
+# word character, never a decimal digit), and only a few other characters (numerals such as
+# "Ⅻ"), so format characters, tag characters, marks and symbols are skipped in C instead of
+# being looked at one by one (a poisoned field holds hundreds of tag characters).
+_NOT_LATIN = lazy_compile(r"[^\W\d_\x00-\u024f\u1e00-\u1eff]")
 
 
 @lru_cache(maxsize=1)
@@ -81,7 +90,7 @@ def _in_another_language(text: str) -> bool:
     more that is not English prose (`is_english_prose`) and holds no English function word of
     four letters or more — short ones ("do", "a", "to", "in") occur in other languages, a
     longer one ("from", "these", "with") is English evidence in prose diluted by file names."""
-    if not text.strip():
+    if not text or text.isspace():  # `not text.strip()` without copying the text
         return False
     if _other_script(text):
         return reader_words(text) >= _OTHER_SCRIPT_WORDS

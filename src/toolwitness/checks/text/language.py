@@ -22,9 +22,13 @@ from toolwitness.checks.text.lexicon import Lexicon, Phrase, lexicon
 from toolwitness.checks.text.mention import base_verbs, carries_negation, mentioned
 from toolwitness.checks.text.subjects import subject_head
 from toolwitness.checks.text.wordnet import lexical_classes, verb_lemmas
+from toolwitness.lazyre import lazy_compile
 from toolwitness.plainclass import field, plainclass
 
-TOKEN = re.compile(r"[\w~$@]+(?:['’.\-/][\w~$@]+)*")
+# A word. Possessive, as `_LOWER_ASCII_TOKEN` below (the same matches: a joiner is no word
+# character, so a run given back never ends before one). Compiled at its first use: an ASCII
+# catalog never needs it.
+TOKEN = lazy_compile(r"[\w~$@]++(?:['’.\-/][\w~$@]++)*+")
 # TOKEN on lower-cased ASCII text, where \w is [a-z0-9_] and ’ cannot occur. Possessive
 # quantifiers match the same: a run given back never ends before a joiner (nothing follows
 # the repetition, so TOKEN never backtracks into a shorter match either).
@@ -44,7 +48,7 @@ _CLAUSE_GAP = re.compile(r"[,:()\[\]{}—–]| - ")
 # full-width stops, marks and semicolon (。！？；｡), the Devanagari danda (। ॥), the Arabic
 # question mark and the Urdu full stop (؟ ۔).
 _SENTENCE_MARK = re.compile(r"[.!?;\n\r\u3002\uff01\uff1f\uff1b\uff61\u0964\u0965\u061f\u06d4]")
-_TAG = re.compile(r"</?[A-Za-z|][A-Za-z0-9_|\- ]{0,30}>")
+_TAG = lazy_compile(r"</?[A-Za-z|][A-Za-z0-9_|\- ]{0,30}>")  # text with '<' and '>' only
 _CLAUSE_WORDS = frozenset({"but", "however", "then", "otherwise", "although", "though", "whereas"})
 _QUOTES = {'"': '"', "“": "”", "‘": "’", "`": "`", "«": "»", "„": "“"}
 _QUOTE_MARK = re.compile("[\"“‘`«„']")  # where a quoted span can open
@@ -260,10 +264,12 @@ def token_texts(text: str) -> list[str]:
     if text.isascii():
         # ASCII lower-casing is per character and keeps token boundaries: same folded tokens.
         return _LOWER_ASCII_TOKEN.findall(text.lower())
-    return [fold(w) for w in TOKEN.findall(text)]
+    # fold() of an ASCII word is its lower case (most words of a text with a few characters
+    # beyond ASCII): only the other words call it
+    return [w.lower() if w.isascii() else fold(w) for w in TOKEN.findall(text)]
 
 
-_CAMEL_STEP = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_CAMEL_STEP = lazy_compile(r"(?<=[a-z0-9])(?=[A-Z])")  # names with capitals only
 _ALNUM_RUN = re.compile(r"[A-Za-z0-9]+")
 
 
@@ -391,7 +397,7 @@ def _sentence_bounds(
     return bounds
 
 
-_URL_SPAN = re.compile(r"(?:https?|wss?|ftp)://[^\s\"'<>`]{1,2000}")
+_URL_SPAN = lazy_compile(r"(?:https?|wss?|ftp)://[^\s\"'<>`]{1,2000}")  # text with "://" only
 
 
 def unsplit_spans(text: str, quotes: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -72,7 +72,11 @@ def classes_of(words: list[str]) -> dict[str, dict[str, list[int]]]:
 def words_of(text: str) -> list[str]:
     """The text's words, lower-cased as the table is (case-folding would turn a Greek final
     sigma into a medial one and "ß" into "ss", which no form of the table holds)."""
-    return [m.group().lower() for m in _WORD.finditer(text)]
+    if text.isascii():
+        # ASCII lower-casing maps a letter to a letter and keeps every other character: the
+        # words of the lower-cased text are the words lower-cased, found in one pass
+        return _WORD.findall(text.lower())
+    return [w.lower() for w in _WORD.findall(text)]
 
 
 def word_offsets(text: str, start: int = 0, end: int | None = None) -> list[int]:

@@ -146,15 +146,33 @@ def may_hold_secret(text: str, needles: Needles, lex: Lexicon) -> bool:
     optional quote, up to three spaces, ':' or '='; see `_name_before_colon`)."""
     if holds_needle(text, needles):
         return True
-    markers = lex.secrets["private_key_markers"]
-    shared = _shared_char(markers)  # in every marker: a text without it holds none
+    _, markers, shared, opening = _marker_table(lex)
     colon = ":" in text or "=" in text
     if not colon and shared is not None and shared not in text:
-        return False
+        return False  # `shared` is in every marker: a text without it holds none
     low = text.lower()
-    if any(marker in low for marker in markers):
+    # every marker opens with `opening` ("-----begin "): without it, none is there
+    if opening in low and any(marker in low for marker in markers):
         return True
     return colon and _name_before_colon(low, lex)
+
+
+_MARKER_TABLES: dict[int, tuple[Lexicon, tuple[str, ...], str | None, str]] = {}
+
+
+def _marker_table(lex: Lexicon) -> tuple[Lexicon, tuple[str, ...], str | None, str]:
+    """The lexicon's private-key markers, the character they all hold (`_shared_char`) and
+    the longest opening they share ("" when none or no markers), read once per lexicon."""
+    held = _MARKER_TABLES.get(id(lex))
+    if held is None or held[0] is not lex:
+        markers = tuple(lex.secrets["private_key_markers"])
+        opening = min(markers, default="")
+        last = max(markers, default="")
+        n = 0
+        while n < len(opening) and opening[n] == last[n]:
+            n += 1  # the common opening of the first and last in order is everyone's
+        held = _MARKER_TABLES[id(lex)] = (lex, markers, _shared_char(markers), opening[:n])
+    return held
 
 
 _NAME_TABLES: dict[int, tuple[Lexicon, tuple[str, ...]]] = {}

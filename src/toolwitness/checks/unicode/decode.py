@@ -229,12 +229,26 @@ def zero_width_runs(text: str, *, identifier: bool = False) -> list[tuple[int, i
     return runs
 
 
+@lru_cache(maxsize=4)
+def _zero_width_long_run(minimum: int) -> re.Pattern[str]:
+    """Maximal runs of `minimum` characters or more (a shorter run is skipped in C; a run
+    that long never starts inside a longer one, which matches from its first character)."""
+    return re.compile(f"{_zero_width_run().pattern[:-1]}{{{minimum},}}")
+
+
+def long_zero_width_runs(text: str, minimum: int) -> list[tuple[int, int]]:
+    """The spans of `zero_width_runs(text)` of `minimum` characters or more. It leaves out only
+    runs of one character, so for `minimum` of two or more they are every maximal run that
+    long, found without visiting each short run (zero-width spaces between words)."""
+    if minimum < 2:
+        return [(s, e) for s, e in zero_width_runs(text) if e - s >= minimum]
+    return [m.span() for m in _zero_width_long_run(minimum).finditer(text)]
+
+
 def zero_width_payloads(text: str) -> list[HiddenPayload]:
     minimum = tables().thresholds.zero_width_decode_min
     out = []
-    for start, end in zero_width_runs(text):
-        if end - start < minimum:
-            continue
+    for start, end in long_zero_width_runs(text, minimum):
         decoded = decode_symbols(text[start:end])
         if decoded is not None:
             out.append(
