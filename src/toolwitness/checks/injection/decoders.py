@@ -221,6 +221,17 @@ _B32_CLASS = _class_table(_UPPER + "234567")
 _HEX_CLASS = _class_table(_HEX_DIGITS)
 
 
+def _b64_starts(raw: str) -> list[int]:
+    """Where a Base64 payload may start in a run of its class: the run's start, or just after a
+    separator the class also holds in its first twelve characters ("4.3.0+QXNz…": a version
+    string runs into the payload) — a few more decodes for a run that has one."""
+    starts = [0]
+    for k, ch in enumerate(raw[:12]):
+        if ch in "+/-_" and 0 < k + 1 < len(raw) - 16:
+            starts.append(k + 1)
+    return starts
+
+
 def _bytes_runs(text: str) -> Iterator[tuple[int, int, str, str]]:
     import base64  # here: only a text with a 16-character run decodes bytes
 
@@ -233,14 +244,18 @@ def _bytes_runs(text: str) -> Iterator[tuple[int, int, str, str]]:
         raw = m.group()
         if raw.isalpha() and (raw.islower() or raw.isupper()):
             continue  # a long word or identifier, not base64
-        padded = raw + "=" * (-len(raw) % 4)
-        for decoder in (base64.b64decode, base64.urlsafe_b64decode):
-            try:
-                out = readable(decoder(padded))
-            except (binascii.Error, ValueError):
-                out = None
+        for skip in _b64_starts(raw):
+            padded = raw[skip:] + "=" * (-(len(raw) - skip) % 4)
+            out = None
+            for decoder in (base64.b64decode, base64.urlsafe_b64decode):
+                try:
+                    out = readable(decoder(padded))
+                except (binascii.Error, ValueError):
+                    out = None
+                if out:
+                    break
             if out:
-                yield m.start(), m.end(), "base64", out
+                yield m.start() + skip, m.end(), "base64", out
                 break
     for m in _B32.finditer(text) if b"x" * 16 in data.translate(_B32_CLASS) else ():
         raw = m.group().rstrip("=")
