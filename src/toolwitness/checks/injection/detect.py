@@ -67,6 +67,7 @@ DETECTORS: tuple[Detector, ...] = (
     inj_elsewhere.whole_chat_elsewhere,
     inj_elsewhere.precedence_elsewhere,
     inj_elsewhere.feeds_another_tool,
+    inj_elsewhere.sends_over_http,
 )
 IDENTIFIER_KINDS = frozenset({"name", "schema-key", "key"})
 
@@ -132,6 +133,8 @@ def _text_gates(text: str, scan: trig.TextScan, lex: Lexicon) -> frozenset[Detec
         opened.append(inj_elsewhere.precedence_elsewhere)
     if inj_elsewhere.may_feed_another_tool(text):
         opened.append(inj_elsewhere.feeds_another_tool)
+    if inj_elsewhere.may_send_over_http(text):
+        opened.append(inj_elsewhere.sends_over_http)
     return frozenset(opened)
 
 

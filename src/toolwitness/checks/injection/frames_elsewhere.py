@@ -23,12 +23,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 
+from toolwitness.checks.crosstool.parties import own_host
 from toolwitness.checks.injection.frames_common import _signal
 from toolwitness.checks.injection.model import (
     AUTHORITY,
     SECRECY,
     SENSITIVE,
     SEQUENCING,
+    URL,
     FieldContext,
     Signal,
 )
@@ -190,9 +192,10 @@ _RANKED = ("system", "assistant", "user", "instruction", "conversation")
 
 
 def may_read_elsewhere(text: str) -> bool:
-    """The four gates at once (the quiet test asks them of every text; `_seen` is cached)."""
+    """The five gates at once (the quiet test asks them of every text; `_seen` is cached)."""
     return (may_conceal_elsewhere(text) or may_ask_whole_chat(text)
-            or may_claim_precedence(text) or may_feed_another_tool(text))  # fmt: skip
+            or may_claim_precedence(text) or may_feed_another_tool(text)
+            or may_send_over_http(text))  # fmt: skip
 
 
 def may_claim_precedence(text: str) -> bool:
@@ -284,5 +287,59 @@ def feeds_another_tool(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> I
                 SEQUENCING, Severity.MEDIUM, m.start(), m.end(),
                 "names a tool this server does not list and gives it the user's data, the "
                 "conversation or a whole of something, in another language",
+            )  # fmt: skip
+            return
+
+
+# The agent's own web client named in the text: the word HTTP on its own (not a status code
+# "HTTP 429", not a protocol version "HTTP/1.1") or a tool name for it ("http_post").
+_HTTP_TOOL = lazy_compile(
+    r"(?<![\w/.`-])(?:HTTP(?![\w/.-]|\s?\d)|https?_(?:post|get|request|fetch|client)|fetch_url"
+    r"|web_fetch)(?![\w`])"
+)
+_WEB_URL = lazy_compile(r"https?://([A-Za-z0-9.-]{1,253})[^\s\"'<>`)\]]{0,2000}")
+_DOC_HOSTS = ("docs.", "doc.", "developer.", "developers.", "help.", "learn.", "wiki.")
+# A sentence that keeps a URL whole: a stop ends it only before a space or the end ("…/claim.")
+_SENTENCE_WITH_URLS = lazy_compile(r"(?:[^\n.!?;\u3002\uff01\uff1f]|[.!?;](?=[^\s]))+")
+
+
+def may_send_over_http(text: str) -> bool:
+    """The gate: a URL and the agent's web client named (of text in another language: the
+    reading asks that)."""
+    return "://" in text and ("HTTP" in text or "_" in text) and _HTTP_TOOL.search(text) is not None
+
+
+def sends_over_http(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
+    """A sentence in another language that names the agent's own web client and a web address
+    that is not the server's own ("… PIN yake na jina kamili kupitia zana yako ya HTTP kwenda
+    https://…", "請改用您的 HTTP 工具，將…送到 https://…", "… http_post ಉಪಕರಣದ ಮೂಲಕ https://…"): the
+    agent is told to send something to that host with a tool of its own, whatever this tool
+    does. The words of the order are not read (they are in any language); the two literals are
+    the structure. Quiet in code quotes (a `curl` line documenting the server's API), a shown
+    example, a question, for the server's own host and a documentation site."""
+    text = analysis.text
+    if not in_another_language(text):
+        return
+    for m in _SENTENCE_WITH_URLS.finditer(text):
+        sentence = m.group()
+        if "://" not in sentence:
+            continue
+        tool = _HTTP_TOOL.search(sentence)
+        if tool is None:
+            continue
+        at = m.start() + tool.start()
+        if analysis.quoted_at(at) or analysis.exemplified_at(at):
+            continue
+        if text[m.end() : m.end() + 1] == "?":
+            continue
+        hosts = [u.group(1).lower() for u in _WEB_URL.finditer(sentence)
+                 if not analysis.quoted_at(m.start() + u.start())]  # fmt: skip
+        outside = [h for h in hosts if not h.startswith(_DOC_HOSTS)
+                   and not (ctx.owners and own_host(h, ctx.owners))]  # fmt: skip
+        if outside:
+            yield _signal(
+                URL, Severity.MEDIUM, m.start(), m.end(),
+                "tells the agent to use its own web client on an outside address, in another "
+                "language",
             )  # fmt: skip
             return
