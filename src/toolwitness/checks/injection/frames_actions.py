@@ -518,6 +518,8 @@ def _deprecation(analysis: Analysis, sentence: Sentence, words: Sequence[str], t
         lure = None  # "invalid identifiers are returned as errors": said of a thing, not of this
     if lure is not None and _said_of_data(analysis, sentence, words, lure):
         lure = None  # "(literals replaced by `$1`)": a participle describing the data returned
+    if lure is not None and _of_a_thing(words, tags, lure, ctx):
+        lure = None  # "links are revoked with …", "voiding an envelope is done with …"
     if lure is None:  # "no longer maintained": the negation is the retirement itself
         lure = next((k for k in range(len(words) - 1)
                      if words[k] == "no" and words[k + 1] == "longer"), None)  # fmt: skip
@@ -552,6 +554,43 @@ def _deprecation(analysis: Analysis, sentence: Sentence, words: Sequence[str], t
 
 
 _HEADLINE = 3  # words of a sentence that only announces a retirement ("Deprecated.")
+
+# What can be retired in the sense of a lure: this tool, its endpoint, its server…
+_RETIRABLE = frozenset({"tool", "tools", "endpoint", "endpoints", "api", "apis", "version",
+                        "versions", "server", "servers", "function", "functions", "method",
+                        "methods", "command", "commands", "integration", "integrations",
+                        "plugin", "plugins", "route", "routes", "connector", "connectors",
+                        "service", "services", "feature", "features", "module", "modules",
+                        "app", "application", "extension", "extensions", "skill", "skills",
+                        "operation", "operations", "action", "actions", "interface",
+                        "client", "sdk", "library", "package", "workflow", "option",
+                        "parameter", "field", "mode"})  # fmt: skip
+_PRONOUNS = frozenset({"it", "this", "that", "these", "those", "which", "they"})
+_DETERMINERS_OF = frozenset({"a", "an", "the", "any", "each", "every", "one", "its", "their",
+                             "your", "all"})  # fmt: skip
+
+
+def _of_a_thing(words: Sequence[str], tags: Tags, k: int, ctx: FieldContext) -> bool:
+    """The word of retirement is said of a thing the tool handles, not of the tool: the
+    subject of a passive ("links are revoked with revoke_share_link", "tokens are revoked after
+    a day") or the object of a gerund ("voiding an envelope is done with void_envelope") is a
+    plain noun that names no tool, endpoint, version or feature (nor this text, nor an
+    identifier, nor a pronoun that may stand for the tool)."""
+    def thing(j: int) -> bool:
+        w = words[j]
+        # (a gerund names an activity of the tool: "direct fetching is retired")
+        return (w.isalpha() and not w.endswith("ing") and w not in _RETIRABLE
+                and w not in _PRONOUNS
+                and w not in ctx.params and "self" not in tags[j]
+                and w.rstrip("s") not in _RETIRABLE)  # fmt: skip
+    if k >= 2 and words[k - 1] in _BE:
+        return thing(k - 2)
+    if words[k].endswith("ing") and k + 1 < len(words):
+        j = k + 1
+        while j < len(words) and words[j] in _DETERMINERS_OF:
+            j += 1
+        return j < len(words) and thing(j)
+    return False
 
 
 # What a retirement is said of when the obsolete word stands before it ("legacy endpoint").
