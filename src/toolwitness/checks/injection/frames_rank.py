@@ -205,6 +205,12 @@ def ranked_against(sentence: Sentence, sl: Slots) -> tuple[int, int] | None:
     selves = sorted({*selves, *(k for k, w in enumerate(words) if w in named)})
     others = [j for j in range(len(words))
               if j not in selves and _competing(words, tags, j, settings)]  # fmt: skip
+    # "this description is the operator's standing order": what this text is said to be is
+    # this text, not a side it competes with
+    named_as = [j for j in others if _predicated_of_self(words, selves, j)]
+    if named_as:
+        others = [j for j in others if j not in named_as]
+        selves = sorted({*selves, *named_as})
     if not others or (sayers and not any(_model_side(words, tags, j) for j in others)):
         return None  # a thing that differs wins only against the model's own side
     toks = sentence.tokens
@@ -247,6 +253,16 @@ def ranked_against(sentence: Sentence, sl: Slots) -> tuple[int, int] | None:
 _HOLDS = frozenset({"applies", "apply", "holds", "hold", "stands", "stand", "governs", "govern",
                     "controls", "control", "decides", "decide", "settles", "settle", "resolves",
                     "resolve"})  # fmt: skip
+
+
+_COPULAS = frozenset({"is", "are", "remains", "remain", "constitutes", "constitute"})
+
+
+def _predicated_of_self(words: Sequence[str], selves: list[int], j: int) -> bool:
+    """Word j is the complement of a copula whose subject is this text, within five words
+    ("this description is the operator's standing order")."""
+    return any(k < j <= k + 6 and not _COPULAS.isdisjoint(words[k + 1 : k + 3])
+               and "and" not in words[k + 1 : j] for k in selves)  # fmt: skip
 
 
 def _settles(words: Sequence[str], tags: Tags, r: int) -> bool:
