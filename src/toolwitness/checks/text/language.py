@@ -596,7 +596,11 @@ def _documentary_from(
             starts_phrase(words, k, examples) for k in range(i + 1, min(len(words), i + 12))
         ):
             return toks[i].end
-        if any(toks[i].end <= lo < toks[i].end + 80 for lo, _ in quotes):
+        if any(toks[i].end <= lo < toks[i].end + 80 for lo, _ in quotes) and not _passive_at(
+            words, i
+        ):
+            # ("if it is not detected, execute `…`": a passive says what happens to something
+            # else; the quote after it is not what is documented)
             return toks[i].end
         # "explains which sentences try to …", "reports whether a text tells the model to …":
         # the verb's object is a question about the text, not an order
@@ -613,6 +617,13 @@ def _documentary_from(
 
 
 _THIS_TEXT = frozenset({"this", "these", "following", "above", "below", "my", "our"})
+_BE_FORMS = frozenset({"is", "are", "was", "were", "be", "been", "being", "gets", "get"})
+
+
+def _passive_at(words: list[str], i: int) -> bool:
+    """Word i is a participle after a form of "be" ("is detected", "is not detected")."""
+    before = [w for w in words[max(0, i - 3) : i] if w not in ("not", "never", "n't")]
+    return bool(before) and before[-1] in _BE_FORMS
 
 
 def _reported_text(words: list[str], lex: Lexicon) -> int | None:
