@@ -220,24 +220,26 @@ def _union(sets: Iterable[set[str]]) -> set[str]:
     return out
 
 
-_FORMS: dict[str, dict[str, set[str]]] = {}
-
-
 def _forms_of(lang: str) -> dict[str, set[str]]:
-    """simplemma's dictionary of the language inverted once: lemma -> its forms."""
-    if lang not in _FORMS:
-        from simplemma.strategies.dictionaries.dictionary_factory import DefaultDictionaryFactory
+    """simplemma's dictionary of the language inverted: lemma -> its forms."""
+    from simplemma.strategies.dictionaries.dictionary_factory import DefaultDictionaryFactory
 
-        inverted: dict[str, set[str]] = {}
-        for form, lemma in DefaultDictionaryFactory().get_dictionary(lang).items():
-            inverted.setdefault(lemma.lower(), set()).add(form.lower())
-        _FORMS[lang] = inverted
-    return _FORMS[lang]
+    inverted: dict[str, set[str]] = {}
+    for form, lemma in DefaultDictionaryFactory().get_dictionary(lang).items():
+        inverted.setdefault(lemma.lower(), set()).add(form.lower())
+    return inverted
 
 
-def inflected(lang: str, lemmas: set[str]) -> set[str]:
-    """The lemmas and every form simplemma's dictionary of the language maps to one of them."""
-    table = _forms_of(lang)
+def inflected(lang: str, lemmas: set[str], tables: dict[str, dict[str, set[str]]] | None = None
+              ) -> set[str]:  # fmt: skip
+    """The lemmas and every form simplemma's dictionary of the language maps to one of them.
+    `tables` keeps each language's inverted dictionary for the run that passes it (a build
+    inverts each language once; nothing is kept after it: a test builds in-process)."""
+    if tables is None:
+        tables = {}
+    if lang not in tables:
+        tables[lang] = _forms_of(lang)
+    table = tables[lang]
     forms = set(lemmas)
     for lemma in lemmas:
         forms |= table.get(lemma, set())
@@ -250,6 +252,7 @@ def build(dictd: Path, wordnet: Path) -> str:
     seeds = yaml.safe_load(SEEDS.read_text("utf-8"))
     wn = WordNet(wordnet)
     tr = Translator(dictd)
+    tables: dict[str, dict[str, set[str]]] = {}  # each language's inverted table, this run only
     classes: dict[str, Any] = {}
     for name, spec in sorted(seeds["classes"].items()):
         per_lang: dict[str, list[str]] = {}
@@ -259,7 +262,7 @@ def build(dictd: Path, wordnet: Path) -> str:
                 sense = wn.sense(key)
                 words |= tr.into(lang, key.split(".")[0], sense, spec.get("pivots") == "either")
             single = {w for w in words if " " not in w and "(" not in w and w.isalpha()}
-            per_lang[lang] = sorted(inflected(lang, single)) if single else []
+            per_lang[lang] = sorted(inflected(lang, single, tables)) if single else []
         classes[name] = {"seeds": spec["seeds"], "words": per_lang}
         if "pivots" in spec:
             classes[name]["pivots"] = spec["pivots"]
