@@ -251,8 +251,19 @@ _ORDINALS = {w: k + 1 for k, w in enumerate(("first", "second", "third", "fourth
 _CJK_NUMBERS = {c: k + 1 for k, c in enumerate(_CJK_NUMERALS)}
 
 
-def _labels(text: str) -> Iterator[tuple[str, int]]:
-    """(the piece's word, lower-cased; its number) of every part label in the text."""
+def _labels(head: str) -> Iterator[tuple[str, int]]:
+    """(the piece's word, lower-cased; its number) of every part label in the text: each
+    pattern ends at a colon, so only the characters just before each colon are searched."""
+    for colon in (":", "\uff1a"):
+        at = head.find(colon)
+        while at >= 0:
+            window = head[max(0, at - _LABEL_REACH) : at + 1]
+            if _NUMBER_MARK.search(window) is not None:
+                yield from _window_labels(window)
+            at = head.find(colon, at + 1)
+
+
+def _window_labels(text: str) -> Iterator[tuple[str, int]]:
     for m in _DIGIT_WORD.finditer(text):
         yield m.group(2).lower(), int(m.group(1))
     for m in _WORD_DIGIT.finditer(text):
@@ -274,8 +285,6 @@ def _labelled_parts(fields: Sequence[TextField]) -> list[tuple[TextField, int]]:
     parameter's description)."""
     by_word: dict[str, dict[str, tuple[TextField, int]]] = {}
     for field in fields:
-        if ":" not in field.text and "\uff1a" not in field.text:
-            continue
         for word, k in _labels(field.text[:_LABEL_CHARS]):
             held = by_word.setdefault(word, {})
             if field.location in held and held[field.location][1] != k:
@@ -291,6 +300,13 @@ def _labelled_parts(fields: Sequence[TextField]) -> list[tuple[TextField, int]]:
 
 
 _LABEL_CHARS = 400  # a piece's label opens its field
+_LABEL_REACH = 64  # a label's number is this close before its colon
+# A digit, a number word or a CJK ordinal marker: what every label pattern needs (in C).
+_NUMBER_MARK = lazy_compile(
+    r"[1-9\u4e4b\u7b2c]|\b(?:one|two|three|four|five|six|seven|eight|nine|first|second|third"
+    r"|fourth|fifth|sixth|seventh|eighth|ninth)\b",
+    flags=2,  # re.IGNORECASE
+)
 
 
 def may_number_parts(texts: Sequence[str]) -> bool:
