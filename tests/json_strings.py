@@ -3,6 +3,12 @@ corpus or generated catalogs as a bag of texts)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+# The newest blind set, frozen and not yet scored: no test reads its text (unseen data).
+WITHHELD = "blind-2026-12-05g"
+
 
 def json_strings(value: object) -> list[str]:
     if isinstance(value, str):
@@ -12,3 +18,15 @@ def json_strings(value: object) -> list[str]:
     if isinstance(value, list):
         return [s for v in value for s in json_strings(v)]
     return []
+
+
+def corpus_strings(root: Path) -> set[str]:
+    """Every string of the corpus's JSON files (labelled sets and their catalogs) but the
+    withheld blind set's, and of the real servers' catalogs in `tests/fixtures/real`."""
+    texts: set[str] = set()
+    for path in sorted((root / "corpus").glob("**/*.json")):
+        if WITHHELD not in path.parts:
+            texts.update(json_strings(json.loads(path.read_text("utf-8"))))
+    for path in sorted((root / "tests" / "fixtures" / "real").glob("*.json")):
+        texts.update(json_strings(json.loads(path.read_text("utf-8"))))
+    return texts

@@ -27,13 +27,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from json_strings import json_strings
+from json_strings import WITHHELD, json_strings
 from toolwitness.checks.injection.slots import slots
 from toolwitness.checks.text import english, multilingual
 from toolwitness.checks.text.words import reader_words
 
 ROOT = Path(__file__).resolve().parent.parent
-WITHHELD = "blind-2026-12-05f"  # unseen evaluation data: not read
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from catalogs import catalog  # noqa: E402
