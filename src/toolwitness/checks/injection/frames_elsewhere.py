@@ -122,12 +122,18 @@ def _first_sentence(
         if not picks:
             continue
         at = word_offsets(text, m.start(), m.end())[picks[0]]
-        if analysis.quoted_at(at) or analysis.exemplified_at(at):
-            continue
-        if text[m.end() : m.end() + 1] == "?":
+        if _shown_or_asked(analysis, at, m.end()):
             continue
         return m.start(), m.end()
     return None
+
+
+def _shown_or_asked(analysis: Analysis, at: int, end: int) -> bool:
+    """The word at `at` is in quotes or a shown example, or its sentence (ending at `end`) is
+    a question: a rule or an example quoted is not told, a question not ordered."""
+    if analysis.quoted_at(at) or analysis.exemplified_at(at):
+        return True
+    return analysis.text[end : end + 1] == "?"
 
 
 def _reported(
@@ -279,9 +285,7 @@ def feeds_another_tool(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> I
                 continue
             # (the name itself is often in code quotes; the words given to it are not)
             at = word_offsets(text, lo, m.end())[min(given)]
-            if analysis.quoted_at(at) or analysis.exemplified_at(at):
-                continue
-            if text[m.end() : m.end() + 1] == "?":
+            if _shown_or_asked(analysis, at, m.end()):
                 continue
             yield _signal(
                 SEQUENCING, Severity.MEDIUM, m.start(), m.end(),
@@ -327,10 +331,7 @@ def sends_over_http(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iter
         tool = _HTTP_TOOL.search(sentence)
         if tool is None:
             continue
-        at = m.start() + tool.start()
-        if analysis.quoted_at(at) or analysis.exemplified_at(at):
-            continue
-        if text[m.end() : m.end() + 1] == "?":
+        if _shown_or_asked(analysis, m.start() + tool.start(), m.end()):
             continue
         hosts = [u.group(1).lower() for u in _WEB_URL.finditer(sentence)
                  if not analysis.quoted_at(m.start() + u.start())]  # fmt: skip
