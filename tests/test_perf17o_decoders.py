@@ -113,14 +113,22 @@ def _old_bytes_runs(text: str) -> list[tuple[int, int, str, str]]:
         raw = m.group()
         if raw.isalpha() and (raw.islower() or raw.isupper()):
             continue
-        padded = raw + "=" * (-len(raw) % 4)
-        for decoder in (base64.b64decode, base64.urlsafe_b64decode):
-            try:
-                got = decoders.readable(decoder(padded))
-            except (binascii.Error, ValueError):
-                got = None
+        # a payload may start after a separator of its class in the run's first twelve
+        # characters ("4.3.0+QXNz…", fourteenth #13 wave)
+        starts = [0] + [k + 1 for k, ch in enumerate(raw[:12])
+                        if ch in "+/-_" and 0 < k + 1 < len(raw) - 16]  # fmt: skip
+        for skip in starts:
+            padded = raw[skip:] + "=" * (-(len(raw) - skip) % 4)
+            got = None
+            for decoder in (base64.b64decode, base64.urlsafe_b64decode):
+                try:
+                    got = decoders.readable(decoder(padded))
+                except (binascii.Error, ValueError):
+                    got = None
+                if got:
+                    break
             if got:
-                out.append((m.start(), m.end(), "base64", got))
+                out.append((m.start() + skip, m.end(), "base64", got))
                 break
     for m in decoders._B32.finditer(text):
         raw = m.group().rstrip("=")
