@@ -286,13 +286,13 @@ class QuietTools:
                 for key, value in node.items():
                     if key not in keys and not self.key(key):
                         return False
-                    if is_prose(key):
+                    if " " in key or (not key.isascii() and is_prose(key)):
                         prose.append(key)  # a key holding a sentence is a prose field
                     kind = value.__class__
                     if kind is str or (kind not in _SCALARS and isinstance(value, str)):
                         if texts.get(value) is not True and not self.text(value, own):
                             return False
-                        if is_prose(value):
+                        if " " in value or (not value.isascii() and is_prose(value)):
                             prose.append(value)
                         asks = ask and key == "description" and value not in silent
                         if asks and self.asks(value):
@@ -307,7 +307,7 @@ class QuietTools:
                     if kind is str or (kind not in _SCALARS and isinstance(value, str)):
                         if texts.get(value) is not True and not self.text(value, own):
                             return False
-                        if is_prose(value):
+                        if " " in value or (not value.isascii() and is_prose(value)):
                             prose.append(value)
                     elif kind in _CONTAINERS or (
                         kind not in _SCALARS and isinstance(value, _CONTAINERS)
@@ -316,6 +316,6 @@ class QuietTools:
             elif isinstance(node, str):
                 if not self.text(node, own):
                     return False
-                if is_prose(node):
+                if " " in node or (not node.isascii() and is_prose(node)):
                     prose.append(node)
         return True

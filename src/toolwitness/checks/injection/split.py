@@ -258,6 +258,12 @@ def _labels(head: str) -> Iterator[tuple[str, int]]:
         at = head.find(colon)
         while at >= 0:
             window = head[max(0, at - _LABEL_REACH) : at + 1]
+            # a label opens its sentence: start after the last sentence end before the colon
+            # ("… 27 per page at most. Scope:"), not after a numbered one ("1. rész:")
+            cut = max(window.rfind(". "), window.rfind("; "), window.rfind("! "),
+                      window.rfind("? "))  # fmt: skip
+            if cut > 0 and not window[cut - 1].isdigit():
+                window = window[cut + 2 :]
             if _NUMBER_MARK.search(window) is not None:
                 yield from _window_labels(window)
             at = head.find(colon, at + 1)

@@ -258,6 +258,8 @@ def _vendor_values(tool: Tool, index: int, out: list[ParamValue]) -> None:
     "x-harborpay-effect": "charge"): what the tool says it does, where a reviewer rarely looks.
     A key with "default" in it holds what the tool does unasked (a default); others, what it
     can do (an enum member). Bounded in depth and count."""
+    if not tool.extra and not tool.meta:
+        return
     base = f"tools[{index}]"
     roots: list[tuple[Any, str, str]] = [
         (v, paths.child(base, k), k) for k, v in tool.extra.items()
