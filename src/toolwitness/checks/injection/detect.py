@@ -63,11 +63,7 @@ DETECTORS: tuple[Detector, ...] = (
     inj_policy.policy_keys,
     inj_custody.abbreviated_secrets,
     inj_outside.outside_tools,
-    inj_elsewhere.concealment_elsewhere,
-    inj_elsewhere.whole_chat_elsewhere,
-    inj_elsewhere.precedence_elsewhere,
-    inj_elsewhere.feeds_another_tool,
-    inj_elsewhere.sends_over_http,
+    *(reading for _, reading in inj_elsewhere.READINGS),
 )
 IDENTIFIER_KINDS = frozenset({"name", "schema-key", "key"})
 
@@ -125,16 +121,7 @@ def _text_gates(text: str, scan: trig.TextScan, lex: Lexicon) -> frozenset[Detec
         opened.append(inj_custody.abbreviated_secrets)
     if inj_outside.may_name_outside_tool(text):
         opened.append(inj_outside.outside_tools)
-    if inj_elsewhere.may_conceal_elsewhere(text):
-        opened.append(inj_elsewhere.concealment_elsewhere)
-    if inj_elsewhere.may_ask_whole_chat(text):
-        opened.append(inj_elsewhere.whole_chat_elsewhere)
-    if inj_elsewhere.may_claim_precedence(text):
-        opened.append(inj_elsewhere.precedence_elsewhere)
-    if inj_elsewhere.may_feed_another_tool(text):
-        opened.append(inj_elsewhere.feeds_another_tool)
-    if inj_elsewhere.may_send_over_http(text):
-        opened.append(inj_elsewhere.sends_over_http)
+    opened += [reading for gate, reading in inj_elsewhere.READINGS if gate(text)]
     return frozenset(opened)
 
 

@@ -572,11 +572,14 @@ def _deprecation(analysis: Analysis, sentence: Sentence, words: Sequence[str], t
 
 _HEADLINE = 3  # words of a sentence that only announces a retirement ("Deprecated.")
 
+# What a retirement is said of when the obsolete word stands before it ("legacy endpoint").
+_OBJECT_HEADS = frozenset({"tool", "tools", "endpoint", "endpoints", "api", "version", "server",
+                           "function", "method", "command", "integration", "plugin",
+                           "route"})  # fmt: skip
+
 # What can be retired in the sense of a lure: this tool, its endpoint, its server…
-_RETIRABLE = frozenset({"tool", "tools", "endpoint", "endpoints", "api", "apis", "version",
-                        "versions", "server", "servers", "function", "functions", "method",
-                        "methods", "command", "commands", "integration", "integrations",
-                        "plugin", "plugins", "route", "routes", "connector", "connectors",
+_RETIRABLE = _OBJECT_HEADS | frozenset({"apis", "versions", "servers", "functions", "methods",
+                        "commands", "integrations", "plugins", "routes", "connector", "connectors",
                         "service", "services", "feature", "features", "module", "modules",
                         "app", "application", "extension", "extensions", "skill", "skills",
                         "operation", "operations", "action", "actions", "interface",
@@ -610,10 +613,6 @@ def _of_a_thing(words: Sequence[str], tags: Tags, k: int, ctx: FieldContext) -> 
     return False
 
 
-# What a retirement is said of when the obsolete word stands before it ("legacy endpoint").
-_OBJECT_HEADS = frozenset({"tool", "tools", "endpoint", "endpoints", "api", "version", "server",
-                           "function", "method", "command", "integration", "plugin",
-                           "route"})  # fmt: skip
 
 
 def _attributive(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: Tags,

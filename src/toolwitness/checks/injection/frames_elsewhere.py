@@ -198,10 +198,9 @@ _RANKED = ("system", "assistant", "user", "instruction", "conversation")
 
 
 def may_read_elsewhere(text: str) -> bool:
-    """The five gates at once (the quiet test asks them of every text; `_seen` is cached)."""
-    return (may_conceal_elsewhere(text) or may_ask_whole_chat(text)
-            or may_claim_precedence(text) or may_feed_another_tool(text)
-            or may_send_over_http(text))  # fmt: skip
+    """Every reading's gate at once (the quiet test asks them of every text; `_seen` is
+    cached): see `READINGS`."""
+    return any(gate(text) for gate, _ in READINGS)
 
 
 def may_claim_precedence(text: str) -> bool:
@@ -344,3 +343,15 @@ def sends_over_http(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iter
                 "language",
             )  # fmt: skip
             return
+
+
+Reading = Callable[[Analysis, FieldContext, Lexicon], Iterator[Signal]]
+# Each reading in another language after its gate (a necessary condition on the text alone):
+# `detect` runs a reading when its gate holds; the quiet test asks whether any gate does.
+READINGS: tuple[tuple[Callable[[str], bool], Reading], ...] = (
+    (may_conceal_elsewhere, concealment_elsewhere),
+    (may_ask_whole_chat, whole_chat_elsewhere),
+    (may_claim_precedence, precedence_elsewhere),
+    (may_feed_another_tool, feeds_another_tool),
+    (may_send_over_http, sends_over_http),
+)
