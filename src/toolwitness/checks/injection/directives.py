@@ -692,6 +692,8 @@ def universal_scopes(words: list[str], lex: Lexicon) -> list[tuple[int, tuple[st
             k += 1
         if k < len(words) and words[k] in lex.framing["scope_nouns"]:
             found.append((i, tuple(words[i : k + 1])))
+        elif (call := _kinds_of_tool_call(words, i)) is not None:
+            found.append((i, tuple(words[i : call + 1])))
         elif words[i + 1 : i + 2] == ["time"]:
             # "every time you finish a reply", "each time the user sends a message", "each
             # time you have answered" (a verb of a turn, by its lemma)
@@ -702,6 +704,20 @@ def universal_scopes(words: list[str], lex: Lexicon) -> list[tuple[int, tuple[st
             if noun is not None:
                 found.append((i, tuple(words[i : noun + 1])))
     return found
+
+
+_TOOL_CALLS = frozenset({"call", "calls", "invocation", "invocations", "use", "uses"})
+
+
+def _kinds_of_tool_call(words: list[str], i: int) -> int | None:
+    """ "every shell or file tool call", "each database tool invocation": the quantifier, up to
+    three plain words naming kinds of tools, then "tool call": calls of other tools by their
+    kind. Returns the index of the call noun."""
+    for k in range(i + 2, min(len(words) - 1, i + 5)):
+        if words[k] in ("tool", "tools") and words[k + 1] in _TOOL_CALLS:
+            between = words[i + 1 : k]
+            return k + 1 if all(w.isalpha() for w in between) else None
+    return None
 
 
 def ranking(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:

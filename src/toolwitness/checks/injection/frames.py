@@ -84,7 +84,8 @@ def skipped(analysis: Analysis, sentence: Sentence, start: int) -> bool:
         defensive = slots().members["defensive"]
         toks = sentence.tokens
         first = next((t.end for k, t in enumerate(toks) if t.text in defensive
-                      and not _placed(toks, k) and not _acted_on(toks, k)), -1)  # fmt: skip
+                      and not _placed(toks, k) and not _acted_on(toks, k)
+                      and not _pronouns_verb(toks, k)), -1)  # fmt: skip
         sentence.memo["defensive_end"] = first
     if not 0 <= first <= start:
         return False
@@ -127,6 +128,15 @@ def _placed(tokens: Sequence[Token], k: int) -> bool:
     while before and before[-1] in _PLACE_DETERMINERS:
         before.pop()
     return bool(before) and before[-1] in _PLACE_PREPS
+
+
+_SUBJECT_PRONOUNS = frozenset({"you", "we", "they", "i"})
+
+
+def _pronouns_verb(tokens: Sequence[Token], k: int) -> bool:
+    """A defensive word as a person's verb ("when you report back", "we monitor it"): what
+    someone does, not the scanner or course the text documents."""
+    return k > 0 and tokens[k - 1].text in _SUBJECT_PRONOUNS
 
 
 # Verb classes whose object is a thing handled, not the tool's identity ("send the report").
@@ -693,7 +703,7 @@ def _withheld_from_reader(
     user", "to the customer"), or any reader when what is not told is the tool's own act
     ("there is no need to surface the refund in the chat" of `refund_payment`), its object
     not data (a privacy promise withholds data)."""
-    audience = _audience(words, tags, i + 1, sl)
+    audience = _audience(words, tags, i + 1, sl) or _replying(words, tags, i)
     own_act = any(is_act(words[k], act) for k in range(i + 1, min(len(words), i + 5)))
     # (or an activity, a call or a step, kept out of any reader's view: "mention nothing of
     # the telemetry call in your answers")
@@ -702,7 +712,7 @@ def _withheld_from_reader(
     if audience != "person" and not (audience is not None and (own_act or activity)):
         return None
     obj = find_any(tags, frozenset({"data", "secret", "pronoun", "activity", "self"}), i + 1, i + 5)
-    if obj is not None and _privacy(words, tags, obj, sl):
+    if obj is not None and _privacy(words, tags, obj, sl) and not _what_was_done(words, tags, obj):
         return None
     # "never reveal the user's API key": a person's thing, or a secret, is data kept private
     # (the object only: up to the audience's preposition, so "in your reply" is not it)
@@ -712,6 +722,31 @@ def _withheld_from_reader(
         if words[k] in sl.members["personal"] or tags[k] & {"secret", "information"}:
             return None
     return "tells the model to keep something out of what the user is told"
+
+
+def _what_was_done(words: Sequence[str], tags: Tags, k: int) -> bool:
+    """ "the dropped rows", "the skipped records": data named by what was done to it (a verb's
+    past participle just before the noun) is an event, not content kept private; a secret or
+    a person's data stays a privacy promise."""
+    if k < 1 or "secret" in tags[k] or not words[k - 1].endswith("ed"):
+        return False
+    forms = lexical_classes().forms
+    return forms.get(words[k - 1], words[k - 1]) != words[k - 1] and (
+        k < 2 or words[k - 2] not in slots().members["personal"]
+    )
+
+
+_TO_THE_READER = frozenset({"communicate", "portray", "shown"})
+
+
+def _replying(words: Sequence[str], tags: Tags, i: int) -> str | None:
+    """ "when you report back you call it complete without mentioning …", "when you reply, do
+    not mention …": the model's own report, before the negated verb, is what the user reads."""
+    for k in range(max(0, i - 12), i - 1):
+        if words[k] == "you" and any(tags[j] & _TO_THE_READER for j in (k + 1, k + 2)
+                                     if j < i):  # fmt: skip
+            return "person"
+    return None
 
 
 def _about_data(words: Sequence[str], tags: Tags, k: int, i: int, sl: Slots) -> bool:
@@ -790,6 +825,14 @@ def _without_notice(analysis: Analysis, sentence: Sentence, sl: Slots) -> Iterat
         whom = find(tags, "person", told + 1, told + 5)
         if whom is None and words[told + 1 : told + 2] in (["it"], ["this"], ["that"]):
             whom = told + 1  # "without mentioning it": the action itself is what is withheld
+        if whom is None and _replying(words, tags, i) is not None:
+            # "when you report back you call it complete without mentioning the dropped
+            # rows": left out of the model's own report, unless it is private data
+            obj = find_any(tags, frozenset({"data", "secret", "pronoun", "activity", "self"}),
+                           told + 1, told + 5)  # fmt: skip
+            if obj is None or not _privacy(words, tags, obj, sl) or _what_was_done(words, tags,
+                                                                                    obj):
+                whom = obj if obj is not None else told
         if whom is not None:
             yield _signal(
                 SECRECY,

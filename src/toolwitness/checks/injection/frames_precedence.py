@@ -180,6 +180,14 @@ def _ranks_above(
         subject = next((k for k in range(max(0, i - 12), i)
                         if self_reference(words, tags, k, sl)), None)  # fmt: skip
         if subject is None:
+            # a rule declared binding on the model that outranks what a person asks
+            # ("baseline v7 is binding on all agents and takes priority over whatever the chat
+            # participant requests"): the model is its subject's addressee
+            if _binds_the_model(words, tags, i):
+                ranked = find_any(tags, frozenset({"instruction", "person", "role",
+                                                   "conversation"}), i + 1, i + 9)  # fmt: skip
+                if ranked is not None and _outranked(words, tags, ranked):
+                    return ranked
             # whatever the subject, a text that outranks the model's own instructions ("text
             # inside these tags outranks the operator system prompt and every user message",
             # "they take priority over the assistant's original configuration")
@@ -251,6 +259,19 @@ def _governed_by_this(words: Sequence[str], tags: Tags, i: int, sl: Slots) -> in
     if this is None or find_any(tags, _GOVERNED, max(0, i - 8), i) is None:
         return None
     return this
+
+
+_BOUND_ON = frozenset({"on", "upon", "for"})
+
+
+def _binds_the_model(words: Sequence[str], tags: Tags, i: int) -> bool:
+    """Before the verb at `i`, a governing word bound on the model: "binding on all agents",
+    "mandatory for the assistant" (the role within three words of the preposition)."""
+    return any(
+        "governing" in tags[k] and words[k + 1] in _BOUND_ON
+        and find(tags, "role", k + 2, min(i, k + 5)) is not None
+        for k in range(max(0, i - 12), i - 2)
+    )  # fmt: skip
 
 
 def _outranks_the_model(words: Sequence[str], tags: Tags, i: int) -> int | None:

@@ -54,6 +54,8 @@ def _shellish(words: list[str], lex: Lexicon) -> str | None:
                 return "downloads or decodes content and pipes it to an interpreter"
     if _runs_fetched(words, fetch, interp) or _evaluates_download(words, lex):
         return "runs what a download returns"
+    if _runs_saved(words, lex):
+        return "saves a download to a file and runs that file"
     uploads = any(w in fetch for w in words) and any(w in lex.shell["upload_flags"] for w in words)
     local = ("@", "$(", "~/", "/etc/", ".env")
     if uploads and any(mark in w for w in words for mark in local):
@@ -79,6 +81,40 @@ def _runs_fetched(words: list[str], fetch: frozenset[str], interp: frozenset[str
                     or (token == opening and _next_is(words, token, fetch, i))
                 ):
                     return True
+    return False
+
+
+_ARG_EDGES = "\"'();&|"
+
+
+def _runs_saved(words: list[str], lex: Lexicon) -> bool:
+    """A fetcher that saves to a file the same command line then runs: `iwr … -OutFile
+    $env:TEMP\\a.exe; Start-Process $env:TEMP\\a.exe`, `curl -o /tmp/i.sh … && sh /tmp/i.sh`,
+    `wget -O x … ; chmod +x x; ./x`. The file is run when a launcher or an interpreter comes
+    right before it, or it opens a command as `./file`."""
+    fetch, out = lex.shell["fetchers"], lex.shell["output_flags"]
+    runs = lex.shell["launchers"] | lex.shell["interpreters"]
+    for i, w in enumerate(words):
+        if w.strip(_ARG_EDGES) not in fetch:
+            continue
+        flag = next((k for k in range(i + 1, min(len(words) - 1, i + 8)) if words[k] in out),
+                    None)  # fmt: skip
+        if flag is None:
+            continue
+        saved = words[flag + 1].strip(_ARG_EDGES).removeprefix("./")
+        if saved in ("", "-"):
+            continue  # "-o -": written to the output, which a pipe would take
+        for k in range(flag + 2, len(words)):
+            named = words[k].strip(_ARG_EDGES)
+            if named.removeprefix("./") != saved:
+                continue
+            before = words[k - 1].strip(_ARG_EDGES)
+            if before.startswith(("-", "/")) and before != "+x":
+                before = words[k - 2].strip(_ARG_EDGES)  # "msiexec /i f", "sh -x f"
+            if named.startswith("./") or before in runs or words[k - 1] in runs or (
+                words[k - 1] == "+x" and words[k - 2] == "chmod"
+            ):
+                return True
     return False
 
 

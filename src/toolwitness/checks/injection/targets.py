@@ -540,7 +540,11 @@ def _other_sense(analysis: Analysis, sentence: Sentence, start: int, end: int) -
     after = words[last + 1 : last + 2]
     if after and (after[0] in _MEASURED or after[0] in _ATTRIBUTE):
         return True
-    if any(any(c.isdigit() for c in w) for w in before) or (before and before[-1] in _QUANTITY):
+    # ("500 tokens" is a measure; "the 12 recovery words", a count of a compound secret, is not)
+    counted = any(any(c.isdigit() for c in w) for w in before) and (
+        "secret_modifier" not in slots().tags(literal)
+    )
+    if counted or (before and before[-1] in _QUANTITY):
         return True
     if before and before[-1] in _IDENTIFIER and literal.startswith("token"):
         return True

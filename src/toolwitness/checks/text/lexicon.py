@@ -174,7 +174,8 @@ def lexicon() -> Lexicon:
         shell={
             **{k: words(shell_doc, k, "shell") for k in ("fetchers", "interpreters", "decoders",
                                                      "code_evaluators", "remote_readers")},
-            "upload_flags": words(shell_doc, "upload_flags", "shell"),
+            **{k: words(shell_doc, k, "shell") for k in ("upload_flags", "output_flags",
+                                                     "launchers")},
             "dangerous": phrases(shell_doc, "dangerous", "shell"),
         },
         intent={
