@@ -53,7 +53,7 @@ def test_same_answers_on_every_string_of_the_corpus_catalogs() -> None:
     texts = [
         s
         for path in sorted((ROOT / "corpus").glob("**/catalogs/*.json"))
-        if WITHHELD not in path.parts  # the unscored blind set stays unread
+        if WITHHELD.isdisjoint(path.parts)  # the unscored blind set stays unread
         for s in _strings(json.loads(path.read_text("utf-8")))
     ]
     assert len(texts) > 10_000

@@ -92,7 +92,7 @@ def test_scan_equals_the_definition_and_the_gate_is_necessary(text: str) -> None
 def test_corpus_strings() -> None:
     texts: set[str] = set()
     for path in sorted((ROOT / "corpus").glob("**/*.json")):
-        if WITHHELD not in path.parts:  # the unscored blind set stays unread
+        if WITHHELD.isdisjoint(path.parts):  # the unscored blind set stays unread
             texts.update(json_strings(json.loads(path.read_text("utf-8"))))
     with_hits = 0
     for text in texts:
