@@ -14,6 +14,15 @@ bilingual dictionaries that Debian packages as `dict-freedict-*` (CC BY-SA 3.0):
   Spanish and Turkish (Polish nouns and verbs whose first sense is the seed word, any Polish
   negating particle): the first sense of each pivot word in the same part of speech.
 
+Nine more languages come from FreeDict's older, hand-made dictionaries in the same Debian packages
+(GPL; no sense glosses): Afrikaans, Arabic, Czech, Welsh, Danish, Croatian and Hungarian (English
+into it and back), Icelandic and Slovenian (into English only). A word is taken for a sense when
+the English words either dictionary pairs it with show that sense: the seed's lemma and another
+lemma of the sense (the round trip), or one lemma that has no other sense in WordNet, or the
+seed's lemma whose first sense it is, translated first (see `Legacy`). A tagged part of speech
+must match. Afrikaans has no simplemma dictionary: its headwords are kept as they are; a
+negating particle of these languages is never inflected.
+
 Each translation that is one word is then inflected with the simplemma lemmatiser's dictionary of
 its language (the form -> lemma table, inverted), so a scan matches whole words and writes no
 inflection rule. The result is `src/toolwitness/data/lexicon/multilingual.json`: for each class
@@ -59,6 +68,23 @@ PIVOT_FIN_ELL = {"lt": "lit"}
 _GREEK_INTO = {"fra": "ell-fra", "ita": "ell-ita", "nld": "ell-nld", "por": "ell-por",
                "swe": "ell-swe", "rus": "ell-rus", "spa": "ell-spa", "lit": "ell-lit"}
 _GREEK_FROM = {"deu": "deu-ell"}
+# The older, hand-made FreeDict dictionaries (no sense glosses; GPL, see FREEDICT-LICENSE):
+# ISO 639-1 -> (FreeDict code, simplemma's code for its dictionary or None: headwords only),
+# and the pairs each is read through (English into it, it into English, or both).
+LEGACY = {"ar": ("ara", "ar"), "af": ("afr", None), "cs": ("ces", "cs"), "cy": ("cym", "cy"),
+          "hr": ("hrv", "hbs"), "hu": ("hun", "hu"), "is": ("isl", "is"),
+          "sl": ("slv", "sl"), "da": ("dan", "da")}
+# Read and left out: Slovak (slk-eng, 833 entries), Serbian (eng-srp, srp-eng: some 500),
+# Irish (eng-gle, gle-eng) and Swahili (eng-swh, swh-eng): a class or two each, and
+# simplemma's Irish and Swahili tables inflect a particle or a word into thousands of forms;
+# Hindi (eng-hin): its translations of the seeds are phrases ("संकेत शब्द").
+_LEGACY_PAIRS = {"ara": ("eng-ara", "ara-eng"), "afr": ("eng-afr", "afr-eng"),
+                 "ces": ("eng-ces", "ces-eng"), "cym": ("eng-cym", "cym-eng"),
+                 "hrv": ("eng-hrv", "hrv-eng"),
+                 "hun": ("eng-hun", "hun-eng"), "isl": ("isl-eng",),
+                 "slv": ("slv-eng",), "dan": ("eng-dan", "dan-eng")}
+# Dictionaries that list an entry's translations alphabetically: the first is not the main one.
+_UNRANKED = frozenset({"hrv"})
 _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 _NUMBER = re.compile(r"^\s*\d+\.\s*")
 _WORD = re.compile(r"[a-z]+")
@@ -80,6 +106,7 @@ def packages() -> list[str]:
     pairs += [f"pol-{c}" for c in (*PIVOT_BOTH.values(), *PIVOT_POLISH.values())]
     pairs += [*_GREEK_INTO.values(), *_GREEK_FROM.values()]
     pairs += [f"fin-{c}" for c in PIVOT_FIN_ELL.values()]
+    pairs += [p for code, _ in LEGACY.values() for p in _LEGACY_PAIRS[code]]
     return sorted({f"dict-freedict-{p}" for p in pairs})
 
 
@@ -167,7 +194,8 @@ class Translator:
         senses = self.dictionary(pair).senses(word, pos)
         return set(senses[0][0]) if senses else set()
 
-    def into(self, lang: str, word: str, sense: Synset, either: bool = False) -> set[str]:
+    def into(self, lang: str, word: str, sense: Synset, either: bool = False,
+             agree: bool = False) -> set[str]:  # fmt: skip
         if lang in DIRECT:
             return self.forward(f"eng-{DIRECT[lang]}", word, sense)
         pos = sense.pos
@@ -178,7 +206,9 @@ class Translator:
             # what Greek and Polish words of the seed (any sense) agree on
             code = PIVOT_POLISH[lang]
             strict = self.reverse("pol-eng", word, pos, first_only=pos != "r")
-            found = _union(self.first(f"pol-{code}", p, pos) for p in strict)
+            # a class marked `pivots: agree`: only what Greek and Polish agree on (a Polish
+            # word whose first sense is the seed may mean another thing first in Spanish)
+            found = set() if agree else _union(self.first(f"pol-{code}", p, pos) for p in strict)
             if pos == "r" or code not in _GREEK_INTO:
                 return found
             polish = self.reverse("pol-eng", word, pos)
@@ -211,6 +241,131 @@ class Translator:
         if code in _GREEK_FROM:
             return _union(self.reverse(_GREEK_FROM[code], g, pos, first_only=True) for g in greek)
         return set()
+
+
+_LEGACY_LABEL = re.compile(r"\[[^\]]*\]|\([^)]*\)|\{[^}]*\}|<[^>]*>")
+_LEGACY_SPLIT = re.compile(r"[,;\u060c]")
+
+
+def _legacy_entry(body: str) -> tuple[str, list[str]]:
+    """An entry of an older FreeDict dictionary: its part of speech ("" when untagged) and its
+    translations in the order given, every sense's (these dictionaries give no sense glosses).
+    Labels in brackets, notes in parentheses, cross-references, examples in quotes, a verb's
+    "to " and a sense's number are left out; a line with a colon is a note ("Plural of")."""
+    head, _, rest = body.partition("\n")
+    tag = re.search(r"<([^>,]+)", head)
+    # untagged: any part of speech; a tag WordNet has no part for: none
+    pos = _POS.get(tag.group(1).strip().lower(), "-") if tag else ""
+    out: list[str] = []
+    for raw in rest.split("\n"):
+        line = _NUMBER.sub("", _LEGACY_LABEL.sub("", raw)).strip()
+        if not line or line.startswith('"') or ":" in line or "~" in line:
+            continue
+        for piece in _LEGACY_SPLIT.split(line):
+            word = " ".join(piece.split()).lower()
+            word = word[3:] if word.startswith("to ") else word
+            if word and word not in out:
+                out.append(word)
+    return pos, out
+
+
+class Legacy:
+    """The languages of the older FreeDict dictionaries, which give no sense glosses. A word of
+    the language is taken for a WordNet sense when the English words it is paired with (either
+    dictionary: English into it, it into English) show that sense:
+
+    - two lemmas of the sense (synonyms agree: "pokyn" is "instruction" and "direction"); or
+    - a lemma with no other sense in that part of speech ("password", "outrank"); or
+    - a lemma whose first sense it is, paired first on one side: the word is that lemma's
+      first translation, or the lemma is the word's first translation.
+
+    Where both dictionaries exist this is the round trip: English into the language for the
+    seed's lemma, back into English to a lemma of the same sense, and a lemma shared by other
+    senses ("word" of the password sense, "pin") never suffices alone. A tagged part of speech
+    must match; an untagged entry matches any."""
+
+    def __init__(self, root: Path, wn: WordNet) -> None:
+        self.root, self.wn = root, wn
+        self._pairs: dict[str, dict[str, list[tuple[str, list[str]]]]] = {}
+        self._paired: dict[str, dict[str, list[tuple[str, str, int]]]] = {}
+
+    def _read(self, pair: str) -> dict[str, list[tuple[str, list[str]]]]:
+        if pair not in self._pairs:
+            data = gzip.decompress((self.root / f"freedict-{pair}.dict.dz").read_bytes())
+            entries: dict[str, list[tuple[str, list[str]]]] = {}
+            for line in (self.root / f"freedict-{pair}.index").read_text("utf-8").splitlines():
+                parts = line.split("\t")
+                if len(parts) < 3 or parts[0].startswith("00database"):
+                    continue
+                start, length = _b64(parts[1]), _b64(parts[2])
+                entry = _legacy_entry(data[start : start + length].decode("utf-8"))
+                entries.setdefault(parts[0].lower().strip(), []).append(entry)
+            self._pairs[pair] = entries
+        return self._pairs[pair]
+
+    def release(self, lang: str) -> None:
+        """Forget a language's dictionaries once its classes are built."""
+        if lang in LEGACY:
+            for pair in _LEGACY_PAIRS[LEGACY[lang][0]]:
+                self._pairs.pop(pair, None)
+                self._paired.pop(pair, None)
+
+    def _by_english(self, pair: str) -> dict[str, list[tuple[str, str, int]]]:
+        """An English word -> the (word of the language, part of speech, rank) pairs that pair
+        them, rank 0 when one comes first on its side."""
+        if pair not in self._paired:
+            out: dict[str, list[tuple[str, str, int]]] = {}
+            for head, entries in self._read(pair).items():
+                for n, (pos, words) in enumerate(entries):
+                    for k, word in enumerate(words):
+                        if pair.startswith("eng-"):  # English head, the word a translation
+                            out.setdefault(head, []).append((word, pos, n + k))
+                        else:  # the word the head, English its translation
+                            out.setdefault(word, []).append((head, pos, n + k))
+            self._paired[pair] = out
+        return self._paired[pair]
+
+    def _senses_of(self, lemma: str, pos: str) -> tuple[int, ...]:
+        return self.wn.index[pos].get(lemma.replace(" ", "_"), ())
+
+    def _pos_of(self, lemma: str) -> set[str]:
+        return {pos for pos in "nvar" if self._senses_of(lemma, pos)}
+
+    def into(self, lang: str, seed: str, sense: Synset) -> set[str]:
+        seed = seed.replace("_", " ")
+        lemmas = {lemma.replace("_", " ") for lemma in sense.lemmas}
+        only = {x for x in lemmas if self._senses_of(x, sense.pos) == (sense.offset,)}
+        first = {x for x in lemmas if self._senses_of(x, sense.pos)[:1] == (sense.offset,)}
+        # an untagged entry may pair the word with the lemma's other part of speech ("hide":
+        # skin): it counts for the lemma alone only when WordNet has the lemma in one part
+        plain = {x for x in lemmas if self._pos_of(x) == {sense.pos}}
+        pairs = _LEGACY_PAIRS[LEGACY[lang][0]]
+        has_forward = any(p.startswith("eng-") for p in pairs)
+        ranked = LEGACY[lang][0] not in _UNRANKED
+        # word -> English lemma -> (the part of speech is sure, the lemma means the sense alone)
+        paired: dict[str, dict[str, tuple[bool, bool]]] = {}
+        for pair in pairs:
+            by_english = self._by_english(pair)
+            for eng in lemmas:
+                for word, pos, rank in by_english.get(eng, ()):
+                    if pos not in ("", sense.pos):
+                        continue
+                    sure = pos == sense.pos or eng in plain
+                    alone = sure and (
+                        eng in only
+                        or (eng == seed and eng in first and rank == 0 and ranked
+                            and (pair.startswith("eng-") or not has_forward))
+                    )  # fmt: skip
+                    was = paired.setdefault(word, {}).get(eng, (False, False))
+                    paired[word][eng] = (was[0] or sure, was[1] or alone)
+        found = set()
+        for word, english in paired.items():
+            # the round trip: the seed's lemma and another lemma of its sense, one of them
+            # paired in the sense's part of speech; or one lemma that means the sense alone
+            agree = seed in english and len(english) >= 2 and any(s for s, _ in english.values())
+            if agree or any(a for _, a in english.values()):
+                found.add(word)
+        return found
 
 
 def _union(sets: Iterable[set[str]]) -> set[str]:
@@ -252,24 +407,44 @@ def build(dictd: Path, wordnet: Path) -> str:
     seeds = yaml.safe_load(SEEDS.read_text("utf-8"))
     wn = WordNet(wordnet)
     tr = Translator(dictd)
-    tables: dict[str, dict[str, set[str]]] = {}  # each language's inverted table, this run only
-    classes: dict[str, Any] = {}
-    for name, spec in sorted(seeds["classes"].items()):
-        per_lang: dict[str, list[str]] = {}
-        for lang in sorted(seeds["languages"]):
+    legacy = Legacy(dictd, wn)
+    words_of: dict[tuple[str, str], list[str]] = {}
+    for lang in sorted(seeds["languages"]):
+        # one language's inverted simplemma table at a time: a build's peak memory is the
+        # largest language's, not every language's at once
+        tables: dict[str, dict[str, set[str]]] = {}
+        for name, spec in sorted(seeds["classes"].items()):
             words: set[str] = set()
+            kept: set[str] = set()  # not inflected
             for key in spec["seeds"]:
                 sense = wn.sense(key)
-                words |= tr.into(lang, key.split(".")[0], sense, spec.get("pivots") == "either")
+                if lang in LEGACY:
+                    # a negating particle of these languages is kept as it stands: simplemma
+                    # reads its homographs as nouns (Hungarian "nem" is also "sex")
+                    found = legacy.into(lang, key.split(".")[0], sense)
+                    (kept if sense.pos == "r" else words).update(found)
+                else:
+                    either = spec.get("pivots") == "either"
+                    agree = spec.get("pivots") == "agree"
+                    words |= tr.into(lang, key.split(".")[0], sense, either, agree)
             single = {w for w in words if " " not in w and "(" not in w and w.isalpha()}
-            per_lang[lang] = sorted(inflected(lang, single, tables)) if single else []
+            lemmatiser = LEGACY[lang][1] if lang in LEGACY else lang
+            if single and lemmatiser is not None:
+                single = inflected(lemmatiser, single, tables)
+            single |= {w for w in kept if " " not in w and "(" not in w and w.isalpha()}
+            words_of[(name, lang)] = sorted(single)
+        legacy.release(lang)
+    classes: dict[str, Any] = {}
+    for name, spec in sorted(seeds["classes"].items()):
+        per_lang = {lang: words_of[(name, lang)] for lang in sorted(seeds["languages"])}
         classes[name] = {"seeds": spec["seeds"], "words": per_lang}
         if "pivots" in spec:
             classes[name]["pivots"] = spec["pivots"]
     doc = {
         "schema": SCHEMA,
         "source": "WikDict bilingual dictionaries (Debian dict-freedict-*, 2022.12.07), "
-        "CC BY-SA 3.0; WordNet 3.0 senses (see WIKDICT-LICENSE, WORDNET-LICENSE)",
+        "CC BY-SA 3.0; for af ar cs cy da hr hu is sl the older FreeDict dictionaries, GPL "
+        "(see FREEDICT-LICENSE); WordNet 3.0 senses (see WIKDICT-LICENSE, WORDNET-LICENSE)",
         "lemmatiser": f"simplemma {simplemma.__version__} (each language's dictionary, inverted)",
         "generator": "scripts/build_multilingual.py from multilingual-seeds.yaml",
         "classes": classes,

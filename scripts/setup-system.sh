@@ -45,6 +45,23 @@ declare -A NEED=(
   [/usr/share/dictd/freedict-ell-spa.index]=dict-freedict-ell-spa
   [/usr/share/dictd/freedict-ell-swe.index]=dict-freedict-ell-swe
   [/usr/share/dictd/freedict-fin-lit.index]=dict-freedict-fin-lit
+  # the older FreeDict dictionaries (GPL) it reads for nine more languages
+  [/usr/share/dictd/freedict-eng-afr.index]=dict-freedict-eng-afr
+  [/usr/share/dictd/freedict-afr-eng.index]=dict-freedict-afr-eng
+  [/usr/share/dictd/freedict-eng-ara.index]=dict-freedict-eng-ara
+  [/usr/share/dictd/freedict-ara-eng.index]=dict-freedict-ara-eng
+  [/usr/share/dictd/freedict-eng-ces.index]=dict-freedict-eng-ces
+  [/usr/share/dictd/freedict-ces-eng.index]=dict-freedict-ces-eng
+  [/usr/share/dictd/freedict-eng-cym.index]=dict-freedict-eng-cym
+  [/usr/share/dictd/freedict-cym-eng.index]=dict-freedict-cym-eng
+  [/usr/share/dictd/freedict-eng-dan.index]=dict-freedict-eng-dan
+  [/usr/share/dictd/freedict-dan-eng.index]=dict-freedict-dan-eng
+  [/usr/share/dictd/freedict-eng-hrv.index]=dict-freedict-eng-hrv
+  [/usr/share/dictd/freedict-hrv-eng.index]=dict-freedict-hrv-eng
+  [/usr/share/dictd/freedict-eng-hun.index]=dict-freedict-eng-hun
+  [/usr/share/dictd/freedict-hun-eng.index]=dict-freedict-hun-eng
+  [/usr/share/dictd/freedict-isl-eng.index]=dict-freedict-isl-eng
+  [/usr/share/dictd/freedict-slv-eng.index]=dict-freedict-slv-eng
 )
 missing=()
 for prog in "${!NEED[@]}"; do

@@ -209,7 +209,9 @@ def test_the_licence_notice_ships_with_the_table() -> None:
     notice = (LEXICON / "WIKDICT-LICENSE").read_text("utf-8")
     assert "CC BY-SA 3.0" in notice and "multilingual.json" in notice
     doc = json.loads((LEXICON / "multilingual.json").read_text("utf-8"))
-    assert "WIKDICT-LICENSE" in doc["source"]
+    assert "WIKDICT-LICENSE" in doc["source"] and "FREEDICT-LICENSE" in doc["source"]
+    freedict = (LEXICON / "FREEDICT-LICENSE").read_text("utf-8")
+    assert "GPL-2 (version 2 only)" in freedict and "GPL-3+" in freedict
 
 
 def test_the_cli_reports_it_with_the_field_as_location(tmp_path: Path) -> None:
@@ -279,3 +281,81 @@ def test_regenerating_reproduces_the_shipped_file() -> None:
     assert text == (LEXICON / "multilingual.json").read_text("utf-8"), (
         "run scripts/build_multilingual.py"
     )
+
+
+# --- the older FreeDict dictionaries and the classes added with them ------------------------
+
+LEGACY_LANGS = ("af", "ar", "cs", "cy", "da", "hr", "hu", "is", "sl")
+
+
+def test_the_older_dictionaries_languages_and_the_new_classes_exist() -> None:
+    doc = json.loads((LEXICON / "multilingual.json").read_text("utf-8"))
+    for name in ("outrank", "secret"):
+        assert name in doc["classes"]
+    for lang in LEGACY_LANGS:
+        assert any(body["words"].get(lang) for body in doc["classes"].values()), lang
+    secret = [lang for lang, words in doc["classes"]["secret"]["words"].items() if words]
+    assert len(secret) >= 12, secret
+
+
+@pytest.mark.parametrize(
+    ("word", "lang", "name"),
+    [
+        ("المستعمل", "ar", "user"), ("الأمر", "ar", "instruction"),
+        ("uživatel", "cs", "user"), ("heslo", "cs", "secret"), ("pokyn", "cs", "instruction"),
+        ("hesla", "cs", "secret"),  # an inflected form, from simplemma's table
+        ("jelszó", "hu", "secret"), ("utasítás", "hu", "instruction"), ("nem", "hu", "negator"),
+        ("lozinka", "hr", "secret"), ("korisnik", "hr", "user"), ("naredba", "hr", "instruction"),
+        ("cyfrinair", "cy", "secret"), ("aðgangsorð", "is", "secret"),
+        ("adgangskode", "da", "secret"), ("gebruiker", "af", "user"),
+        ("passwort", "de", "secret"), ("wachtwoord", "nl", "secret"),
+        ("převládat", "cs", "outrank"), ("επικρατώ", "el", "outrank"),
+    ],
+)  # fmt: skip
+def test_known_words_land_in_their_class(word: str, lang: str, name: str) -> None:
+    assert name in classes_of([word]).get(lang, {})
+
+
+@pytest.mark.parametrize(
+    ("word", "lang", "name"),
+    [
+        ("nemben", "hu", "negator"),  # "in the sex": the particle is not inflected as a noun
+        ("koža", "hr", "hide"),  # "hide" the skin: an untagged entry of a noun-and-verb lemma
+        ("tanítás", "hu", "instruction"),  # teaching, the English word's other sense
+        ("eslogan", "es", "secret"),  # Polish "hasło" is a slogan first in Spanish
+    ],
+)
+def test_words_of_another_sense_stay_out(word: str, lang: str, name: str) -> None:
+    assert name not in classes_of([word]).get(lang, {})
+
+
+def test_the_older_dictionaries_entries_are_read_without_labels(tmp_path: Path) -> None:
+    gen = _generator()
+    assert gen._legacy_entry("instruction\n [eko] předpis, návod\n") == ("", ["předpis", "návod"])
+    assert gen._legacy_entry("bezati /b/ <v>\nto needle, to poke (at somebody)\n") == (
+        "v", ["needle", "poke"])  # fmt: skip
+    assert gen._legacy_entry("x <pron>\n1. our\n2. ours\n") == ("-", ["our", "ours"])
+    assert gen._legacy_entry('user <N>\n1. a, b\n      "An example."\n')[1] == ["a", "b"]
+    assert gen._legacy_entry("fagio <n>\n\n Plural of {ufagio}: broom\n") == ("n", [])
+
+
+def test_the_round_trip_needs_a_second_lemma_or_a_sure_one(tmp_path: Path) -> None:
+    gen = _generator()
+    _write_dictd(tmp_path, "eng-ces", {
+        "instruction": "instruction\npokyn, vyučování\n",
+        "direction": "direction\nsměr, pokyn\n",
+        "password": "password <n>\nheslo\n",
+        "word": "word <n>\nslovo, heslo\n",
+    })  # fmt: skip
+    _write_dictd(tmp_path, "ces-eng", {"slovo": "slovo <n>\nword\n"})
+    from build_lexicon import WordNet
+
+    wn = WordNet(Path("/usr/share/wordnet"))
+    if not Path("/usr/share/wordnet/data.noun").is_file():
+        pytest.skip("wordnet-base is not installed")
+    legacy = gen.Legacy(tmp_path, wn)
+    # "pokyn" is "instruction" and "direction" (both lemmas of instruction.n.01); "vyučování"
+    # is "instruction" alone, its first translation being "pokyn"
+    assert legacy.into("cs", "instruction", wn.sense("instruction.n.01")) == {"pokyn"}
+    # "password" has one sense; "word" (a lemma of the password sense too) has many
+    assert legacy.into("cs", "password", wn.sense("password.n.01")) == {"heslo"}
