@@ -233,6 +233,46 @@ def precedence_elsewhere(analysis: Analysis, ctx: FieldContext, lex: Lexicon) ->
     )  # fmt: skip
 
 
+def may_ask_for_secret(text: str) -> bool:
+    """The gate: a person's secret (a password, a PIN) and the user, in one language
+    (the `secret` class: password.n.01, personal_identification_number.n.01)."""
+    return _one_language(_seen(text), ("secret", "user"))
+
+
+def _keeps_secrets(ctx: FieldContext) -> bool:
+    """The tool is named for secrets or signing in ("password_reset", "kirjaudu_sisaan",
+    "parola_yenile"): it may take the user's."""
+    words = set(ctx.identity) | {w for w in split_identifier(ctx.tool or "")}
+    if not words.isdisjoint(slots().members["secret_keeper"]):
+        return True
+    table = multilingual_classes()
+    return any(name == "secret" for w in words for _, name in table.get(w, ()))
+
+
+def _users_secret(found: dict[str, list[int]]) -> int | None:
+    """The secret word when the user is named in the sentence and nothing negates it (no
+    negator of the language in the sentence: "nunca pedimos la contraseña del usuario")."""
+    if "secret" not in found or "user" not in found or "negator" in found:
+        return None
+    return found["secret"][0]
+
+
+def secret_elsewhere(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
+    """A parameter's text in another language that names the user and their secret ("il
+    codice OTP appena ricevuto dal cliente e il PIN della carta", "كلمة مرور … من العميل"): the
+    parameter takes a person's sign-in material, which leaves with the call. Quiet for a tool
+    named for secrets or signing in, for a sentence with a negator, in quotes, a shown example
+    and a question, and for a tool's own description (where a sentence may only say how a
+    secret is kept)."""
+    if ctx.param is None or _keeps_secrets(ctx):
+        return
+    yield from _reported(
+        analysis, _users_secret, SENSITIVE,
+        "names the user and their password or PIN in a parameter's text, in another "
+        "language, in a tool that is not about signing in",
+    )  # fmt: skip
+
+
 # A tool's name: an identifier of two words or more joined by "_" ("archiwizuj_kontekst",
 # "verify_sender_reputation"); one that ends in an identifier's suffix names a field.
 _TOOL_NAME = lazy_compile(r"(?<![\w{$])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w}])")
@@ -354,4 +394,5 @@ READINGS: tuple[tuple[Callable[[str], bool], Reading], ...] = (
     (may_claim_precedence, precedence_elsewhere),
     (may_feed_another_tool, feeds_another_tool),
     (may_send_over_http, sends_over_http),
+    (may_ask_for_secret, secret_elsewhere),
 )
