@@ -610,8 +610,11 @@ def sequencing(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[
             near = bisect.bisect_left(markers, i - 8)
             if near >= len(markers) or markers[near] > i + 8:
                 continue
-            if words[markers[near]] in _AFTERWARDS and phrase[-1] in _TOOL_SCOPE:
+            if words[markers[near]] in _AFTERWARDS and phrase[-1] in _TOOL_SCOPE and (
+                phrase[-1] not in _ANY_TOOL
+            ):
                 continue  # "after each call, check the status": this tool's own workflow
+                # ("after every tool call", "after any tool": every tool's calls, not its own)
             if _shows_the_user(sentence, analysis):
                 break  # "show the command to the user and wait for approval before each call"
             yield _signal(
@@ -666,6 +669,7 @@ def _shows_the_user(sentence: Sentence, analysis: Analysis) -> bool:
 
 # After a tool's own calls is its workflow; after every reply, message or turn is line-jumping.
 _AFTERWARDS = frozenset({"after", "following", "at"})
+_ANY_TOOL = frozenset({"tool", "tools", "function", "functions"})
 _TOOL_SCOPE = frozenset({"tool", "tools", "function", "functions", "call", "calls", "command",
                          "commands", "operation", "operations", "action", "actions"})  # fmt: skip
 

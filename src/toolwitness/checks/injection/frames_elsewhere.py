@@ -83,8 +83,9 @@ def _one_language(seen: frozenset[tuple[str, str]] | None, every: tuple[str, ...
 
 
 def may_conceal_elsewhere(text: str) -> bool:
-    """The gate: a word of each class of the frame, in one language."""
-    return _one_language(_seen(text), _FRAME, _TOLD)
+    """The gate: a word of each class of the frame, in one language, with the user or a record
+    told, or the assistant as the one who does not tell."""
+    return _one_language(_seen(text), _FRAME, (*_TOLD, "assistant"))
 
 
 def _told_not(found: dict[str, list[int]]) -> int | None:
@@ -96,11 +97,26 @@ def _told_not(found: dict[str, list[int]]) -> int | None:
     if not all(name in found for name in _FRAME):
         return None
     told = [k for name in _TOLD for k in found.get(name, ())]
-    if not told:
-        return None
-    last = max(told)
+    last = max(told, default=-1)
     for t in found["tell"]:
         if t < last and any(abs(n - t) <= _NEAR for n in found["negator"]):
+            return t
+    return _assistant_silent(found)
+
+
+_SUBJECT_GAP = 4  # the assistant this many words or fewer before the negated verb
+
+
+def _assistant_silent(found: dict[str, list[int]]) -> int | None:
+    """The assistant as the subject of a negated verb of telling ("l'assistant n'en parle
+    jamais", "pembantu tidak menyebut perkara itu", "assistenten nævner ikke, at …"): the
+    agent is told to say nothing of something to whoever it answers. Not when a secret is
+    named in the sentence (the assistant never tells a password: a privacy rule)."""
+    if "secret" in found:
+        return None
+    for t in found["tell"]:
+        negated = any(abs(n - t) <= _NEAR for n in found["negator"])
+        if negated and any(0 < t - a <= _SUBJECT_GAP for a in found.get("assistant", ())):
             return t
     return None
 

@@ -55,7 +55,7 @@ def _shellish(words: list[str], lex: Lexicon) -> str | None:
     if _runs_fetched(words, fetch, interp) or _evaluates_download(words, lex):
         return "runs what a download returns"
     if _runs_saved(words, lex):
-        return "saves a download to a file and runs that file"
+        return "saves a download to a file, then runs it or makes it executable"
     uploads = any(w in fetch for w in words) and any(w in lex.shell["upload_flags"] for w in words)
     local = ("@", "$(", "~/", "/etc/", ".env")
     if uploads and any(mark in w for w in words for mark in local):
@@ -97,8 +97,8 @@ def _runs_saved(words: list[str], lex: Lexicon) -> bool:
     for i, w in enumerate(words):
         if w.strip(_ARG_EDGES) not in fetch:
             continue
-        flag = next((k for k in range(i + 1, min(len(words) - 1, i + 8)) if words[k] in out),
-                    None)  # fmt: skip
+        flag = next((k for k in range(i + 1, min(len(words) - 1, i + 8))
+                     if words[k] in out or _bundled_output(words[k])), None)  # fmt: skip
         if flag is None:
             continue
         saved = words[flag + 1].strip(_ARG_EDGES).removeprefix("./")
@@ -116,6 +116,11 @@ def _runs_saved(words: list[str], lex: Lexicon) -> bool:
             ):
                 return True
     return False
+
+
+def _bundled_output(word: str) -> bool:
+    """Short flags bundled with the output flag last (`curl -so f`, `-fsSLo f`, `wget -qO f`)."""
+    return 3 <= len(word) <= 7 and word[0] == "-" and word[1:].isalpha() and word[-1] == "o"
 
 
 def _evaluates_download(words: list[str], lex: Lexicon) -> bool:
