@@ -383,8 +383,33 @@ def _unicode_disguises(text: str) -> Iterator[tuple[int, int, str, str]]:
     if stripped != text:
         yield 0, len(text), "zero-width split", stripped
     folded = _skeleton(stripped)
-    if folded != stripped:
+    if folded != stripped and _disguised_word(stripped):
         yield 0, len(text), "confusable letters", folded
+
+
+_LETTER_RUN = lazy_compile(r"[^\W\d_]+")
+_DISGUISE_MIN = 4  # a word of another script that folds whole into ASCII, from this length
+
+
+def _disguised_word(text: str) -> bool:
+    """A word spelled to look like another (UTS #39 mixed-script and whole-script confusables):
+    Latin letters mixed with look-alikes of another script ("pаsswоrd" with Cyrillic а and о),
+    or a word of another script of four letters or more whose every letter folds to Latin
+    ("ѕеnd"). Text simply written in Cyrillic or Greek ("Номер картки") folds only in part
+    and is not a disguise."""
+    table = _prototype_table()
+    for m in _LETTER_RUN.finditer(text):
+        word = m.group()
+        if word.isascii():
+            continue
+        foldable = [ch for ch in word if not ch.isascii() and ord(ch) in table]
+        if not foldable:
+            continue
+        if any(ch.isascii() for ch in word):
+            return True  # Latin letters beside look-alikes of another script
+        if len(word) >= _DISGUISE_MIN and len(foldable) == len(word):
+            return True
+    return False
 
 
 @lru_cache(maxsize=1)

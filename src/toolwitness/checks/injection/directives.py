@@ -478,9 +478,15 @@ def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
                 ):
                     # (a person told, not a person's thing: "do not mention the user's
                     # address in your reply" keeps their data private)
+                    # (a verb of revealing makes its object what is revealed: "without exposing
+                    # real customers" keeps them private, unless they are told: "reveal … to")
+                    told_from = i + 1
+                    if "reveal" in slots().tags(w):
+                        told_from = next((k + 1 for k in range(i + 1, min(len(words), i + 8))
+                                          if words[k] == "to"), len(words))  # fmt: skip
                     informs_user = verb in lex.verbs["informational"] and any(
                         _names_person(x, people) and not x.endswith(("'s", "s'"))
-                        for x in words[i + 1 : i + 12]
+                        for x in words[told_from : i + 12]
                     )
                     # "This tool never hides errors and logs every call": a statement of
                     # what the tool does not do (the negation runs over the coordinated verb)

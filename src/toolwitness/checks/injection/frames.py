@@ -823,6 +823,8 @@ def _without_notice(analysis: Analysis, sentence: Sentence, sl: Slots) -> Iterat
         if told is None:
             continue
         whom = find(tags, "person", told + 1, told + 5)
+        if whom is not None and "reveal" in tags[told] and "to" not in words[told + 1 : whom]:
+            continue  # "without exposing real customers": the people are what is not revealed
         if whom is None and words[told + 1 : told + 2] in (["it"], ["this"], ["that"]):
             whom = told + 1  # "without mentioning it": the action itself is what is withheld
         if whom is None and _replying(words, tags, i) is not None:
