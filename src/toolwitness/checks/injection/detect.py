@@ -96,7 +96,7 @@ def _text_gates(text: str, scan: trig.TextScan, lex: Lexicon) -> frozenset[Detec
         opened.append(inj_targets.sensitive_targets)
     if mask & trig.OTHER_TOOL or "@" in text or "://" in text:
         opened.append(inj_targets.shadowing)
-    if trig.shell_possible(text, scan.lower, lex):
+    if trig.shell_possible(text, scan.lower, lex) and inj_payloads.may_run_shell(text, lex):
         opened.append(inj_payloads.shell_commands)
     if "://" in text or inj_payloads.may_hold_ip_url(text):
         opened.append(inj_payloads.suspicious_urls)
