@@ -23,7 +23,9 @@ from toolwitness.findings import Severity
 from toolwitness.lazyre import lazy_compile
 
 _URL = lazy_compile(r"(?:https?|wss?|ftp)://[^\s\"'<>`\\)\]]{1,2000}")
-_BARE_IP_URL = lazy_compile(r"\b(?:\d{1,3}\.){3}\d{1,3}(?::\d{1,5})?/")
+# `\b(?:\d{1,3}\.){3}\d{1,3}(?::\d{1,5})?/` with its first digit first: the look-behind after it
+# is that `\b` (a digit is a word character), and the search skips in C to the next digit.
+_BARE_IP_URL = lazy_compile(r"\d(?<!\w\d)\d{0,2}\.(?:\d{1,3}\.){2}\d{1,3}(?::\d{1,5})?/")
 _CODE_SPAN = lazy_compile(r"`([^`\n]{1,2000})`")
 
 
@@ -365,7 +367,7 @@ def _classify_url(url: str, lex: Lexicon) -> str | None:
 
 
 def may_hold_ip_url(text: str) -> bool:
-    return _BARE_IP_URL.search(text) is not None
+    return "/" in text and "." in text and _BARE_IP_URL.search(text) is not None
 
 
 def suspicious_urls(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
