@@ -20,8 +20,10 @@ DIR` names: from a git worktree whose venv installs another checkout, pass `--sr
 installed copy is what is timed. Children run with bytecode caches, as an installed package has
 them.
 
+`--beyond-ascii` adds a one-tool scan whose description holds a dash, an accent and a CJK name.
+
 Usage: python benchmarks/bench_startup.py [--runs 15] [--importtime-runs 1]
-       [--src src] [--compare-src /tmp/before/src] [--json]
+       [--src src] [--compare-src /tmp/before/src] [--beyond-ascii] [--json]
 """
 
 from __future__ import annotations
@@ -91,9 +93,21 @@ def _importtime(argv: list[str], env: dict[str, str]) -> tuple[int, float, float
     return len(rows), top_level_us / 1e6, top_level_us / 1e6 / wall
 
 
-def cases(workdir: Path, compare_src: Path | None, src: Path | None = None) -> list[Case]:
+# The same tool with text beyond ASCII (a dash, an accent, a CJK name), as real catalogs often
+# have: such text loads the Unicode tables and the `regex` package (`--beyond-ascii`).
+TOOL_BEYOND_ASCII = {
+    **TOOL,
+    "description": "Get the weather forecast for a city — Zürich or 東京 — for the next 1-7 days.",
+}
+
+
+def cases(
+    workdir: Path, compare_src: Path | None, src: Path | None = None, beyond_ascii: bool = False
+) -> list[Case]:
     catalog = workdir / "one-tool.json"
     catalog.write_text(json.dumps({"tools": [TOOL]}), encoding="utf-8")
+    beyond = workdir / "one-tool-beyond-ascii.json"
+    beyond.write_text(json.dumps({"tools": [TOOL_BEYOND_ASCII]}, ensure_ascii=False), "utf-8")
     report = str(workdir / "report.json")
     env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "120"}
     env.pop("PYTHONPATH", None)
@@ -104,6 +118,10 @@ def cases(workdir: Path, compare_src: Path | None, src: Path | None = None) -> l
         "scan 1 tool (terminal)": ["scan", str(catalog)],
         "rules": ["rules"],
     }
+    if beyond_ascii:
+        commands["scan 1 tool beyond ASCII -o report.json"] = [
+            "scan", str(beyond), "-f", "json", "-o", report,
+        ]  # fmt: skip
     if FILESYSTEM.is_dir():
         code_report = str(workdir / "code.json")
         commands["code server-filesystem"] = ["code", str(FILESYSTEM), "-f", "json", "-o",
@@ -152,9 +170,11 @@ def main() -> None:
     parser.add_argument("--compare-src", type=Path, default=None)
     parser.add_argument("--src", type=Path, default=None, help="time this tree, not the installed")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--beyond-ascii", action="store_true",
+                        help="also a one-tool scan whose description is not all ASCII")  # fmt: skip
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="tw-bench-startup-") as work:
-        all_cases = cases(Path(work), args.compare_src, args.src)
+        all_cases = cases(Path(work), args.compare_src, args.src, args.beyond_ascii)
         all_cases = measure(all_cases, args.runs, args.importtime_runs)
     floor = statistics.median(all_cases[0].walls)
     rows = [

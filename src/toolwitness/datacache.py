@@ -15,11 +15,12 @@ are compiled. Each load returns a fresh value, as YAML parsing did.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+from toolwitness import sha
 
 DATA = Path(__file__).resolve().parent / "data"
 TABLE = DATA / "compiled-yaml.txt"
@@ -27,7 +28,7 @@ _MISSING = object()
 
 
 def text_key(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return sha.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @lru_cache(maxsize=1)

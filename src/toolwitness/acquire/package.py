@@ -14,7 +14,6 @@ reached or a tool that is missing or times out is an IncompleteScanError (exit 3
 from __future__ import annotations
 
 import base64
-import hashlib
 import re
 import sys
 import tempfile
@@ -100,6 +99,8 @@ def parse_package_spec(text: str) -> PackageSpec:
 
 
 def _sha256(path: Path) -> str:
+    import hashlib  # here: only a downloaded package is hashed (OpenSSL loads with hashlib)
+
     digest = hashlib.sha256()
     with path.open("rb") as handle:
         while chunk := handle.read(1 << 20):
@@ -108,6 +109,8 @@ def _sha256(path: Path) -> str:
 
 
 def _sri_sha512(path: Path) -> str:
+    import hashlib
+
     digest = hashlib.sha512()
     with path.open("rb") as handle:
         while chunk := handle.read(1 << 20):

@@ -8,12 +8,12 @@ An absent field and an explicit null digest the same: neither reaches the model.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from collections.abc import Callable
 from typing import Any
 
+from toolwitness import sha
 from toolwitness.lazyre import lazy_compile
 from toolwitness.memo import IdentityMemo
 from toolwitness.model import ServerSurface, Tool
@@ -61,7 +61,6 @@ def _direct_encoder() -> Callable[[Any], str]:
 
 
 _encode = _direct_encoder()
-_sha256 = hashlib.sha256
 _NUMBER_START = re.compile(r"[:,\[]-?[0-9]")
 # (`[:,\[]-?[0-9]+[.eE]|[0-9]{16}` with one class first: the search skips in C to where a
 # branch can start)
@@ -93,7 +92,7 @@ def canonical_bytes(value: Any) -> bytes:
 
 
 def digest(value: Any) -> str:
-    return "sha256:" + hashlib.sha256(canonical_bytes(value)).hexdigest()
+    return "sha256:" + sha.sha256(canonical_bytes(value)).hexdigest()
 
 
 @plainclass(frozen=True)
@@ -146,7 +145,7 @@ def plain_json(data: bytes) -> bool:
 def tool_digest(tool: Tool) -> ToolDigest:
     encoded = {name: _field_bytes(value) for name, value in tool_field_values(tool).items()}
     fields = {
-        name: _NULL_DIGEST if data is _NULL_BYTES else "sha256:" + _sha256(data).hexdigest()
+        name: _NULL_DIGEST if data is _NULL_BYTES else "sha256:" + sha.sha256(data).hexdigest()
         for name, data in encoded.items()
     }
     # Keys and values here are our own ASCII strings with nothing to escape: compact JSON with
@@ -156,7 +155,7 @@ def tool_digest(tool: Tool) -> ToolDigest:
     plain = plain_json(b" ".join(encoded.values()))
     return ToolDigest(
         name=tool.name,
-        digest="sha256:" + _sha256(canonical.encode("ascii")).hexdigest(),
+        digest="sha256:" + sha.sha256(canonical.encode("ascii")).hexdigest(),
         fields=fields,
         plain=plain,
     )
@@ -166,7 +165,7 @@ def surface_digest(tool_digests: list[ToolDigest]) -> str:
     pairs = sorted([t.name, t.digest] for t in tool_digests)
     # Lists of strings hold no numbers and no object keys, so the only JCS rule that applies is
     # string escaping, which the compact encoder shares (see `canonical_bytes`).
-    return "sha256:" + _sha256(_ENCODER.encode(pairs).encode("utf-8")).hexdigest()
+    return "sha256:" + sha.sha256(_ENCODER.encode(pairs).encode("utf-8")).hexdigest()
 
 
 @plainclass(frozen=True)

@@ -21,7 +21,6 @@ other files (or the table is missing), the table is built in memory from them in
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import json
 import os
@@ -29,6 +28,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from toolwitness import sha
 from toolwitness.checks.capability.metaschema_eval import Semantics
 
 if TYPE_CHECKING:
@@ -142,18 +142,17 @@ def source_digest() -> str | None:
                 elif entry.is_file():
                     found.append((prefix + entry.name, entry.path))
 
-    digest = hashlib.sha256()
+    parts: list[bytes] = []
     try:
         walk(os.path.join(next(iter(folders)), "schemas"), "")
         for name, path in sorted(found):
             with open(path, "rb") as file:
                 data = file.read()
             encoded = name.encode("utf-8", "surrogateescape")
-            digest.update(b"%d:%s%d:" % (len(encoded), encoded, len(data)))
-            digest.update(data)
+            parts += (b"%d:%s%d:" % (len(encoded), encoded, len(data)), data)
     except OSError:
         return None
-    return digest.hexdigest() if found else None
+    return sha.sha256(b"".join(parts)).hexdigest() if found else None
 
 
 def _shipped_table() -> dict[str, Any] | None:

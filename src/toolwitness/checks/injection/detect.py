@@ -96,7 +96,7 @@ def _text_gates(text: str, scan: trig.TextScan, lex: Lexicon) -> frozenset[Detec
         opened.append(inj_targets.sensitive_targets)
     if mask & trig.OTHER_TOOL or "@" in text or "://" in text:
         opened.append(inj_targets.shadowing)
-    if trig.shell_possible(text, scan.lower, lex):
+    if trig.shell_possible(text, scan.lower, lex) and inj_payloads.may_run_shell(text, lex):
         opened.append(inj_payloads.shell_commands)
     if "://" in text or inj_payloads.may_hold_ip_url(text):
         opened.append(inj_payloads.suspicious_urls)
@@ -155,6 +155,10 @@ def shared_text_gates(text: str, names_only: bool) -> frozenset[Detector]:
     return _text_gates(text, scan, lexicon())
 
 
+# The detectors `_gate` may open beyond the opened set (`_run` asks it of no other).
+_CONTEXT_GATED = frozenset({inj_targets.shadowing, inj_actions.actions})
+
+
 def _gate(
     detector: Detector,
     opened: frozenset[Detector],
@@ -197,13 +201,18 @@ def _gates(text: str, lex: Lexicon, names_only: bool) -> tuple[trig.TextScan, fr
     return scan, _text_gates(text, scan, lex)
 
 
+_NAMES = frozenset(NAME_DETECTORS)
+
+
 def _run(
     detectors: Iterable[Detector], text: str, fctx: FieldContext, lex: Lexicon
 ) -> list[Signal]:
-    """Gate first: the sentence analysis is only built when some detector may fire."""
+    """Gate first: the sentence analysis is only built when some detector may fire. (`_gate`
+    is asked only of a closed detector whose gate also reads the field's context.)"""
     chosen = tuple(detectors)
-    scan, opened = _gates(text, lex, set(chosen) <= set(NAME_DETECTORS))
-    open_ = [d for d in chosen if _gate(d, opened, scan, fctx)]
+    scan, opened = _gates(text, lex, all(map(_NAMES.__contains__, chosen)))
+    open_ = [d for d in chosen
+             if d in opened or (d in _CONTEXT_GATED and _gate(d, opened, scan, fctx))]  # fmt: skip
     if not open_:
         return []
     analysis = analyse(text, lex)

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import bisect
 import ipaddress
-from collections.abc import Iterator
+import re
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import pairwise
+from typing import NamedTuple
 from urllib.parse import urlsplit
 
 from toolwitness.checks.crosstool.parties import own_host
@@ -21,13 +23,18 @@ from toolwitness.findings import Severity
 from toolwitness.lazyre import lazy_compile
 
 _URL = lazy_compile(r"(?:https?|wss?|ftp)://[^\s\"'<>`\\)\]]{1,2000}")
-_BARE_IP_URL = lazy_compile(r"\b(?:\d{1,3}\.){3}\d{1,3}(?::\d{1,5})?/")
+# `\b(?:\d{1,3}\.){3}\d{1,3}(?::\d{1,5})?/` with its first digit first: the look-behind after it
+# is that `\b` (a digit is a word character), and the search skips in C to the next digit.
+_BARE_IP_URL = lazy_compile(r"\d(?<!\w\d)\d{0,2}\.(?:\d{1,3}\.){2}\d{1,3}(?::\d{1,5})?/")
 _CODE_SPAN = lazy_compile(r"`([^`\n]{1,2000})`")
 
 
 def decode_payloads(text: str, words: frozenset[str] | None = None) -> Iterator[Decoded]:
     """Every encoded payload of `text`, decoded up to three levels (see `decoders`)."""
     yield from decode_chains(text, words)
+
+
+_LOCAL_MARKS = ("@", "$(", "~/", "/etc/", ".env")  # `_shellish`'s marks of a local upload
 
 
 def _shellish(words: list[str], lex: Lexicon) -> str | None:
@@ -57,8 +64,7 @@ def _shellish(words: list[str], lex: Lexicon) -> str | None:
     if _runs_saved(words, lex):
         return "saves a download to a file, then runs it or makes it executable"
     uploads = any(w in fetch for w in words) and any(w in lex.shell["upload_flags"] for w in words)
-    local = ("@", "$(", "~/", "/etc/", ".env")
-    if uploads and any(mark in w for w in words for mark in local):
+    if uploads and any(mark in w for w in words for mark in _LOCAL_MARKS):
         return "uploads local files or command output"
     return None
 
@@ -135,6 +141,83 @@ def _next_is(words: list[str], opening: str, fetch: frozenset[str], after: int) 
     """The word after a bare opening ("iex ( iwr …") is a fetcher."""
     k = words.index(opening, after + 1)
     return k + 1 < len(words) and words[k + 1] in fetch
+
+
+class _ShellNeeds(NamedTuple):
+    """What `may_run_shell` reads from one lexicon, built once per lexicon."""
+
+    lex: Lexicon
+    dangerous: re.Pattern[str] | None  # None: a phrase this test cannot read (always open)
+    evaluators: re.Pattern[str] | None
+    readers: tuple[str, ...]
+    fetchers: tuple[str, ...]
+    interpreters: tuple[str, ...]
+    decoders: tuple[str, ...]
+    upload_flags: tuple[str, ...]
+
+
+_SHELL_NEEDS: list[_ShellNeeds] = []
+
+
+def _words_pattern(phrases: Iterable[Sequence[str]]) -> re.Pattern[str] | None:
+    """Each phrase's words with whitespace between them, any of them; None if a word holds
+    whitespace or "|" (`_shellish` reads "|" as a word of its own)."""
+    alternatives = []
+    for phrase in phrases:
+        if any(c.isspace() or c == "|" for word in phrase for c in word):
+            return None
+        alternatives.append(r"\s+".join(re.escape(word) for word in phrase))
+    return re.compile("|".join(alternatives)) if alternatives else re.compile(r"(?!)")
+
+
+def _shell_needs(lex: Lexicon) -> _ShellNeeds:
+    held = _SHELL_NEEDS[0] if _SHELL_NEEDS else None
+    if held is not None and held.lex is lex:
+        return held
+    shell = lex.shell
+    # A dangerous phrase matches words[i] == its first word and words[i + 1] starting with its
+    # second: in the text, the first word, whitespace, then the second's opening.
+    dangerous = _words_pattern(phrase[:2] for phrase in shell["dangerous"])
+    evaluators = _words_pattern(r.split(" ") for r in shell["code_evaluators"])
+    readers = tuple(shell["remote_readers"])
+    if any(c.isspace() or c == "|" for r in readers for c in r):
+        evaluators = None
+    held = _ShellNeeds(
+        lex, dangerous, evaluators, readers, tuple(shell["fetchers"]),
+        tuple(shell["interpreters"]), tuple(shell["decoders"]), tuple(shell["upload_flags"]),
+    )  # fmt: skip
+    _SHELL_NEEDS[:] = [held]
+    return held
+
+
+def may_run_shell(text: str, lex: Lexicon) -> bool:
+    """A necessary condition for `shell_commands` to say anything, read from the text alone
+    (no sentence analysis): a code span, or for some sentence a branch of `_shellish` whose
+    words occur in the text. Each test is a substring (or words-with-whitespace) superset of a
+    branch: a sentence's words are pieces of the lower-cased text's whitespace-separated runs,
+    two words of one sentence are separated by whitespace, and lower-casing maps each
+    character on its own (the ASCII words compared are unchanged by the final-sigma rule)."""
+    if "`" in text:
+        return True  # code spans: the second pass, and spans of their own in the first
+    need = _shell_needs(lex)
+    if need.dangerous is None or need.evaluators is None:
+        return True
+    lower = text.lower()
+    if "/dev/tcp/" in lower or need.dangerous.search(lower):
+        return True
+    interp = any(w in lower for w in need.interpreters)
+    fetch = any(w in lower for w in need.fetchers)
+    if interp and "|" in lower and (fetch or any(w in lower for w in need.decoders)):
+        return True  # a download or a decoding piped to an interpreter
+    if interp and fetch and "(" in lower:
+        return True  # `_runs_fetched`: every subexpression opening holds "("
+    if need.evaluators.search(lower) and any(r in lower for r in need.readers):
+        return True  # `_evaluates_download`
+    return (
+        fetch
+        and any(f in lower for f in need.upload_flags)
+        and any(mark in lower for mark in _LOCAL_MARKS)
+    )
 
 
 def _before_code(text: str, lo: int, hi: int) -> list[str]:
@@ -325,7 +408,7 @@ def _classify_url(url: str, lex: Lexicon) -> str | None:
 
 
 def may_hold_ip_url(text: str) -> bool:
-    return _BARE_IP_URL.search(text) is not None
+    return "/" in text and "." in text and _BARE_IP_URL.search(text) is not None
 
 
 def suspicious_urls(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:

@@ -5,16 +5,21 @@ that ASCII character (`"reаd_file"` with a Cyrillic `а` becomes `"read_file"`)
 is, so two names collide exactly when one is a homoglyph disguise of the other. It is a pure
 function other checks (cross-server name collisions) may call.
 
-The confusable-homoglyphs tables (and the `urllib`/`http`/`ssl` that package imports) load at
-the first non-ASCII character looked up, and the `regex` package at the first non-ASCII text
-tokenised: an all-ASCII catalog never needs them.
+The confusable-homoglyphs tables load at the first non-ASCII character looked up, and the `regex`
+package at the first non-ASCII text tokenised: an all-ASCII catalog never needs them. The tables
+are the package's two JSON files, read here as its `utils.load` reads them, without importing its
+modules: `confusable_homoglyphs.utils` imports `urllib.request` (http.client, email, hashlib and
+OpenSSL: ~20 ms of a scan's start) for a download helper no scan calls.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import json
+import os
 import unicodedata
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from toolwitness.checks.unicode.data import tables
 from toolwitness.plainclass import plainclass
@@ -25,15 +30,50 @@ if TYPE_CHECKING:
 _NEUTRAL_SCRIPTS = frozenset({"COMMON", "INHERITED", "UNKNOWN"})
 
 
+def _homoglyph_data(name: str) -> Any:
+    """A data file of confusable-homoglyphs as `confusable_homoglyphs.utils.load` reads it: from
+    the folder `CONFUSABLE_DATA` names, else the package's own (found without importing it)."""
+    folder = os.environ.get("CONFUSABLE_DATA")
+    if folder is None:
+        spec = importlib.util.find_spec("confusable_homoglyphs")
+        places = spec.submodule_search_locations if spec is not None else None
+        if not places:
+            raise ModuleNotFoundError("confusable_homoglyphs", name="confusable_homoglyphs")
+        folder = os.path.abspath(next(iter(places)))
+    with open(os.path.join(folder, name), encoding="utf-8") as file:  # (ASCII JSON)
+        return json.load(file)
+
+
+@lru_cache(maxsize=1)
+def _categories() -> tuple[list[list[int]], list[str]]:
+    """The code point ranges (first, last, alias index, category index) and the script aliases
+    of `confusable_homoglyphs.categories`."""
+    data = _homoglyph_data("categories.json")
+    return data["code_points_ranges"], data["iso_15924_aliases"]
+
+
+def _alias(ch: str) -> str:
+    """`confusable_homoglyphs.categories.alias(ch)`: its binary search over the ranges."""
+    ranges, aliases = _categories()
+    le, r, c = 0, len(ranges) - 1, ord(ch)
+    while r >= le:
+        m = (le + r) // 2
+        if c < ranges[m][0]:
+            r = m - 1
+        elif c > ranges[m][1]:
+            le = m + 1
+        else:
+            return aliases[ranges[m][2]]
+    return "Unknown"
+
+
 @lru_cache(maxsize=8192)
 def script_of(ch: str) -> str:
     """The Unicode script of one character, upper-case (`LATIN`, `CYRILLIC`, `COMMON` ...)."""
     if ch.isascii():
         return "LATIN" if ch.isalpha() else "COMMON"
-    from confusable_homoglyphs import categories  # type: ignore[import-untyped]
-
     try:
-        return str(categories.alias(ch))
+        return str(_alias(ch))
     except (IndexError, KeyError, TypeError):  # outside the table: unassigned
         return "UNKNOWN"
 
@@ -41,10 +81,8 @@ def script_of(ch: str) -> str:
 @lru_cache(maxsize=1)
 def _ascii_prototypes() -> dict[str, str]:
     """Non-ASCII character -> the ASCII letter or digit it is confusable with."""
-    from confusable_homoglyphs import confusables
-
     table: dict[str, str] = {}
-    for char, glyphs in confusables.confusables_data.items():
+    for char, glyphs in _homoglyph_data("confusables.json").items():
         if len(char) != 1 or char.isascii():
             continue
         for glyph in glyphs:
