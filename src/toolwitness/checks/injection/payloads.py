@@ -213,11 +213,18 @@ def may_run_shell(text: str, lex: Lexicon) -> bool:
         return True  # `_runs_fetched`: every subexpression opening holds "("
     if need.evaluators.search(lower) and any(r in lower for r in need.readers):
         return True  # `_evaluates_download`
+    if fetch and _SAVED_TO.search(lower) is not None:
+        return True  # `_runs_saved`: an output flag, alone or bundled, or a long one
     return (
         fetch
         and any(f in lower for f in need.upload_flags)
         and any(mark in lower for mark in _LOCAL_MARKS)
     )
+
+
+# A superset of `_runs_saved`'s output flags (`output_flags` and `_bundled_output`) in
+# lower-cased text: "-o", "-so", "-fsslo", "--output", "--output-document", "-outfile".
+_SAVED_TO = lazy_compile(r"(?<![^\s|])-[a-z]{0,6}o(?![^\s|])|--output|-outfile")
 
 
 def _before_code(text: str, lo: int, hi: int) -> list[str]:
