@@ -20,7 +20,15 @@ into it and back), Icelandic and Slovenian (into English only). A word is taken 
 the English words either dictionary pairs it with show that sense: the seed's lemma and another
 lemma of the sense (the round trip), or one lemma that has no other sense in WordNet, or the
 seed's lemma whose first sense it is, translated first (see `Legacy`). A tagged part of speech
-must match. Afrikaans has no simplemma dictionary: its headwords are kept as they are; a
+must match. The same dictionaries add to German (Ding, deu-eng and eng-deu, GPL-3+), French,
+Spanish, Italian, Portuguese, Dutch, Swedish (both directions) and Russian (eng-rus) as a union
+with the WikDict words (`LEGACY_TOO`): by the same rule, by the round trip ranked on the way back
+(the seed's lemma in its first sense is the word's first translation), and by two of a class's
+senses agreeing; a word so added is kept when its first sense in the dictionary into English
+translates it as a lemma of the class and names no kind of it, when it is not spelled as an
+English word with another sense, and when simplemma does not read it as another lemma's form
+(`Legacy.confirmed`, `_homographs`; six language-class pairs are left as WikDict gives them,
+`_UNION_LEFT_OUT`). Afrikaans has no simplemma dictionary: its headwords are kept as they are; a
 negating particle of these languages is never inflected.
 
 Each translation that is one word is then inflected with the simplemma lemmatiser's dictionary of
@@ -74,6 +82,17 @@ _GREEK_FROM = {"deu": "deu-ell"}
 LEGACY = {"ar": ("ara", "ar"), "af": ("afr", None), "cs": ("ces", "cs"), "cy": ("cym", "cy"),
           "hr": ("hrv", "hbs"), "hu": ("hun", "hu"), "is": ("isl", "is"),
           "sl": ("slv", "sl"), "da": ("dan", "da")}
+# Languages the WikDict rules reach that older FreeDict dictionaries also cover: the words
+# `Legacy` takes from these are added to the WikDict rules' words (a union; GPL, see
+# FREEDICT-LICENSE). ISO 639-1 -> FreeDict code.
+LEGACY_TOO = {"de": "deu", "es": "spa", "fr": "fra", "it": "ita", "nl": "nld", "pt": "por",
+              "ru": "rus", "sv": "swe"}
+# (language, class) pairs left as the WikDict rules give them: the older dictionary's first
+# sense of a word they would add is not its main one, and no rule above tells ("onderhoud":
+# conversation, but mostly upkeep; "bestel": system, and "order!"; "adviseren", "berichten":
+# advise, messages; "onderricht", "undervisning": teaching; "hysa": to house)
+_UNION_LEFT_OUT = frozenset({("nl", "conversation"), ("nl", "system"), ("nl", "tell"),
+                             ("nl", "instruction"), ("sv", "instruction"), ("sv", "hide")})
 # Read and left out: Slovak (slk-eng, 833 entries), Serbian (eng-srp, srp-eng: some 500),
 # Irish (eng-gle, gle-eng) and Swahili (eng-swh, swh-eng): a class or two each, and
 # simplemma's Irish and Swahili tables inflect a particle or a word into thousands of forms;
@@ -82,7 +101,11 @@ _LEGACY_PAIRS = {"ara": ("eng-ara", "ara-eng"), "afr": ("eng-afr", "afr-eng"),
                  "ces": ("eng-ces", "ces-eng"), "cym": ("eng-cym", "cym-eng"),
                  "hrv": ("eng-hrv", "hrv-eng"),
                  "hun": ("eng-hun", "hun-eng"), "isl": ("isl-eng",),
-                 "slv": ("slv-eng",), "dan": ("eng-dan", "dan-eng")}
+                 "slv": ("slv-eng",), "dan": ("eng-dan", "dan-eng"),
+                 "deu": ("eng-deu", "deu-eng"), "spa": ("eng-spa", "spa-eng"),
+                 "fra": ("eng-fra", "fra-eng"), "ita": ("eng-ita", "ita-eng"),
+                 "nld": ("eng-nld", "nld-eng"), "por": ("eng-por", "por-eng"),
+                 "rus": ("eng-rus",), "swe": ("eng-swe", "swe-eng")}
 # Dictionaries that list an entry's translations alphabetically: the first is not the main one.
 _UNRANKED = frozenset({"hrv"})
 _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
@@ -107,6 +130,7 @@ def packages() -> list[str]:
     pairs += [*_GREEK_INTO.values(), *_GREEK_FROM.values()]
     pairs += [f"fin-{c}" for c in PIVOT_FIN_ELL.values()]
     pairs += [p for code, _ in LEGACY.values() for p in _LEGACY_PAIRS[code]]
+    pairs += [p for code in LEGACY_TOO.values() for p in _LEGACY_PAIRS[code]]
     return sorted({f"dict-freedict-{p}" for p in pairs})
 
 
@@ -253,9 +277,11 @@ def _legacy_entry(body: str) -> tuple[str, list[str]]:
     Labels in brackets, notes in parentheses, cross-references, examples in quotes, a verb's
     "to " and a sense's number are left out; a line with a colon is a note ("Plural of")."""
     head, _, rest = body.partition("\n")
-    tag = re.search(r"<([^>,]+)", head)
-    # untagged: any part of speech; a tag WordNet has no part for: none
-    pos = _POS.get(tag.group(1).strip().lower(), "-") if tag else ""
+    tag = re.search(r"<([^>]+)>", head)
+    # untagged: any part of speech; a tag WordNet has no part for: none. The part of speech is
+    # the tag's first item that names one ("<n, fem>"; German's "<fem, n, sg>")
+    items = [item.strip().lower() for item in tag.group(1).split(",")] if tag else []
+    pos = next((_POS[item] for item in items if item in _POS), "-") if tag else ""
     out: list[str] = []
     for raw in rest.split("\n"):
         line = _NUMBER.sub("", _LEGACY_LABEL.sub("", raw)).strip()
@@ -267,6 +293,9 @@ def _legacy_entry(body: str) -> tuple[str, list[str]]:
             if word and word not in out:
                 out.append(word)
     return pos, out
+
+
+_SKIPPED: tuple[str, list[str]] = ("-", [])  # an entry that pairs no English word asked about
 
 
 class Legacy:
@@ -284,8 +313,10 @@ class Legacy:
     senses ("word" of the password sense, "pin") never suffices alone. A tagged part of speech
     must match; an untagged entry matches any."""
 
-    def __init__(self, root: Path, wn: WordNet) -> None:
-        self.root, self.wn = root, wn
+    def __init__(self, root: Path, wn: WordNet, english: set[str] | None = None) -> None:
+        """`english`: the only English words asked about (the seed senses' lemmas), when given;
+        entries that pair none of them are not kept (German's dictionaries are large)."""
+        self.root, self.wn, self.english = root, wn, english
         self._pairs: dict[str, dict[str, list[tuple[str, list[str]]]]] = {}
         self._paired: dict[str, dict[str, list[tuple[str, str, int]]]] = {}
 
@@ -293,20 +324,26 @@ class Legacy:
         if pair not in self._pairs:
             data = gzip.decompress((self.root / f"freedict-{pair}.dict.dz").read_bytes())
             entries: dict[str, list[tuple[str, list[str]]]] = {}
+            wanted, into = self.english, pair.startswith("eng-")
             for line in (self.root / f"freedict-{pair}.index").read_text("utf-8").splitlines():
                 parts = line.split("\t")
                 if len(parts) < 3 or parts[0].startswith("00database"):
                     continue
+                head = parts[0].lower().strip()
+                if wanted is not None and into and head not in wanted:
+                    continue
                 start, length = _b64(parts[1]), _b64(parts[2])
                 entry = _legacy_entry(data[start : start + length].decode("utf-8"))
-                entries.setdefault(parts[0].lower().strip(), []).append(entry)
+                if wanted is not None and not into and wanted.isdisjoint(entry[1]):
+                    entry = _SKIPPED  # kept in place: an entry's rank counts those before it
+                entries.setdefault(head, []).append(entry)
             self._pairs[pair] = entries
         return self._pairs[pair]
 
     def release(self, lang: str) -> None:
         """Forget a language's dictionaries once its classes are built."""
-        if lang in LEGACY:
-            for pair in _LEGACY_PAIRS[LEGACY[lang][0]]:
+        if lang in LEGACY or lang in LEGACY_TOO:
+            for pair in _LEGACY_PAIRS[_legacy_code(lang)]:
                 self._pairs.pop(pair, None)
                 self._paired.pop(pair, None)
 
@@ -339,11 +376,13 @@ class Legacy:
         # an untagged entry may pair the word with the lemma's other part of speech ("hide":
         # skin): it counts for the lemma alone only when WordNet has the lemma in one part
         plain = {x for x in lemmas if self._pos_of(x) == {sense.pos}}
-        pairs = _LEGACY_PAIRS[LEGACY[lang][0]]
+        pairs = _LEGACY_PAIRS[_legacy_code(lang)]
         has_forward = any(p.startswith("eng-") for p in pairs)
-        ranked = LEGACY[lang][0] not in _UNRANKED
+        ranked = _legacy_code(lang) not in _UNRANKED
         # word -> English lemma -> (the part of speech is sure, the lemma means the sense alone)
         paired: dict[str, dict[str, tuple[bool, bool]]] = {}
+        there: set[str] = set()  # the seed's translations (English into the language)
+        back: set[str] = set()  # words whose first translation is the seed, surely
         for pair in pairs:
             by_english = self._by_english(pair)
             for eng in lemmas:
@@ -351,6 +390,11 @@ class Legacy:
                     if pos not in ("", sense.pos):
                         continue
                     sure = pos == sense.pos or eng in plain
+                    if eng == seed and eng in first:
+                        if pair.startswith("eng-"):
+                            there.add(word)
+                        elif rank == 0 and sure and ranked:
+                            back.add(word)
                     alone = sure and (
                         eng in only
                         or (eng == seed and eng in first and rank == 0 and ranked
@@ -365,7 +409,75 @@ class Legacy:
             agree = seed in english and len(english) >= 2 and any(s for s, _ in english.values())
             if agree or any(a for _, a in english.values()):
                 found.add(word)
+        if lang in LEGACY_TOO:
+            # the round trip ranked on the way back: one of the seed's translations whose own
+            # first translation is the seed, in the seed's first sense ("user" -> "Nutzer" ->
+            # "user")
+            found |= there & back
         return found
+
+    def agreed(self, lang: str, keys: list[str], senses: list[Synset]) -> set[str]:
+        """Two of a class's senses agree: the words paired with the seed lemmas of two of
+        its senses ("Befehl": instruction, command)."""
+        count: dict[str, int] = {}
+        for key, sense in zip(keys, senses, strict=True):
+            for word in self.paired(lang, key.split(".")[0], sense):
+                count[word] = count.get(word, 0) + 1
+        return {word for word, n in count.items() if n >= 2}
+
+    def confirmed(self, lang: str, words: set[str], senses: list[Synset]) -> set[str]:
+        """The words whose way back confirms them, where the language has a dictionary into
+        English: the word is a headword there, its first sense translates it as a lemma of one
+        of the class's senses ("Rede" is first a monologue, then a conversation), and that
+        sense names no kind of the lemma ("Verkäufer": sales assistant, assistant)."""
+        back = [p for p in _LEGACY_PAIRS[_legacy_code(lang)] if not p.startswith("eng-")]
+        if not back:
+            return words
+        lemmas = {lemma.replace("_", " ") for sense in senses for lemma in sense.lemmas}
+        offsets = {sense.offset for sense in senses}
+        out = set()
+        for word, english in self._first_senses(back[0], words).items():
+            # spelled as an English word with another sense: a loan of it carries that sense
+            # too (German "Pin", a badge; "Rapport")
+            if any(set(self._senses_of(word, pos)) - offsets for pos in "nvar"):
+                continue
+            named = lemmas.intersection(english)
+            if named and not {e for e in english for x in named if e.endswith(" " + x)}:
+                out.add(word)
+        return out
+
+    def _first_senses(self, pair: str, words: set[str]) -> dict[str, list[str]]:
+        """The translations of each word's first sense: its first entry's first line (German's
+        dictionary gives each sense an entry; the others number the senses of one)."""
+        data = gzip.decompress((self.root / f"freedict-{pair}.dict.dz").read_bytes())
+        out: dict[str, list[str]] = {}
+        for line in (self.root / f"freedict-{pair}.index").read_text("utf-8").splitlines():
+            parts = line.split("\t")
+            head = parts[0].lower().strip()
+            if len(parts) < 3 or head not in words or head in out:
+                continue
+            start, length = _b64(parts[1]), _b64(parts[2])
+            body = data[start : start + length].decode("utf-8")
+            head_line, _, rest = body.partition("\n")
+            first = next((x for x in rest.split("\n") if x.strip()), "")
+            out[head] = _legacy_entry(head_line + "\n" + first)[1]
+        return out
+
+    def paired(self, lang: str, seed: str, sense: Synset) -> set[str]:
+        """The words either dictionary pairs with the seed's lemma in its sense's part of
+        speech (tagged so, or untagged and the lemma has no other part in WordNet)."""
+        seed = seed.replace("_", " ")
+        plain = self._pos_of(seed) == {sense.pos}
+        out = set()
+        for pair in _LEGACY_PAIRS[_legacy_code(lang)]:
+            for word, pos, _ in self._by_english(pair).get(seed, ()):
+                if pos == sense.pos or (pos == "" and plain):
+                    out.add(word)
+        return out
+
+
+def _legacy_code(lang: str) -> str:
+    return LEGACY[lang][0] if lang in LEGACY else LEGACY_TOO[lang]
 
 
 def _union(sets: Iterable[set[str]]) -> set[str]:
@@ -375,14 +487,31 @@ def _union(sets: Iterable[set[str]]) -> set[str]:
     return out
 
 
-def _forms_of(lang: str) -> dict[str, set[str]]:
-    """simplemma's dictionary of the language inverted: lemma -> its forms."""
+def _single(word: str) -> bool:
+    return " " not in word and "(" not in word and word.isalpha()
+
+
+def _forms_of(lang: str, asked: set[str] | None = None,
+              homographs: set[str] | None = None) -> dict[str, set[str]]:  # fmt: skip
+    """simplemma's dictionary of the language inverted: lemma -> its forms. The words of
+    `asked` that the dictionary reads as a form of another lemma are added to `homographs`."""
     from simplemma.strategies.dictionaries.dictionary_factory import DefaultDictionaryFactory
 
     inverted: dict[str, set[str]] = {}
     for form, lemma in DefaultDictionaryFactory().get_dictionary(lang).items():
-        inverted.setdefault(lemma.lower(), set()).add(form.lower())
+        low, lem = form.lower(), lemma.lower()
+        inverted.setdefault(lem, set()).add(low)
+        if asked is not None and homographs is not None and low in asked and lem != low:
+            homographs.add(low)
     return inverted
+
+
+def _homographs(lang: str, words: set[str], tables: dict[str, dict[str, set[str]]]) -> set[str]:
+    """The words simplemma's dictionary reads as a form of another lemma (and never as a
+    lemma of their own); the language's inverted table is kept in `tables`."""
+    found: set[str] = set()
+    tables[lang] = _forms_of(lang, words, found)
+    return {w for w in found if w not in tables[lang]}
 
 
 def inflected(lang: str, lemmas: set[str], tables: dict[str, dict[str, set[str]]] | None = None
@@ -407,15 +536,20 @@ def build(dictd: Path, wordnet: Path) -> str:
     seeds = yaml.safe_load(SEEDS.read_text("utf-8"))
     wn = WordNet(wordnet)
     tr = Translator(dictd)
-    legacy = Legacy(dictd, wn)
+    # the English words `Legacy` is asked about: every seed sense's lemmas
+    english = {lemma.replace("_", " ") for spec in seeds["classes"].values()
+               for key in spec["seeds"] for lemma in wn.sense(key).lemmas}  # fmt: skip
+    legacy = Legacy(dictd, wn, english)
     words_of: dict[tuple[str, str], list[str]] = {}
     for lang in sorted(seeds["languages"]):
         # one language's inverted simplemma table at a time: a build's peak memory is the
         # largest language's, not every language's at once
         tables: dict[str, dict[str, set[str]]] = {}
+        found_of: dict[str, tuple[set[str], set[str], set[str]]] = {}
         for name, spec in sorted(seeds["classes"].items()):
             words: set[str] = set()
             kept: set[str] = set()  # not inflected
+            extra: set[str] = set()  # the older dictionaries' words for a WikDict language
             for key in spec["seeds"]:
                 sense = wn.sense(key)
                 if lang in LEGACY:
@@ -427,11 +561,28 @@ def build(dictd: Path, wordnet: Path) -> str:
                     either = spec.get("pivots") == "either"
                     agree = spec.get("pivots") == "agree"
                     words |= tr.into(lang, key.split(".")[0], sense, either, agree)
-            single = {w for w in words if " " not in w and "(" not in w and w.isalpha()}
-            lemmatiser = LEGACY[lang][1] if lang in LEGACY else lang
+                    if lang in LEGACY_TOO:
+                        extra |= legacy.into(lang, key.split(".")[0], sense)
+            if lang in LEGACY_TOO and (lang, name) not in _UNION_LEFT_OUT:
+                senses = [wn.sense(key) for key in spec["seeds"]]
+                extra |= legacy.agreed(lang, spec["seeds"], senses)
+                extra = legacy.confirmed(lang, extra - words, senses)
+                if senses[0].pos == "r":  # a negating particle, as for the nine languages
+                    kept |= extra
+                    extra = set()
+            else:
+                extra = set()
+            found_of[name] = (words, kept, extra)
+        # a word the older dictionaries add that simplemma reads as a form of another lemma
+        # is left out: it is that lemma's more often ("bestel": bestellen, to order)
+        added = {w for _, _, extra in found_of.values() for w in extra if _single(w)}
+        lemmatiser = LEGACY[lang][1] if lang in LEGACY else lang
+        homographs = _homographs(lemmatiser, added, tables) if added and lemmatiser else set()
+        for name, (words, kept, extra) in found_of.items():
+            single = {w for w in words | (extra - homographs) if _single(w)}
             if single and lemmatiser is not None:
                 single = inflected(lemmatiser, single, tables)
-            single |= {w for w in kept if " " not in w and "(" not in w and w.isalpha()}
+            single |= {w for w in kept if _single(w)}
             words_of[(name, lang)] = sorted(single)
         legacy.release(lang)
     classes: dict[str, Any] = {}
@@ -443,8 +594,9 @@ def build(dictd: Path, wordnet: Path) -> str:
     doc = {
         "schema": SCHEMA,
         "source": "WikDict bilingual dictionaries (Debian dict-freedict-*, 2022.12.07), "
-        "CC BY-SA 3.0; for af ar cs cy da hr hu is sl the older FreeDict dictionaries, GPL "
-        "(see FREEDICT-LICENSE); WordNet 3.0 senses (see WIKDICT-LICENSE, WORDNET-LICENSE)",
+        "CC BY-SA 3.0; for af ar cs cy da hr hu is sl, and added for de es fr it nl pt ru sv, "
+        "the older FreeDict dictionaries, GPL (see FREEDICT-LICENSE); WordNet 3.0 senses "
+        "(see WIKDICT-LICENSE, WORDNET-LICENSE)",
         "lemmatiser": f"simplemma {simplemma.__version__} (each language's dictionary, inverted)",
         "generator": "scripts/build_multilingual.py from multilingual-seeds.yaml",
         "classes": classes,

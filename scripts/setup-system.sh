@@ -62,6 +62,22 @@ declare -A NEED=(
   [/usr/share/dictd/freedict-hun-eng.index]=dict-freedict-hun-eng
   [/usr/share/dictd/freedict-isl-eng.index]=dict-freedict-isl-eng
   [/usr/share/dictd/freedict-slv-eng.index]=dict-freedict-slv-eng
+  # and those whose words it adds to eight WikDict languages (GPL)
+  [/usr/share/dictd/freedict-eng-deu.index]=dict-freedict-eng-deu
+  [/usr/share/dictd/freedict-deu-eng.index]=dict-freedict-deu-eng
+  [/usr/share/dictd/freedict-eng-fra.index]=dict-freedict-eng-fra
+  [/usr/share/dictd/freedict-fra-eng.index]=dict-freedict-fra-eng
+  [/usr/share/dictd/freedict-eng-spa.index]=dict-freedict-eng-spa
+  [/usr/share/dictd/freedict-spa-eng.index]=dict-freedict-spa-eng
+  [/usr/share/dictd/freedict-eng-ita.index]=dict-freedict-eng-ita
+  [/usr/share/dictd/freedict-ita-eng.index]=dict-freedict-ita-eng
+  [/usr/share/dictd/freedict-eng-por.index]=dict-freedict-eng-por
+  [/usr/share/dictd/freedict-por-eng.index]=dict-freedict-por-eng
+  [/usr/share/dictd/freedict-eng-nld.index]=dict-freedict-eng-nld
+  [/usr/share/dictd/freedict-nld-eng.index]=dict-freedict-nld-eng
+  [/usr/share/dictd/freedict-eng-swe.index]=dict-freedict-eng-swe
+  [/usr/share/dictd/freedict-swe-eng.index]=dict-freedict-swe-eng
+  [/usr/share/dictd/freedict-eng-rus.index]=dict-freedict-eng-rus
 )
 missing=()
 for prog in "${!NEED[@]}"; do

@@ -357,3 +357,57 @@ def test_the_round_trip_needs_a_second_lemma_or_a_sure_one(tmp_path: Path) -> No
     assert legacy.into("cs", "instruction", wn.sense("instruction.n.01")) == {"pokyn"}
     # "password" has one sense; "word" (a lemma of the password sense too) has many
     assert legacy.into("cs", "password", wn.sense("password.n.01")) == {"heslo"}
+
+
+# --- the older dictionaries' words added to the WikDict languages (a union) -----------------
+
+
+@pytest.mark.parametrize(
+    ("word", "lang", "name"),
+    [
+        ("anweisung", "de", "instruction"), ("anweisungen", "de", "instruction"),
+        ("kommando", "de", "instruction"), ("weisung", "de", "instruction"),
+        ("nutzer", "de", "user"), ("nutzerin", "de", "user"), ("anwender", "de", "user"),
+        ("kennwort", "de", "secret"), ("kunde", "de", "user"),
+        ("instrução", "pt", "instruction"), ("instruções", "pt", "instruction"),
+        ("asistente", "es", "assistant"), ("asistentes", "es", "assistant"),
+        ("cliente", "es", "user"), ("notificar", "es", "tell"),
+        ("mentionner", "fr", "tell"), ("renseigner", "fr", "tell"),
+        ("пользователь", "ru", "user"), ("покупатель", "ru", "user"),
+        ("ej", "sv", "negator"), ("nimmer", "de", "negator"),
+        ("esconder", "pt", "hide"), ("verstoppen", "nl", "hide"),
+    ],
+)  # fmt: skip
+def test_the_older_dictionaries_add_to_the_wikdict_languages(word: str, lang: str,
+                                                              name: str) -> None:  # fmt: skip
+    assert name in classes_of([word]).get(lang, {})
+
+
+@pytest.mark.parametrize(
+    ("word", "lang", "name"),
+    [
+        ("verkäufer", "de", "assistant"),  # sales assistant: a kind of assistant
+        ("rede", "de", "conversation"),  # a speech first, a conversation third
+        ("anlage", "de", "system"),  # an attachment first
+        ("pin", "de", "secret"),  # the English word's other senses ("Pin", a badge)
+        ("civil", "es", "negator"),  # "non-military": the English "non-" entry
+        ("underofficer", "sv", "negator"),  # "non-commissioned officer"
+        ("onderhoud", "nl", "conversation"),  # upkeep: Dutch's class is left as it was
+        ("undervisning", "sv", "instruction"),  # teaching: Swedish's class is left as it was
+        ("parler", "fr", "tell"),  # to speak: not making known to someone
+        ("befehl", "de", "instruction"),  # German's dictionary gives "order" as its first sense
+    ],
+)
+def test_the_union_leaves_other_senses_out(word: str, lang: str, name: str) -> None:
+    assert name not in classes_of([word]).get(lang, {})
+
+
+def test_the_union_keeps_every_wikdict_word_and_the_nine_languages() -> None:
+    # the examples the pivots found before the union stay
+    for word, lang, name in [("benutzer", "de", "user"), ("usuario", "es", "user"),
+                             ("utilisateur", "fr", "user"), ("больной", "ru", "user")]:
+        assert name in classes_of([word]).get(lang, {}), word
+    gen = _generator()
+    assert not set(gen.LEGACY_TOO) & set(gen.LEGACY)
+    assert {"deu-eng", "eng-deu", "eng-rus"} <= {p[14:] for p in [
+        f"dict-freedict-{p}" for c in gen.LEGACY_TOO.values() for p in gen._LEGACY_PAIRS[c]]}
