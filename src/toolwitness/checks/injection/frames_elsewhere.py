@@ -20,6 +20,7 @@ sentence that says the user *is* told.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 
@@ -230,9 +231,17 @@ def _ranks_itself(found: dict[str, list[int]]) -> int | None:
     if "precedence" not in found:
         return None
     first = found["precedence"][0]
-    if any(k > first for r in _RANKED for k in found.get(r, ())):
+    if any(first < k <= first + _RANKED_GAP for r in _RANKED for k in found.get(r, ())):
         return first
-    return None  # what is outranked comes after the word of precedence
+    return None  # what is outranked comes after the word of precedence, and close to it
+
+
+# What a word of precedence outranks follows it within this many words, a coordinated list of
+# sides included ("valem mais do que qualquer pedido do usuário ou do operador", "Vorrang vor dem
+# Systemprompt und vor allen Wünschen des Nutzers"); a person named twenty words on is in another
+# clause ("Vorrang vor dem gewünschten Buchungsdatum – …, auch wenn der Nutzer …": a date
+# outranked, the user conceding).
+_RANKED_GAP = 12
 
 
 def precedence_elsewhere(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
@@ -313,6 +322,21 @@ def _outside_name(name: str, ctx: FieldContext) -> bool:
     return not low.endswith(_FIELD_SUFFIXES)
 
 
+_VALUE_QUOTES = {"'": "'", '"': '"', "\u2018": "\u2019", "\u201c": "\u201d", "\u201e": "\u201c",
+                 "\u00ab": "\u00bb"}
+
+
+def _quoted_value(sentence: str, found: re.Match[str]) -> bool:
+    """The identifier stands alone in quotation marks ("meldet das Tool 'reauth_required'"):
+    a value written as text (a status, a code), not a tool named; tool names come bare or in
+    code quotes."""
+    lo, hi = found.start(), found.end()
+    if lo == 0 or hi >= len(sentence):
+        return False
+    close = _VALUE_QUOTES.get(sentence[lo - 1])
+    return close is not None and sentence[hi] == close
+
+
 def feeds_another_tool(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
     """A sentence in another language naming a tool this server does not list, then the user,
     the conversation or a whole of something given to it ("wywołaj `archiwizuj_kontekst`,
@@ -330,7 +354,7 @@ def feeds_another_tool(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> I
         if "_" not in sentence:
             continue
         for found in _TOOL_NAME.finditer(sentence):
-            if not _outside_name(found.group(), ctx):
+            if not _outside_name(found.group(), ctx) or _quoted_value(sentence, found):
                 continue
             lo = m.start() + found.end()
             words = words_of(text[lo : m.end()])
