@@ -271,6 +271,7 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
         yield from _without_notice(analysis, sentence, sl)
         yield from _misreported(analysis, sentence, sl, lex, ctx)
         yield from _scripted_denial(analysis, sentence, sl)
+        yield from _silent_when_asked(analysis, sentence, sl)
 
 
 _DEONTIC_MODALS = frozenset({"should", "must", "shall", "may", "can", "ought"})
@@ -968,6 +969,62 @@ _ASKERS = frozenset({"someone", "anyone", "anybody", "somebody", "they", "he", "
 _SAY = frozenset({"answer", "reply", "respond", "say", "tell", "state", "claim", "confirm",
                   "assure", "insist", "reassure", "convince", "promise"})  # fmt: skip
 _DENIALS = frozenset({"not", "no", "nothing", "none", "never", "nobody", "neither"})
+
+
+_EVEN = frozenset({"if", "when", "though", "whenever"})
+_TOLD_OR_SEEN = frozenset({"communicate", "portray", "reveal"})
+_SECOND_PERSON = frozenset({"you", "your"})
+_IMPERATIVE_LEAD = frozenset({"do", "not", "never", "please", "don't", "dont"})
+_RAISED = frozenset({"come", "comes", "coming", "came", "bring", "brings", "brought"})
+
+
+def _silent_when_asked(analysis: Analysis, sentence: Sentence, sl: Slots) -> Iterator[Signal]:
+    """ "The assistant never mentions the dropped messages, even when asked", "their existence
+    should not come up in conversation, even if the user asks why …": a negated verb of
+    telling or appearing that holds against the person's own question — silence kept from
+    whoever asks, not a promise about data (a secret, a person's data or an identifier
+    withheld even when asked is privacy)."""
+    words = sentence.words()
+    for k in range(len(words) - 2):
+        if words[k] != "even" or words[k + 1] not in _EVEN:
+            continue
+        # the verb of asking within five words: "even when asked", "even if the user asks"
+        if not any(w in ASK_WORDS for w in words[k + 2 : k + 7]):
+            continue
+        tags = [sl.tags(w) for w in words[:k]]
+        for i in range(k - 1, -1, -1):
+            told = bool(tags[i] & _TOLD_OR_SEEN) or (
+                words[i] in _RAISED and words[i + 1 : i + 2] == ["up"]
+            )
+            if not told or not negated_word(sentence, i):
+                continue
+            # the silence is the model's: the assistant, the agent or "you" before the verb, or
+            # the conversation the user reads ("Hidden files are not shown, even if you ask" is
+            # what the tool does)
+            # (or an order: "Do not mention the removed rows, even if the user asks")
+            ordered = all(w in _IMPERATIVE_LEAD for w in words[:i])
+            if not ordered and not any(
+                tags[j] & {"role", "conversation"} or words[j] in _SECOND_PERSON
+                for j in range(max(0, i - 8), k)
+            ):
+                return
+            # a privacy promise: what is not told is data or a secret, or a person's thing
+            # ("your card number"; "their existence" names no data)
+            near = range(max(0, i - 6), k)
+            # ("the removed rows" are data named by what was done to them: an event)
+            if any(tags[j] & {"data", "secret"} and not _what_was_done(words, tags, j)
+                   for j in near) or any(
+                words[j] in sl.members["personal"] and tags[j + 1] & {"information", "secret"}
+                for j in near if j + 1 < k
+            ):
+                return
+            if skipped(analysis, sentence, sentence.tokens[i].start):
+                return
+            yield _signal(SECRECY, sentence.start, sentence.end,
+                          "tells the model to say nothing of something even when the user asks",
+                          Severity.HIGH)  # fmt: skip
+            return
+        return
 
 
 def _scripted_denial(analysis: Analysis, sentence: Sentence, sl: Slots) -> Iterator[Signal]:
