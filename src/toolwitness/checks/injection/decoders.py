@@ -48,7 +48,8 @@ _HEX_ESC = lazy_compile(r"(?:\\x[0-9A-Fa-f]{2}){8,4000}")
 # or continuation byte of letters is 0xc3 0xa9, …): items without one ("be ad") are not bytes.
 _HEX_ITEM = r"(?:0[xX])?(?:[0-9][0-9A-Fa-f]|[A-Fa-f][0-9])"
 _HEX_SEP = lazy_compile(rf"(?:{_HEX_ITEM}[\s,;:]{{1,3}}){{7,4000}}{_HEX_ITEM}")
-_DECIMAL = lazy_compile(r"(?<![\w.])(?:[0-9]{1,3}[\s,;]{1,3}){7,4000}[0-9]{1,3}(?![\w.])")
+# (up to five digits: a character code of any script, "1571 1585 …" Arabic, "12354 …" kana)
+_DECIMAL = lazy_compile(r"(?<![\w.])(?:[0-9]{1,5}[\s,;]{1,3}){7,4000}[0-9]{1,5}(?![\w.])")
 _OCTAL_ESC = lazy_compile(r"(?:\\[0-7]{3}){6,4000}")
 _OCTAL_LIST = lazy_compile(r"(?<![\w.])(?:0[0-7]{2,3}[\s,;]{1,3}){7,4000}0[0-7]{2,3}(?![\w.])")
 _NUMBER = lazy_compile(r"[0-9A-Fa-f]+")
@@ -308,10 +309,20 @@ def _number_lists(text: str) -> Iterator[tuple[int, int, str, str]]:
             if base == 10 and not all(9 <= c <= 0x7E for c in codes) and _od_octal(numbers):
                 # three octal digits per byte without the leading 0, as `od -b` prints them
                 codes, found = [int(n, 8) for n in numbers], "octal codes"
-            if all(9 <= c <= 0x7E for c in codes):
+            if all(9 <= c <= 0x7E for c in codes) or (
+                found == "decimal codes" and all(_character(c) for c in codes)
+            ):
                 out = readable("".join(map(chr, codes)))
                 if out:
                     yield m.start(), m.end(), found, out
+
+
+def _character(code: int) -> bool:
+    """A code point a text may hold: a tab, a newline or a printable code, not a surrogate
+    (`readable` then asks that the decoded text read as words)."""
+    if code in (9, 10, 13):
+        return True
+    return 9 <= code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF and chr(code).isprintable()
 
 
 def _od_octal(numbers: list[str]) -> bool:
