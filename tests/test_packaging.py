@@ -26,6 +26,17 @@ def _requirement_name(spec: str) -> str:
     return _normal(match.group(0))
 
 
+def _found_by_spec(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "find_spec"
+        and len(node.args) == 1
+        and isinstance(node.args[0], ast.Constant)
+        and isinstance(node.args[0].value, str)
+    )
+
+
 def _imported_top_level_modules() -> dict[str, list[str]]:
     """Every absolute import in src/toolwitness (nested ones too) -> the files importing it."""
     found: dict[str, list[str]] = {}
@@ -35,6 +46,10 @@ def _imported_top_level_modules() -> dict[str, list[str]]:
                 names = [a.name for a in node.names]
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
                 names = [node.module]
+            elif _found_by_spec(node):
+                # a package read for its data files, located without importing it
+                # (`importlib.util.find_spec("confusable_homoglyphs")`): a use all the same
+                names = [node.args[0].value]  # type: ignore[attr-defined]
             else:
                 continue
             for name in names:
