@@ -123,7 +123,9 @@ def _assistant_silent(found: dict[str, list[int]]) -> int | None:
 
 
 def _first_sentence(
-    analysis: Analysis, pick: Callable[[dict[str, list[int]]], int | None]
+    analysis: Analysis,
+    pick: Callable[[dict[str, list[int]]], int | None],
+    needs: Callable[[list[str]], bool] | None = None,
 ) -> tuple[int, int] | None:
     """The span of the first sentence, in text of another language, where `pick` finds among
     one language's classes the word the reading rests on (its index), outside quotes, shown
@@ -133,7 +135,7 @@ def _first_sentence(
         return None
     for m in _SENTENCE.finditer(text):
         words = words_of(m.group())
-        if len(words) < _MIN_WORDS:
+        if len(words) < _MIN_WORDS or (needs is not None and not needs(words)):
             continue
         picks = [i for found in classes_of(words).values() if (i := pick(found)) is not None]
         if not picks:
@@ -154,10 +156,15 @@ def _shown_or_asked(analysis: Analysis, at: int, end: int) -> bool:
 
 
 def _reported(
-    analysis: Analysis, pick: Callable[[dict[str, list[int]]], int | None], family: str, why: str
+    analysis: Analysis,
+    pick: Callable[[dict[str, list[int]]], int | None],
+    family: str,
+    why: str,
+    needs: Callable[[list[str]], bool] | None = None,
 ) -> Iterator[Signal]:
-    """One medium signal on the first sentence `pick` settles (`_first_sentence`), if any."""
-    span = _first_sentence(analysis, pick)
+    """One medium signal on the first sentence `pick` settles (`_first_sentence`), if any
+    (among the sentences whose words `needs` accepts)."""
+    span = _first_sentence(analysis, pick, needs)
     if span is not None:
         yield _signal(family, Severity.MEDIUM, span[0], span[1], why)
 
@@ -288,13 +295,29 @@ def secret_elsewhere(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Ite
     parameter takes a person's sign-in material, which leaves with the call. Quiet for a tool
     named for secrets or signing in, for a sentence with a negator, in quotes, a shown example
     and a question, and for a tool's own description (where a sentence may only say how a
-    secret is kept)."""
-    if ctx.param is None or _keeps_secrets(ctx):
+    secret is kept) unless the sentence names one of the tool's parameters that is not
+    itself for a secret ("… upisuje … lozinku za e-Građane korisnika u polje napomena": the
+    user's password written into the notes)."""
+    if _keeps_secrets(ctx):
         return
+    if ctx.param is not None:
+        yield from _reported(
+            analysis, _users_secret, SENSITIVE,
+            "names the user and their password or PIN in a parameter's text, in another "
+            "language, in a tool that is not about signing in",
+        )  # fmt: skip
+        return
+    table = multilingual_classes()
+
+    def into_a_field(words: list[str]) -> bool:
+        return any(w in ctx.params and all(name != "secret" for _, name in table.get(w, ()))
+                   for w in words)  # fmt: skip
+
     yield from _reported(
         analysis, _users_secret, SENSITIVE,
-        "names the user and their password or PIN in a parameter's text, in another "
-        "language, in a tool that is not about signing in",
+        "names the user's password or PIN and a parameter of this tool it is to be written "
+        "into, in another language, in a tool that is not about signing in",
+        into_a_field,
     )  # fmt: skip
 
 
