@@ -23,7 +23,8 @@ The writer numbered the pieces so the model joins them while no single field rea
 order; honest metadata has no reason to number fragments across fields (a numbered list lives
 in one field). The markers are read, not the words, so this holds in any language and script
 (digits of any script count: "(१/२)"): two or more fields carrying "(k/n)" markers (ASCII or
-full-width parentheses) with one total n from 2 to 9, at least two different k, and no field
+full-width parentheses; a word may label the fraction inside them, "(Teil 1/3: …)", "(ផ្នែក
+១/២)") with one total n from 2 to 9, at least two different k, and no field
 holding two parts of the same number. Pieces labelled in words count the same way
 (`_labelled_parts`): "1. rész:", "Part 2:", "step one:", "first half …:", "之一：" — a number
 and the same word for the piece in two fields or more, the first piece among them, a colon after
@@ -216,7 +217,10 @@ def split_findings(
 
 
 NUMBERED_RULE = "TW-INJ-023"
-_PART_MARKER = lazy_compile(r"[(\uff08]\s*(\d)\s*/\s*(\d)\s*[)\uff09]")
+# "(2/3)", or labelled inside the parentheses: "(Teil 1/3: …)", "(भाग 2/3)", "(ផ្នែក ១/២)"
+_PART_MARKER = lazy_compile(
+    r"[(\uff08]\s*(?:[^\s\d()/:\uff08\uff09]{1,16}\s{1,3})?(\d)\s*/\s*(\d)\s*[):\uff09\uff1a]"
+)
 _MAX_PARTS = 9
 
 
