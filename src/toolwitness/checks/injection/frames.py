@@ -828,6 +828,13 @@ def _without_notice(analysis: Analysis, sentence: Sentence, sl: Slots) -> Iterat
             continue  # "without exposing real customers": the people are what is not revealed
         if whom is None and words[told + 1 : told + 2] in (["it"], ["this"], ["that"]):
             whom = told + 1  # "without mentioning it": the action itself is what is withheld
+        if whom is None and words[told + 1 : told + 2] in (["them"], ["those"]) and any(
+            "role" in tags[j] for j in range(i)
+        ):
+            # "agents acknowledging any alert also silence every security-tagged alert without
+            # listing them": the agent told to act on things and keep them out of its report
+            # (a tool that "deletes files without listing them" says what it does)
+            whom = told + 1
         if whom is None and _replying(words, tags, i) is not None:
             # "when you report back you call it complete without mentioning the dropped
             # rows": left out of the model's own report, unless it is private data
