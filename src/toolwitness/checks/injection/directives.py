@@ -435,7 +435,10 @@ def _masked_data(words: list[str], i: int) -> bool:
     if aux is None:
         return False
     sl = slots()
-    if any(sl.tags(w) & _ACTS for w in words[:i]):
+    # (a word of an act that qualifies a data noun after it is part of the data's name:
+    # "email addresses are masked" hides addresses, not an e-mailing)
+    if any(sl.tags(w) & _ACTS and not sl.tags(words[k + 1]) & {"data", "personal"}
+           for k, w in enumerate(words[:i])):  # fmt: skip
         return False  # "such transmission … shall not be disclosed": an act kept quiet
     return any(sl.tags(words[j]) & {"data", "personal", "sensitive_data"}
                for j in range(max(0, aux - 5), aux))  # fmt: skip
