@@ -590,6 +590,27 @@ def _refused_example(analysis: Analysis, sentence: Sentence, start: int) -> bool
     return bool(lead) and analysis.negated_at(lead[-1].start)
 
 
+_NO_HEADS = frozenset({"no", "neither", "nor"})
+_LIST_CLAUSE = 4  # an item of a list: a noun phrase of a few words, no verb
+
+
+def _listed_after_no(sentence: Sentence, start: int) -> bool:
+    """The word at `start` is an item of a list the sentence opens with "no" ("No cookies,
+    credentials or conversation content are sent with the request"): the comma makes the
+    later items a clause of their own, which the determiner still negates. Every clause
+    before the one holding `start` is a short item, the first opens with "no", and the word
+    opens its own clause (after at most "or", "and", "nor")."""
+    clauses = sentence.clauses
+    k = next((c for c, clause in enumerate(clauses) if clause.start <= start <= clause.end), 0)
+    if k == 0 or clauses[0].tokens[0].text not in _NO_HEADS:
+        return False
+    # the item opens its clause ("credentials or …", "or tokens"), as a list's next item does
+    lead = [t for t in clauses[k].tokens if t.end <= start]
+    if len(lead) > 1 or (lead and lead[0].text not in ("or", "and", "nor")):
+        return False
+    return all(len(clause.tokens) <= _LIST_CLAUSE for clause in clauses[:k])
+
+
 def sensitive_targets(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
     if not mentions_any_target(analysis.lower, lex):
         return
@@ -604,6 +625,8 @@ def sensitive_targets(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> It
                 continue
             if analysis.negated_at(start) or sentence.documentary_at(start):
                 continue
+            if _listed_after_no(sentence, start):
+                continue  # "No cookies, credentials or conversation content are sent"
             if analysis.exemplified_at(start) or _subject_negated(analysis, start, lex):
                 continue
             if _refused_subject(sentence, start, lex):
