@@ -109,12 +109,23 @@ _DOC_PATHS = frozenset({"doc", "docs", "documentation", "reference", "references
                         "api-reference"})  # fmt: skip
 
 
+@lru_cache(maxsize=1)
+def _help_labels() -> frozenset[str]:
+    """Words for help, a manual or documentation in other languages, as a help site's first
+    host label writes them ("ayuda", "hilfe", "hjalp", "aiuto"): data/lexicon/help-hosts.txt,
+    built from the multilingual classes by scripts/build_multilingual.py."""
+    text = data_files().joinpath("lexicon", "help-hosts.txt").read_text("utf-8")
+    lines = (line.strip() for line in text.splitlines())
+    return frozenset(w for w in lines if w and not w.startswith("#") and w.isalpha())
+
+
 def reference_page(dest: Destination) -> bool:
     """A web page to read (a documentation site, a reference path) with no query to carry
     data: a link for the reader, not a place a tool or the model sends anything."""
     if dest.kind != "url" or dest.host is None or "?" in dest.rest:
         return False
-    if dest.host.lower().split(".", 1)[0] in _DOC_LABELS:
+    label = dest.host.lower().split(".", 1)[0]
+    if label in _DOC_LABELS or (dest.host.count(".") >= 2 and label in _help_labels()):
         return True
     path = dest.rest.split("/", 2)
     return len(path) > 1 and path[1].lower() in _DOC_PATHS
