@@ -53,6 +53,7 @@ from toolwitness.checks.injection.targets import (
     _other_sense,
     _quoted_data,
     _reach,
+    checked_head,
     into_secret_fields,
     redacted,
     user_supplied,
@@ -840,6 +841,8 @@ def _intent(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: 
             continue  # an item of a list of labels ("packs (jailbreak, data-exfiltration, …)")
         if "offensive" not in tag and i + 1 < len(words) and words[i + 1] not in _HEAD_FOLLOWERS:
             continue  # a modifier ("injection container"), not what the tool is
+        if checked_head(words, i):
+            continue  # the head noun guards against it: "phishing check", "malware scanner"
         if analysis.quoted_at(sentence.tokens[i].start):
             continue
         if analysis.label_cell_at(sentence.tokens[i].start):

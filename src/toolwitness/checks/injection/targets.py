@@ -967,7 +967,9 @@ def _offensive_action(sentence: Sentence, lex: Lexicon) -> int | None:
         words = [t.text for t in clause.tokens]
         for i, w in enumerate(words):
             if base_form(w, every_verb) is None:
-                if w in lex.intent["attack_heads"] and not clause.negated(i):
+                if w in lex.intent["attack_heads"] and not clause.negated(i) and not checked_head(
+                    words, i
+                ):
                     return offset + i
                 continue
             if i and words[i - 1] in _DETERMINERS:
@@ -979,7 +981,11 @@ def _offensive_action(sentence: Sentence, lex: Lexicon) -> int | None:
                     if _consequence(words, i):
                         break
                     return offset + i
-            if w in lex.intent["attack_heads"] and not clause.negated(i):
+            if (
+                w in lex.intent["attack_heads"]
+                and not clause.negated(i)
+                and not checked_head(words, i)
+            ):
                 return offset + i
         offset += len(words)
     return None
@@ -1003,6 +1009,22 @@ def _defended(words: list[str], i: int) -> bool:
     )
 
 
+# Head nouns of checking beside the `defensive` class (which leaves out "check": as a verb it
+# opens orders, "check the inbox and send …"); read here only right after an attack's word.
+_CHECK_HEADS = frozenset({"check", "checks", "detection", "protection", "screening"})
+
+
+def checked_head(words: Sequence[str], i: int) -> bool:
+    """The attack's word, a noun ("phishing", "injection"), modifies a head noun of checking
+    or defence after it ("phishing check", "injection detection"). A verb before its object
+    is the attack itself ("evade detection", "bypass protection")."""
+    if i + 1 >= len(words):
+        return False
+    sl = slots()
+    noun = words[i].endswith("ing") or words[i] in sl.members["attack_noun"]
+    return noun and (words[i + 1] in _CHECK_HEADS or words[i + 1] in sl.members["defensive"])
+
+
 def harmful_intent(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
     verbs = lex.intent["verbs"]
     markers = lex.intent["markers"]
@@ -1019,6 +1041,8 @@ def harmful_intent(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Itera
             parts = w.replace("-", " ").split() if "-" in w and w not in markers else [w]
             if len(parts) > 1 and parts[-1] in defensive:
                 continue  # "a phishing-awareness campaign": the compound's head is defensive
+            if checked_head(words, i):
+                continue  # "phishing check", "malware scanner": the head noun guards against it
             if _defended(words, i):
                 continue  # "protection against impersonation": what is guarded against
             if sentence.lone_item(toks[i].start):
