@@ -983,6 +983,7 @@ _TOLD_OR_SEEN = frozenset({"communicate", "portray", "reveal"})
 _SECOND_PERSON = frozenset({"you", "your"})
 _IMPERATIVE_LEAD = frozenset({"do", "not", "never", "please", "don't", "dont"})
 _RAISED = frozenset({"come", "comes", "coming", "came", "bring", "brings", "brought"})
+_ASKED_REACH = 24  # words back from "even if … asks" to the negated verb of telling
 
 
 def _silent_when_asked(analysis: Analysis, sentence: Sentence, sl: Slots) -> Iterator[Signal]:
@@ -998,8 +999,10 @@ def _silent_when_asked(analysis: Analysis, sentence: Sentence, sl: Slots) -> Ite
         # the verb of asking within five words: "even when asked", "even if the user asks"
         if not any(w in ASK_WORDS for w in words[k + 2 : k + 7]):
             continue
-        tags = [sl.tags(w) for w in words[:k]]
-        for i in range(k - 1, -1, -1):
+        # the negated verb is near: a bounded look-back keeps many "even if asked" linear
+        lo = max(0, k - _ASKED_REACH)
+        tags = [frozenset[str]()] * lo + [sl.tags(w) for w in words[lo:k]]
+        for i in range(k - 1, lo - 1, -1):
             told = bool(tags[i] & _TOLD_OR_SEEN) or (
                 words[i] in _RAISED and words[i + 1 : i + 2] == ["up"]
             )

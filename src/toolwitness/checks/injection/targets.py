@@ -6,6 +6,7 @@ documentation of attacks, and not part of the tool's stated purpose (an SSH tool
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 from collections.abc import Iterator, Sequence
@@ -601,14 +602,23 @@ def _listed_after_no(sentence: Sentence, start: int) -> bool:
     before the one holding `start` is a short item, the first opens with "no", and the word
     opens its own clause (after at most "or", "and", "nor")."""
     clauses = sentence.clauses
-    k = next((c for c, clause in enumerate(clauses) if clause.start <= start <= clause.end), 0)
-    if k == 0 or clauses[0].tokens[0].text not in _NO_HEADS:
+    if len(clauses) < 2 or clauses[0].tokens[0].text not in _NO_HEADS:
+        return False
+    k = max(0, bisect.bisect_right(sentence.clause_starts, start) - 1)
+    if k == 0:
         return False
     # the item opens its clause ("credentials or …", "or tokens"), as a list's next item does
-    lead = [t for t in clauses[k].tokens if t.end <= start]
+    lead = [t for t in clauses[k].tokens[:2] if t.end <= start]
     if len(lead) > 1 or (lead and lead[0].text not in ("or", "and", "nor")):
         return False
-    return all(len(clause.tokens) <= _LIST_CLAUSE for clause in clauses[:k])
+    # the list's end: the first clause longer than an item (once per sentence, so linear)
+    end = sentence.memo.get("no_list_end")
+    if end is None:
+        end = sentence.memo["no_list_end"] = next(
+            (c for c, clause in enumerate(clauses) if len(clause.tokens) > _LIST_CLAUSE),
+            len(clauses),
+        )
+    return k <= end
 
 
 def sensitive_targets(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
