@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from confusable_homoglyphs import categories, confusables  # type: ignore[import-untyped]
 
+from module_probe import modules_after
 from toolwitness.checks.unicode import script
 
 
@@ -52,15 +52,8 @@ def test_a_scan_beyond_ascii_loads_no_urllib_request(tmp_path: Path) -> None:
         "name": "get_forecast", "description": "Get the forecast for a city — Zürich or 東京.",
         "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}},
     }]}, ensure_ascii=False), "utf-8")  # fmt: skip
-    probe = (
-        "import json, sys\nfrom toolwitness.cli import main\nrc = main(sys.argv[1:])\n"
-        "sys.stdout.write('\\n' + json.dumps([rc, sorted(sys.modules)]))\n"
-    )
     argv = ["scan", str(catalog), "-f", "json", "-o", str(tmp_path / "r.json")]
-    proc = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True,
-                          timeout=300, cwd=tmp_path)  # fmt: skip
-    rc, names = json.loads(proc.stdout.rsplit("\n", 1)[1])
-    assert rc in (0, 1), proc.stderr
+    _, names = modules_after(argv, tmp_path)
     loaded = set(names)
     assert "regex" in loaded  # the text beyond ASCII was read
     assert not loaded & {"urllib.request", "http.client", "email", "confusable_homoglyphs"}

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from module_probe import modules_after
 from toolwitness import sha
 
 
@@ -58,14 +57,7 @@ def test_a_one_tool_scan_loads_no_openssl(tmp_path: Path) -> None:
         "name": "get_forecast", "description": "Get the weather forecast for a city.",
         "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}},
     }]}))  # fmt: skip
-    probe = (
-        "import json, sys\nfrom toolwitness.cli import main\nrc = main(sys.argv[1:])\n"
-        "sys.stdout.write('\\n' + json.dumps([rc, sorted(sys.modules)]))\n"
-    )
     argv = ["scan", str(catalog), "-f", "json", "-o", str(tmp_path / "r.json")]
-    proc = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True,
-                          timeout=300, cwd=tmp_path)  # fmt: skip
-    rc, names = json.loads(proc.stdout.rsplit("\n", 1)[1])
-    assert rc in (0, 1), proc.stderr
+    _, names = modules_after(argv, tmp_path)
     assert "toolwitness.integrity.canonical" in names  # the digests were made
     assert "_hashlib" not in names and "hashlib" not in names

@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 from conftest import ROOT
+from module_probe import NAMES_PROBE
 
 CATALOG = ROOT / "examples" / "catalogs" / "weather.json"
 MAX_SCAN_MODULES = 276  # 270 now (each reading is a small module), with a little room; a new heavy dependency breaks it
@@ -40,12 +41,7 @@ sys.stdout.write("\\n" + json.dumps([rc, len(sys.modules), parsed, sorted(sys.mo
 
 
 # The modules a command leaves loaded (no yaml import of its own, unlike _PROBE).
-_NAMES = """
-import json, sys
-from toolwitness.cli import main
-rc = main(sys.argv[1:])
-sys.stdout.write("\\n" + json.dumps([rc, len(sys.modules), [], sorted(sys.modules)]))
-"""
+_NAMES = NAMES_PROBE
 
 
 def _run(

@@ -351,10 +351,6 @@ def _outside_name(name: str, ctx: FieldContext) -> bool:
 _FED_ITSELF = ("user", "conversation")
 
 
-def _own_param_named(words: list[str], ctx: FieldContext) -> bool:
-    return not ctx.params.isdisjoint(words)
-
-
 def _calls_itself(sentence: str, found: re.Match[str], ctx: FieldContext) -> bool:
     """The tool's own name inside a sentence, not opening it and not as a call shown with its
     arguments ("`nachat_smenu`(…)"): the tool asks to be called again ("вызовите
@@ -408,7 +404,7 @@ def feeds_another_tool(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> I
                     continue
             lo = m.start() + found.end()
             words = words_of(text[lo : m.end()])
-            fed = _FED_ITSELF if itself and not _own_param_named(words, ctx) else _FED
+            fed = _FED_ITSELF if itself and ctx.params.isdisjoint(words) else _FED
             given = [k for classes in classes_of(words).values() for name in fed
                      for k in classes.get(name, ())]  # fmt: skip
             if not given:
