@@ -210,6 +210,12 @@ class Translator:
                 for translations, _ in senses[:1] if first_only else senses:
                     for translation in translations:
                         index.setdefault(translation, set()).add(head)
+                if pos == "r":
+                    # a negating particle is often untagged ("δεν": not; "μην": not, do
+                    # not): an untagged entry counts when its first sense is the word
+                    for p, ss in entries:
+                        for translation in ss[0][0] if p == "" and ss else ():
+                            index.setdefault(translation, set()).add(head)
             self._reverse[key] = index
         return self._reverse[key].get(word, set())
 
@@ -567,6 +573,12 @@ def build(dictd: Path, wordnet: Path) -> str:
             if lang in LEGACY_TOO and (lang, name) not in _UNION_LEFT_OUT:
                 senses = [wn.sense(key) for key in spec["seeds"]]
                 extra |= legacy.agreed(lang, spec["seeds"], senses)
+                if senses[0].pos == "r":
+                    # a negation written in two parts ("not": "ne ... pas"): each part is a
+                    # negating particle no dictionary lists alone; inflected with the
+                    # rest, so its elided form ("n'") is read too
+                    words |= {part.strip() for w in extra if "..." in w
+                              for part in w.split("...") if _single(part.strip())}  # fmt: skip
                 extra = legacy.confirmed(lang, extra - words, senses)
                 if senses[0].pos == "r":  # a negating particle, as for the nine languages
                     kept |= extra
