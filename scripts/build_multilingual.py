@@ -219,11 +219,50 @@ class Translator:
             self._reverse[key] = index
         return self._reverse[key].get(word, set())
 
+    def aligned(self, pivot: str, code: str, word: str, sense: Synset) -> set[str]:
+        """The translations into the language of the pivot's senses that translate as `word`
+        into English, matched by their gloss: WikDict writes each sense's gloss in the pivot
+        language, the same in `pivot-eng` as in `pivot-XXX`, so one gloss is one sense ("hasło":
+        "tajny wyraz lub ciąg znaków" is "password" and "contraseña", though "eslogan" comes
+        first in Spanish). Only a pivot sense all of whose English words are lemmas of the
+        WordNet sense ("kryć": hide, cover is another sense too), and one with a gloss; of the
+        translations its first, the sense's main word ("mot de passe, code": not "code")."""
+        pos, lemmas = sense.pos, {lemma.replace("_", " ") for lemma in sense.lemmas}
+        key = f"{pivot}/{pos}/glossed"
+        if key not in self._reverse:
+            index: dict[str, set[str]] = {}
+            for head, entries in self.dictionary(f"{pivot}-eng").entries.items():
+                for p, senses in entries:
+                    for translations, gloss in senses if p == pos else ():
+                        for translation in translations if gloss.strip() else ():
+                            joined = "\t".join([head, gloss, *translations])
+                            index.setdefault(translation, set()).add(joined)
+            self._reverse[key] = index
+        out: set[str] = set()
+        for pair in sorted(self._reverse[key].get(word, set())):
+            head, gloss, *english = pair.split("\t")
+            if not lemmas.issuperset(english):
+                continue
+            for translations, other in self.dictionary(f"{pivot}-{code}").senses(head, pos):
+                if other == gloss:
+                    out |= set(translations[:1])  # the sense's main word; later ones are looser
+        return out
+
     def first(self, pair: str, word: str, pos: str) -> set[str]:
         """The translations of the word's first sense in that part of speech: a pivot word
         was chosen for one sense, and its first is the common one."""
         senses = self.dictionary(pair).senses(word, pos)
         return set(senses[0][0]) if senses else set()
+
+    def aligned_into(self, lang: str, word: str, sense: Synset) -> set[str]:
+        """The words of a pivoted language that a pivot's sense matched by its gloss gives
+        (`aligned`), through Polish and Finnish where they reach it."""
+        found: set[str] = set()
+        if lang in PIVOT_POLISH or lang in PIVOT_BOTH:
+            found |= self.aligned("pol", (PIVOT_POLISH | PIVOT_BOTH)[lang], word, sense)
+        if lang in PIVOT_BOTH or lang in PIVOT_FIN_ELL:
+            found |= self.aligned("fin", (PIVOT_BOTH | PIVOT_FIN_ELL)[lang], word, sense)
+        return found
 
     def into(self, lang: str, word: str, sense: Synset, either: bool = False,
              agree: bool = False) -> set[str]:  # fmt: skip
@@ -453,6 +492,15 @@ class Legacy:
                 out.add(word)
         return out
 
+    def not_contradicted(self, lang: str, words: set[str], senses: list[Synset]) -> set[str]:
+        """The words the dictionary back into English does not list, and those it lists that
+        `confirmed` keeps."""
+        back = [p for p in _LEGACY_PAIRS[_legacy_code(lang)] if not p.startswith("eng-")]
+        if not back or not words:
+            return words
+        listed = set(self._first_senses(back[0], words))
+        return (words - listed) | self.confirmed(lang, words & listed, senses)
+
     def _first_senses(self, pair: str, words: set[str]) -> dict[str, list[str]]:
         """The translations of each word's first sense: its first entry's first line (German's
         dictionary gives each sense an entry; the others number the senses of one)."""
@@ -557,6 +605,7 @@ def build(dictd: Path, wordnet: Path) -> str:
             words: set[str] = set()
             kept: set[str] = set()  # not inflected
             extra: set[str] = set()  # the older dictionaries' words for a WikDict language
+            aligned: set[str] = set()  # a pivot's sense matched by its gloss (`aligned`)
             for key in spec["seeds"]:
                 sense = wn.sense(key)
                 if lang in LEGACY:
@@ -568,8 +617,16 @@ def build(dictd: Path, wordnet: Path) -> str:
                     either = spec.get("pivots") == "either"
                     agree = spec.get("pivots") == "agree"
                     words |= tr.into(lang, key.split(".")[0], sense, either, agree)
+                    aligned |= tr.aligned_into(lang, key.split(".")[0], sense)
                     if lang in LEGACY_TOO:
                         extra |= legacy.into(lang, key.split(".")[0], sense)
+            if lang in LEGACY_TOO:
+                # a pivot sense's translations may be loose ("hasło": "mot de passe, code"):
+                # a word the dictionary back into English reads as another sense first is
+                # left out; one it does not list is kept ("contraseña")
+                senses = [wn.sense(key) for key in spec["seeds"]]
+                aligned = legacy.not_contradicted(lang, aligned - words, senses)
+            (kept if wn.sense(spec["seeds"][0]).pos == "r" else words).update(aligned)
             if lang in LEGACY_TOO and (lang, name) not in _UNION_LEFT_OUT:
                 senses = [wn.sense(key) for key in spec["seeds"]]
                 extra |= legacy.agreed(lang, spec["seeds"], senses)

@@ -266,9 +266,9 @@ def precedence_elsewhere(analysis: Analysis, ctx: FieldContext, lex: Lexicon) ->
 
 
 def may_ask_for_secret(text: str) -> bool:
-    """The gate: a person's secret (a password, a PIN) and the user, in one language
-    (the `secret` class: password.n.01, personal_identification_number.n.01)."""
-    return _one_language(_seen(text), ("secret", "user"))
+    """The gate: a person's secret (a password, a PIN) and the user or the conversation, in
+    one language (the `secret` class: password.n.01, personal_identification_number.n.01)."""
+    return _one_language(_seen(text), ("secret",), ("user", "conversation"))
 
 
 def _keeps_secrets(ctx: FieldContext) -> bool:
@@ -289,6 +289,39 @@ def _users_secret(found: dict[str, list[int]]) -> int | None:
     return found["secret"][0]
 
 
+def _secret_from_chat(found: dict[str, list[int]]) -> int | None:
+    """The secret word when the conversation is named in the sentence and nothing negates it
+    ("cualquier contraseña mencionada en la conversación", "orice parolă menționată în
+    conversație"): a password is lifted from what was said, not asked of its owner."""
+    if "secret" not in found or "conversation" not in found or "negator" in found:
+        return None
+    return found["secret"][0]
+
+
+def _secret_lifted(analysis: Analysis) -> Iterator[Signal]:
+    """A parameter's text in another language that names a password or PIN and the
+    conversation, with no negator anywhere in it ("Usuario, contraseña y código SMS … Si
+    aparecen en cualquier punto de la conversación, cópialos aquí"): the secret is to be
+    copied out of what was said, not asked of its owner. A parameter's text is read whole:
+    its sentences describe one value."""
+    text = analysis.text
+    if not in_another_language(text):
+        return
+    words = words_of(text)
+    for found in classes_of(words).values():
+        at = _secret_from_chat(found)
+        if at is None:
+            continue
+        offset = word_offsets(text)[at]
+        if not _shown_or_asked(analysis, offset, len(text)):
+            yield _signal(
+                SENSITIVE, Severity.MEDIUM, 0, len(text),
+                "copies a password or PIN out of the conversation into a parameter, in "
+                "another language",
+            )  # fmt: skip
+            return
+
+
 def secret_elsewhere(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
     """A parameter's text in another language that names the user and their secret ("il
     codice OTP appena ricevuto dal cliente e il PIN della carta", "كلمة مرور … من العميل"): the
@@ -298,6 +331,9 @@ def secret_elsewhere(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Ite
     secret is kept) unless the sentence names one of the tool's parameters that is not
     itself for a secret ("… upisuje … lozinku za e-Građane korisnika u polje napomena": the
     user's password written into the notes)."""
+    if ctx.param is not None:
+        # a tool for secrets may ask for one, not copy one out of the conversation
+        yield from _secret_lifted(analysis)
     if _keeps_secrets(ctx):
         return
     if ctx.param is not None:
