@@ -67,7 +67,11 @@ HOSTS = LEXICON / "help-hosts.txt"
 SCHEMA = "toolwitness.multilingual-classes/1"
 
 # ISO 639-1 -> the WikDict code of each language and how it is reached.
-DIRECT = {"fi": "fin", "id": "ind", "bg": "bul", "nb": "nor"}
+DIRECT = {"fi": "fin", "id": "ind", "bg": "bul", "nb": "nor", "ja": "jpn"}
+# Languages simplemma has no dictionary for, reached directly: headwords only. Japanese is
+# written without spaces; a scan finds its words inside the text (`checks/text/multilingual`),
+# so a verb's dictionary form is not inflected (its stem is what a scan could match).
+NO_LEMMATISER = frozenset({"ja"})
 REVERSE = {"pl": "pol", "el": "ell"}
 PIVOT_BOTH = {"de": "deu", "fr": "fra", "it": "ita", "nl": "nld", "pt": "por", "sv": "swe"}
 PIVOT_POLISH = {"ru": "rus", "es": "spa", "tr": "tur"}
@@ -646,7 +650,9 @@ def build(dictd: Path, wordnet: Path) -> str:
         # a word the older dictionaries add that simplemma reads as a form of another lemma
         # is left out: it is that lemma's more often ("bestel": bestellen, to order)
         added = {w for _, _, extra in found_of.values() for w in extra if _single(w)}
-        lemmatiser = LEGACY[lang][1] if lang in LEGACY else lang
+        lemmatiser = LEGACY[lang][1] if lang in LEGACY else (
+            None if lang in NO_LEMMATISER else lang
+        )
         homographs = _homographs(lemmatiser, added, tables) if added and lemmatiser else set()
         for name, (words, kept, extra) in found_of.items():
             single = {w for w in words | (extra - homographs) if _single(w)}

@@ -17,6 +17,7 @@ declare -A NEED=(
   [/usr/share/dictd/freedict-eng-bul.index]=dict-freedict-eng-bul
   [/usr/share/dictd/freedict-eng-fin.index]=dict-freedict-eng-fin
   [/usr/share/dictd/freedict-eng-ind.index]=dict-freedict-eng-ind
+  [/usr/share/dictd/freedict-eng-jpn.index]=dict-freedict-eng-jpn
   [/usr/share/dictd/freedict-eng-nor.index]=dict-freedict-eng-nor
   [/usr/share/dictd/freedict-fin-deu.index]=dict-freedict-fin-deu
   [/usr/share/dictd/freedict-fin-eng.index]=dict-freedict-fin-eng

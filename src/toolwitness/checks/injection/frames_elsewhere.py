@@ -21,6 +21,7 @@ sentence that says the user *is* told.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 
@@ -41,7 +42,9 @@ from toolwitness.checks.text.language import Analysis, split_identifier
 from toolwitness.checks.text.lexicon import Lexicon
 from toolwitness.checks.text.multilingual import (
     classes_of,
+    has_unspaced_script,
     multilingual_classes,
+    unspaced_hits,
     word_offsets,
     words_of,
 )
@@ -62,12 +65,17 @@ _NEAR = 3  # a negator this many words or fewer from the verb it negates
 def _seen(text: str) -> frozenset[tuple[str, str]] | None:
     """The (language, class) pairs of the text's words, when it is text in another language
     long enough to read (an English catalog never loads the table)."""
-    if text.count(" ") < _MIN_WORDS - 1 or not in_another_language(text):
+    if text.count(" ") < _MIN_WORDS - 1 and not has_unspaced_script(text):
+        return None
+    if not in_another_language(text):
         return None
     table = multilingual_classes()
     seen: set[tuple[str, str]] = set()
     for word in words_of(text):
         seen.update(table.get(word, ()))
+    if has_unspaced_script(text):  # Japanese: its words are found inside the text
+        for _, _, senses in unspaced_hits(text):
+            seen.update(senses)
     return frozenset(seen)
 
 
@@ -258,11 +266,80 @@ def precedence_elsewhere(analysis: Analysis, ctx: FieldContext, lex: Lexicon) ->
     ranks itself above the agent's configuration or the person it serves. What comes before
     the word is not what it outranks ("encima de la solicitud del usuario y tiene prioridad
     sobre la plantilla"). Quiet in quotes, a shown example and a question."""
-    yield from _reported(
+    found = False
+    for signal in _reported(
         analysis, _ranks_itself, AUTHORITY,
         "claims precedence over the agent's configuration or its user, in another "
         "language (a word of precedence and the system, the assistant or the user)",
-    )  # fmt: skip
+    ):  # fmt: skip
+        found = True
+        yield signal
+    if not found:
+        span = _outranked_unspaced(analysis)
+        if span is not None:
+            yield _signal(
+                AUTHORITY, Severity.MEDIUM, span[0], span[1],
+                "claims precedence over the user or the agent's instructions, in Japanese "
+                "(what is outranked before より and a word of precedence)",
+            )  # fmt: skip
+
+
+# Japanese puts what is outranked before the comparative particle より ("than") and the word
+# of precedence after it ("…ユーザーの指示よりも優先されます"); what outranks it is the topic,
+# marked with は before them. A grammatical particle, not a phrase: no dictionary lists it.
+_THAN_JA = "より"
+_TOPIC_JA = "は"
+_THAN_GAP_JA = 3  # "よりも優先", "より優先": the word of precedence right after the particle
+_NEGATED_AFTER_JA = 8  # a negator this many characters or fewer after the word ("優先されません")
+
+
+def _outranked_unspaced(analysis: Analysis) -> tuple[int, int] | None:
+    """The first Japanese sentence where a word of precedence follows より and, between the
+    topic (は) and より, the user, the assistant, an instruction or the conversation is named:
+    the topic, this text, is put above them. Negated ("優先されません") or shown or asked:
+    quiet. Each look is bounded or a bisection: the cost grows with the text."""
+    text = analysis.text
+    hits = [(lo, hi, {name for lang, name in senses if lang == "ja"})
+            for lo, hi, senses in unspaced_hits(text)]  # fmt: skip
+    ranked = [(lo, hi) for lo, hi, names in hits if names & set(_RANKED)]
+    negators = [lo for lo, _, names in hits if "negator" in names]
+    ranked_starts = [lo for lo, _ in ranked]
+    for start, end, names in hits:
+        if "precedence" not in names:
+            continue
+        near = max(0, start - len(_THAN_JA) - _THAN_GAP_JA + 1)
+        than = text.rfind(_THAN_JA, near, start)
+        if than < 0:
+            continue
+        sentence = _sentence_around(text, start)
+        if than < sentence[0]:
+            continue
+        reach = max(sentence[0], than - _TOPIC_REACH_JA)
+        topic = text.rfind(_TOPIC_JA, reach, than)
+        first = topic + 1 if topic >= 0 else reach
+        k = bisect_left(ranked_starts, first)
+        if k == len(ranked) or ranked[k][1] > than:
+            continue
+        n = bisect_left(negators, end)
+        if n < len(negators) and negators[n] <= end + _NEGATED_AFTER_JA:
+            continue
+        if not _shown_or_asked(analysis, start, sentence[1]):
+            return sentence
+    return None
+
+
+_TOPIC_REACH_JA = 120  # the topic this many characters or fewer before より
+_SENTENCE_END_JA = "。！？!?\n"
+_SENTENCE_REACH_JA = 400  # a sentence's bounds looked for this far on each side
+
+
+def _sentence_around(text: str, at: int) -> tuple[int, int]:
+    """The bounds of the Japanese sentence holding position `at` (looked for a bounded way)."""
+    lo = max(0, at - _SENTENCE_REACH_JA)
+    hi = min(len(text), at + _SENTENCE_REACH_JA)
+    start = max((text.rfind(c, lo, at) for c in _SENTENCE_END_JA), default=-1)
+    ends = [e for c in _SENTENCE_END_JA if (e := text.find(c, at, hi)) >= 0]
+    return (start + 1 if start >= 0 else lo), (min(ends) if ends else hi)
 
 
 def may_ask_for_secret(text: str) -> bool:
@@ -308,6 +385,18 @@ def _secret_lifted(analysis: Analysis) -> Iterator[Signal]:
     if not in_another_language(text):
         return
     words = words_of(text)
+    if has_unspaced_script(text):
+        names = {name for _, _, senses in unspaced_hits(text) for lang, name in senses
+                 if lang == "ja"}  # fmt: skip
+        if {"secret", "conversation"} <= names and "negator" not in names:
+            secret = next(lo for lo, _, s in unspaced_hits(text) if ("ja", "secret") in s)
+            if not _shown_or_asked(analysis, secret, len(text)):
+                yield _signal(
+                    SENSITIVE, Severity.MEDIUM, 0, len(text),
+                    "copies a password or PIN out of the conversation into a parameter, in "
+                    "Japanese",
+                )  # fmt: skip
+                return
     for found in classes_of(words).values():
         at = _secret_from_chat(found)
         if at is None:

@@ -18,6 +18,13 @@ from toolwitness.errors import InternalError
 from toolwitness.lazyre import lazy_compile
 
 SCHEMA = "toolwitness.multilingual-classes/1"
+# Languages written without spaces between words: their forms are found inside the text, not
+# looked up as whole words. A form of one character ("客", a guest, inside "顧客" or "客観") is
+# too short to find that way.
+UNSPACED = frozenset({"ja"})
+_MIN_UNSPACED = 2
+# Kana and CJK ideographs: where a form of an unspaced language can begin.
+_UNSPACED_SCRIPT = lazy_compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
 _MAX_FORMS = 200_000
 _MAX_WORD = 60
 # A word: letters and combining marks, with an inner apostrophe or hyphen ("l'utente" splits).
@@ -82,3 +89,34 @@ def words_of(text: str) -> list[str]:
 def word_offsets(text: str, start: int = 0, end: int | None = None) -> list[int]:
     """Where each word of `text[start:end]` begins, in `text` (the same words as `words_of`)."""
     return [m.start() for m in _WORD.finditer(text, start, len(text) if end is None else end)]
+
+
+@lru_cache(maxsize=1)
+def _unspaced_forms() -> dict[str, tuple[tuple[str, frozenset[Sense]], ...]]:
+    """first character -> the forms of unspaced languages that begin with it and their
+    (language, class) pairs, longest first."""
+    by_first: dict[str, list[tuple[str, frozenset[Sense]]]] = {}
+    for form, senses in multilingual_classes().items():
+        mine = frozenset(s for s in senses if s[0] in UNSPACED)
+        if mine and len(form) >= _MIN_UNSPACED:
+            by_first.setdefault(form[0], []).append((form, mine))
+    return {c: tuple(sorted(v, key=lambda x: (-len(x[0]), x[0]))) for c, v in by_first.items()}
+
+
+def has_unspaced_script(text: str) -> bool:
+    return _UNSPACED_SCRIPT.search(text) is not None
+
+
+def unspaced_hits(text: str) -> list[tuple[int, int, frozenset[Sense]]]:
+    """(start, end, (language, class) pairs) of every form of an unspaced language inside the
+    text, in order of start. One dictionary lookup per character: the cost is the text's length
+    times the few forms that begin with one character."""
+    if not has_unspaced_script(text):
+        return []
+    forms = _unspaced_forms()
+    out: list[tuple[int, int, frozenset[Sense]]] = []
+    for i, ch in enumerate(text):
+        for form, senses in forms.get(ch, ()):
+            if text.startswith(form, i):
+                out.append((i, i + len(form), senses))
+    return out
