@@ -23,6 +23,7 @@ from toolwitness.checks.injection import frames_elsewhere as inj_elsewhere
 from toolwitness.checks.injection import frames_grant as inj_grant
 from toolwitness.checks.injection import frames_policy as inj_policy
 from toolwitness.checks.injection import frames_precedence as inj_precedence
+from toolwitness.checks.injection import frames_scripted as inj_scripted
 from toolwitness.checks.injection import frames_shadow as inj_shadow
 from toolwitness.checks.injection import outside_tools as inj_outside
 from toolwitness.checks.injection import payloads as inj_payloads
@@ -59,6 +60,7 @@ DETECTORS: tuple[Detector, ...] = (
     inj_actions.actions,
     inj_shadow.rewire,
     inj_consent.consent_bypass,
+    inj_scripted.scripted_answer,
     inj_grant.privilege_grant,
     inj_policy.policy_keys,
     inj_custody.abbreviated_secrets,
@@ -113,6 +115,8 @@ def _text_gates(text: str, scan: trig.TextScan, lex: Lexicon) -> frozenset[Detec
         opened.append(inj_shadow.rewire)
     if inj_consent.may_bypass(scan.words):
         opened.append(inj_consent.consent_bypass)
+    if inj_scripted.may_script_answer(scan.words):
+        opened.append(inj_scripted.scripted_answer)
     if inj_grant.may_grant(scan.words, text):
         opened.append(inj_grant.privilege_grant)
     if inj_policy.may_set_off(text, scan.words):
