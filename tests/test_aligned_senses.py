@@ -3,50 +3,13 @@ password lifted out of the conversation into a parameter, in another language.""
 
 from __future__ import annotations
 
-import gzip
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 from frame_support import findings_alone
+from test_multilingual import _generator, _write_dictd
 from toolwitness.checks.text.multilingual import classes_of
-
-ROOT = Path(__file__).resolve().parent.parent
-_B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-
-
-def _generator() -> ModuleType:
-    sys.path.insert(0, str(ROOT / "scripts"))
-    spec = importlib.util.spec_from_file_location(
-        "build_multilingual", ROOT / "scripts" / "build_multilingual.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["build_multilingual"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-def _b64(n: int) -> str:
-    out = ""
-    while True:
-        out = _B64[n % 64] + out
-        n //= 64
-        if not n:
-            return out
-
-
-def _write_dictd(root: Path, pair: str, entries: dict[str, str]) -> None:
-    body, index = b"", []
-    for head, text in entries.items():
-        raw = text.encode("utf-8")
-        index.append(f"{head}\t{_b64(len(body))}\t{_b64(len(raw))}")
-        body += raw
-    (root / f"freedict-{pair}.dict.dz").write_bytes(gzip.compress(body))
-    (root / f"freedict-{pair}.index").write_text("\n".join(index) + "\n", "utf-8")
 
 
 class _Sense:

@@ -384,31 +384,30 @@ def _secret_lifted(analysis: Analysis) -> Iterator[Signal]:
     text = analysis.text
     if not in_another_language(text):
         return
-    words = words_of(text)
-    if has_unspaced_script(text):
-        names = {name for _, _, senses in unspaced_hits(text) for lang, name in senses
-                 if lang == "ja"}  # fmt: skip
-        if {"secret", "conversation"} <= names and "negator" not in names:
-            secret = next(lo for lo, _, s in unspaced_hits(text) if ("ja", "secret") in s)
-            if not _shown_or_asked(analysis, secret, len(text)):
-                yield _signal(
-                    SENSITIVE, Severity.MEDIUM, 0, len(text),
-                    "copies a password or PIN out of the conversation into a parameter, in "
-                    "Japanese",
-                )  # fmt: skip
-                return
-    for found in classes_of(words).values():
+    offsets = _lifted_secrets(text)
+    if any(not _shown_or_asked(analysis, at, len(text)) for at in offsets):
+        yield _signal(
+            SENSITIVE, Severity.MEDIUM, 0, len(text),
+            "copies a password or PIN out of the conversation into a parameter, in another "
+            "language",
+        )  # fmt: skip
+
+
+def _lifted_secrets(text: str) -> list[int]:
+    """Where the secret word is, for each language whose words in the text name a secret and
+    the conversation and no negator (Japanese: found inside the text)."""
+    offsets: list[int] = []
+    hits = unspaced_hits(text)
+    names = {name for _, _, senses in hits for lang, name in senses if lang == "ja"}
+    if {"secret", "conversation"} <= names and "negator" not in names:
+        offsets.append(next(lo for lo, _, s in hits if ("ja", "secret") in s))
+    starts: list[int] | None = None
+    for found in classes_of(words_of(text)).values():
         at = _secret_from_chat(found)
-        if at is None:
-            continue
-        offset = word_offsets(text)[at]
-        if not _shown_or_asked(analysis, offset, len(text)):
-            yield _signal(
-                SENSITIVE, Severity.MEDIUM, 0, len(text),
-                "copies a password or PIN out of the conversation into a parameter, in "
-                "another language",
-            )  # fmt: skip
-            return
+        if at is not None:
+            starts = word_offsets(text) if starts is None else starts
+            offsets.append(starts[at])
+    return offsets
 
 
 def secret_elsewhere(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
