@@ -96,15 +96,34 @@ def skipped(analysis: Analysis, sentence: Sentence, start: int) -> bool:
 
 def _orders_from(analysis: Analysis, sentence: Sentence, doc: int, start: int) -> bool:
     """Every clause after the one holding `doc`, up to the one holding `start`, is an order
-    (a clause inside a code span or quotation aside)."""
+    (a clause inside a code span or quotation aside). Not a series of bare verbs joined by
+    commas to an infinitive the documentation opened ("text that tries to outrank the system
+    prompt, hide actions from the user, harvest secrets or redirect other tools"): they are
+    more of what the documented text tries to do."""
+    infinitive, last = False, -1
     for clause in sentence.clauses:
-        if clause.start < doc or analysis.quoted_at(clause.start):
+        if clause.end <= doc:
             continue
+        if clause.start < doc or analysis.quoted_at(clause.start):
+            if clause.start < doc:  # the clause the documentation opens in
+                words = [t.text.lower() for t in clause.tokens if t.start >= doc]
+                infinitive = "to" in words[:-1]
+                last = clause.end
+            continue
+        if infinitive and _joined_by_comma(analysis.text, last, clause.start):
+            last = clause.end
+            continue
+        infinitive = False
         if not clause.directive:
             return False
         if start < clause.end:
             return True
     return False
+
+
+def _joined_by_comma(text: str, end: int, start: int) -> bool:
+    """Only a comma (and spaces) between one clause's end and the next one's start."""
+    return 0 <= end <= start and text[end:start].strip() == ","
 
 
 def _ordered_apart(sentence: Sentence, first: int, start: int) -> bool:
