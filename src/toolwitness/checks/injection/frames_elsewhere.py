@@ -41,6 +41,7 @@ from toolwitness.checks.text.english import in_another_language
 from toolwitness.checks.text.language import Analysis, split_identifier
 from toolwitness.checks.text.lexicon import Lexicon
 from toolwitness.checks.text.multilingual import (
+    UNSPACED,
     classes_of,
     has_unspaced_script,
     multilingual_classes,
@@ -93,8 +94,16 @@ def _one_language(seen: frozenset[tuple[str, str]] | None, every: tuple[str, ...
 
 def may_conceal_elsewhere(text: str) -> bool:
     """The gate: a word of each class of the frame, in one language, with the user or a record
-    told, or the assistant as the one who does not tell."""
-    return _one_language(_seen(text), _FRAME, (*_TOLD, "assistant"))
+    told, or the assistant as the one who does not tell (in Chinese, a prohibitive particle
+    stands for the negator)."""
+    seen = _seen(text)
+    if not seen:
+        return False
+    if _one_language(seen, _FRAME, (*_TOLD, "assistant")):
+        return True
+    return ("zh", "tell") in seen and any(("zh", name) in seen for name in _TOLD) and any(
+        p in text for p in _DONT_ZH
+    )
 
 
 def _told_not(found: dict[str, list[int]]) -> int | None:
@@ -178,11 +187,55 @@ def _reported(
 
 
 def concealment_elsewhere(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
-    yield from _reported(
+    found = False
+    for signal in _reported(
         analysis, _told_not, SECRECY,
         "tells the agent not to inform the user of something, in another language "
         "(a negator, a verb of telling someone and the user in one sentence)",
-    )  # fmt: skip
+    ):  # fmt: skip
+        found = True
+        yield signal
+    if not found:
+        span = _withheld_chinese(analysis)
+        if span is not None:
+            yield _signal(
+                SECRECY, Severity.MEDIUM, span[0], span[1],
+                "tells the agent not to tell the user, or a summary or record, of something, "
+                "in Chinese (a prohibitive particle before a verb of telling)",
+            )  # fmt: skip
+
+
+# Chinese forbids with a particle before the verb ("不要…提及", "不得在回复中提及", "无需告知用户"):
+# grammar, not phrases. A statement ("用户不会收到通知": the user will not be notified) uses
+# 不会, which is not among them.
+_DONT_ZH = ("不要", "不得", "不应", "不必", "无需", "无须", "無需", "無須", "勿", "别", "別",
+            "不可", "不在")
+_DONT_REACH_ZH = 16  # the particle this many characters or fewer before the verb
+_CLAUSE_END_ZH = "，。；！？,;!?\n"
+
+
+def _withheld_chinese(analysis: Analysis) -> tuple[int, int] | None:
+    """The first Chinese sentence with a verb of telling that a prohibitive particle governs
+    (before it in the same clause, sixteen characters or fewer) and the user, a summary or
+    record, or the conversation named in the sentence. Shown or asked: quiet."""
+    text = analysis.text
+    hits = [(lo, hi, {name for lang, name in senses if lang == "zh"})
+            for lo, hi, senses in unspaced_hits(text)]  # fmt: skip
+    told = [lo for lo, _, names in hits if names & {*_TOLD, "conversation"}]
+    for lo, _, names in hits:
+        if "tell" not in names:
+            continue
+        window = text[max(0, lo - _DONT_REACH_ZH) : lo]
+        cut = max((window.rfind(c) for c in _CLAUSE_END_ZH), default=-1)
+        if not any(p in window[cut + 1 :] for p in _DONT_ZH):
+            continue
+        sentence = _sentence_around(text, lo)
+        k = bisect_left(told, sentence[0])
+        if k == len(told) or told[k] >= sentence[1]:
+            continue
+        if not _shown_or_asked(analysis, lo, sentence[1]):
+            return sentence
+    return None
 
 
 _WHOLE_CHAT = ("whole", "conversation")
@@ -236,8 +289,12 @@ def may_read_elsewhere(text: str) -> bool:
 
 
 def may_claim_precedence(text: str) -> bool:
-    """The gate: a word of precedence and of what it would outrank, in one language."""
-    return _one_language(_seen(text), ("precedence",), _RANKED)
+    """The gate: a word of precedence and of what it would outrank, in one language (in
+    Chinese, "higher than" stands for the word of precedence)."""
+    seen = _seen(text)
+    if _one_language(seen, ("precedence",), _RANKED):
+        return True
+    return any(h in text for h in _HIGHER_ZH) and _one_language(seen, (), _RANKED)
 
 
 def _ranks_itself(found: dict[str, list[int]]) -> int | None:
@@ -275,12 +332,13 @@ def precedence_elsewhere(analysis: Analysis, ctx: FieldContext, lex: Lexicon) ->
         found = True
         yield signal
     if not found:
-        span = _outranked_unspaced(analysis)
+        span = _outranked_unspaced(analysis) or _outranks_chinese(analysis)
         if span is not None:
             yield _signal(
                 AUTHORITY, Severity.MEDIUM, span[0], span[1],
-                "claims precedence over the user or the agent's instructions, in Japanese "
-                "(what is outranked before より and a word of precedence)",
+                "claims precedence over the user or the agent's instructions, in Japanese or "
+                "Chinese (a word of precedence and what it outranks, read by the language's "
+                "comparative)",
             )  # fmt: skip
 
 
@@ -325,6 +383,48 @@ def _outranked_unspaced(analysis: Analysis) -> tuple[int, int] | None:
             continue
         if not _shown_or_asked(analysis, start, sentence[1]):
             return sentence
+    return None
+
+
+# Chinese puts what is outranked after the comparative 于/於 ("than", "over"), which follows
+# a word of precedence ("优先于用户的指令") or "higher" ("高于系统提示和用户指令"); 不/非 just
+# before negates it. Grammar, not phrases: no dictionary lists these particles.
+_THAN_ZH = "于於"
+_HIGHER_ZH = ("高于", "高於")
+_NOT_ZH = "不非未"
+_RANKED_REACH_ZH = 30  # what is outranked this many characters or fewer after 于
+
+
+def _outranks_chinese(analysis: Analysis) -> tuple[int, int] | None:
+    """The first Chinese sentence where a word of precedence followed by 于 (or 高于 alone)
+    comes before the user, the assistant, an instruction, the system or the conversation:
+    the subject is put above them ("本说明的效力高于系统提示和用户当前的要求"). Negated (不, 非
+    or 未 right before) or shown or asked: quiet. Bounded looks and a bisection."""
+    text = analysis.text
+    hits = [(lo, hi, {name for lang, name in senses if lang == "zh"})
+            for lo, hi, senses in unspaced_hits(text)]  # fmt: skip
+    ranked = [lo for lo, _, names in hits if names & set(_RANKED)]
+    if not ranked:
+        return None
+    # (where the word begins, where its 于 is)
+    anchors = [(lo, hi) for lo, hi, names in hits if "precedence" in names]
+    for higher in _HIGHER_ZH:
+        at = text.find(higher)
+        while at >= 0:
+            anchors.append((at, at + 1))
+            at = text.find(higher, at + 1)
+    for lo, than in sorted(anchors, key=lambda a: a[1]):
+        if text[than : than + 1] not in _THAN_ZH or not text[than : than + 1]:
+            continue
+        if lo > 0 and text[lo - 1] in _NOT_ZH:
+            continue
+        k = bisect_left(ranked, than + 1)
+        if k == len(ranked) or ranked[k] > than + _RANKED_REACH_ZH:
+            continue
+        sentence = _sentence_around(text, than)
+        if ranked[k] >= sentence[1] or _shown_or_asked(analysis, than, sentence[1]):
+            continue
+        return sentence
     return None
 
 
@@ -398,9 +498,10 @@ def _lifted_secrets(text: str) -> list[int]:
     the conversation and no negator (Japanese: found inside the text)."""
     offsets: list[int] = []
     hits = unspaced_hits(text)
-    names = {name for _, _, senses in hits for lang, name in senses if lang == "ja"}
-    if {"secret", "conversation"} <= names and "negator" not in names:
-        offsets.append(next(lo for lo, _, s in hits if ("ja", "secret") in s))
+    for lang in UNSPACED:
+        names = {name for _, _, senses in hits for lg, name in senses if lg == lang}
+        if {"secret", "conversation"} <= names and "negator" not in names:
+            offsets.append(next(lo for lo, _, s in hits if (lang, "secret") in s))
     starts: list[int] | None = None
     for found in classes_of(words_of(text)).values():
         at = _secret_from_chat(found)

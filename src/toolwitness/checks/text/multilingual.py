@@ -19,10 +19,10 @@ from toolwitness.errors import InternalError
 from toolwitness.lazyre import lazy_compile
 
 SCHEMA = "toolwitness.multilingual-classes/1"
-# Languages written without spaces between words: their forms are found inside the text, not
-# looked up as whole words. A form of one character ("客", a guest, inside "顧客" or "客観") is
-# too short to find that way.
-UNSPACED = frozenset({"ja"})
+# Languages written without spaces between words (Japanese, Chinese): their forms are found
+# inside the text, not looked up as whole words. A form of one character ("客", a guest,
+# inside "顧客" or "客観") is too short to find that way.
+UNSPACED = frozenset({"ja", "zh"})
 _MIN_UNSPACED = 2
 # Kana and CJK ideographs: where a form of an unspaced language can begin.
 _UNSPACED_SCRIPT = lazy_compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
