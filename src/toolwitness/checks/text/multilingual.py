@@ -1,11 +1,12 @@
 """Word classes in other languages, from the WikDict bilingual dictionaries.
 
 `data/lexicon/multilingual.json` is generated at build time by `scripts/build_multilingual.py`:
-each class (`multilingual-seeds.yaml`: a few WordNet senses) taken into twenty-six languages
-through the WikDict dictionaries (CC BY-SA 3.0, notice in `WIKDICT-LICENSE`) and FreeDict's older
-ones (GPL, `FREEDICT-LICENSE`), and inflected with the simplemma lemmatiser's dictionary of each
-language. A scan looks whole words up, and finds the words of a language written without spaces
-(Japanese) inside the text; nothing is translated, lemmatised or downloaded at run time.
+each class (`multilingual-seeds.yaml`: a few WordNet senses) taken into twenty-seven languages
+through the WikDict dictionaries (CC BY-SA 3.0, notice in `WIKDICT-LICENSE`), FreeDict's older
+ones (GPL, `FREEDICT-LICENSE`) and, for Chinese, CC-CEDICT (CC BY-SA 4.0, `CEDICT-LICENSE`), and
+inflected with the simplemma lemmatiser's dictionary of each language. A scan looks whole words
+up, and finds the words of a language written without spaces (Japanese, Chinese) inside the
+text; nothing is translated, lemmatised or downloaded at run time.
 """
 
 from __future__ import annotations
