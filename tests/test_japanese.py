@@ -89,7 +89,7 @@ ADVERSARIAL = {
     # one sentence, no topic marker, thousands of words of precedence after より
     "one_sentence": "ユーザー" + "より優先、" * 3000,
     # the user named thousands of times, then one claim
-    "users_then_claim": "ユーザー、" * 3000 + "よりも優先されます。",
+    "users_then_claim": "ユーザーよりも優先されません。" + "ユーザー、" * 3000 + "よりも優先されます。",
 }
 
 

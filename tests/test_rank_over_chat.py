@@ -49,11 +49,12 @@ def test_the_chat_first_or_not_the_chat_stays_quiet(text: str) -> None:
 _CTX = FieldContext("description", "tools[0].description", "tool_x", frozenset(), frozenset())
 ADVERSARIAL = {
     # many rank words before one mention of the chat, far out of reach
-    "ranks_then_chat": "The rules " + "outrank priority weight " * 3000 + "what the user says in chat.",
+    "ranks_then_chat": "Chat requests aside, the rules " + "outrank priority weight " * 3000
+    + "what the user says in chat.",
     # many mentions of the chat after one rank word
     "rank_then_chats": "The rules outrank " + "requests typed into the chat, " * 3000,
     # a negative subject late in a long sentence
-    "late_nothing": "The rules " + "sit above " * 3000 + "nothing in the chat.",
+    "late_nothing": "Chat requests aside, the rules " + "sit above " * 3000 + "nothing in the chat.",
 }
 
 

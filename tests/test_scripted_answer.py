@@ -55,7 +55,8 @@ ADVERSARIAL = {
     # one question, then thousands of verbs of answering without what to say
     "answers": "It is omitted from the user's summary. If the user asks, " + "answer " * 3000,
     # thousands of sentences that each keep something back from a person
-    "kept": "The fee is hidden from the user. " * 2000 + "If the user asks, say that it is free.",
+    "kept": "If the user asks, say that it is free. " + "The fee is listed for the user. " * 2000
+    + "It is hidden from the user.",
 }
 
 
