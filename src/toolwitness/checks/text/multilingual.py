@@ -4,9 +4,10 @@
 each class (`multilingual-seeds.yaml`: a few WordNet senses) taken into twenty-seven languages
 through the WikDict dictionaries (CC BY-SA 3.0, notice in `WIKDICT-LICENSE`), FreeDict's older
 ones (GPL, `FREEDICT-LICENSE`) and, for Chinese, CC-CEDICT (CC BY-SA 4.0, `CEDICT-LICENSE`), and
-inflected with the simplemma lemmatiser's dictionary of each language. A scan looks whole words
-up, and finds the words of a language written without spaces (Japanese, Chinese) inside the
-text; nothing is translated, lemmatised or downloaded at run time.
+inflected with the simplemma lemmatiser's dictionary of each language; Thai from Thai WordNet
+(NICT, `THAI-WORDNET-LICENSE`). A scan looks whole words up, and finds the words of a language
+written without spaces (Japanese, Chinese, Thai) inside the text; nothing is translated,
+lemmatised or downloaded at run time.
 """
 
 from __future__ import annotations
@@ -20,13 +21,16 @@ from toolwitness.errors import InternalError
 from toolwitness.lazyre import lazy_compile
 
 SCHEMA = "toolwitness.multilingual-classes/1"
-# Languages written without spaces between words (Japanese, Chinese): their forms are found
-# inside the text, not looked up as whole words. A form of one character ("客", a guest,
+# Languages written without spaces between words (Japanese, Chinese, Thai): their forms are
+# found inside the text, not looked up as whole words. A form of one character ("客", a guest,
 # inside "顧客" or "客観") is too short to find that way.
-UNSPACED = frozenset({"ja", "zh"})
+UNSPACED = frozenset({"ja", "zh", "th"})
 _MIN_UNSPACED = 2
-# Kana and CJK ideographs: where a form of an unspaced language can begin.
-_UNSPACED_SCRIPT = lazy_compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
+# Kana, CJK ideographs and Thai letters: where a form of an unspaced language can begin.
+# (a Thai word may begin with a consonant or with a vowel written before it: "ไม่", "แจ้ง")
+_UNSPACED_SCRIPT = lazy_compile(
+    r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\u0e01-\u0e2e\u0e40-\u0e44]"
+)
 _MAX_FORMS = 200_000
 _MAX_WORD = 60
 # A word: letters and combining marks, with an inner apostrophe or hyphen ("l'utente" splits).
