@@ -48,6 +48,12 @@ def _shellish(words: list[str], lex: Lexicon) -> str | None:
                 return "destructive or reverse-shell command"
         if "/dev/tcp/" in w:
             return "destructive or reverse-shell command"
+    trust = phrase_index(lex.shell["trust_changes"])
+    for i, w in enumerate(words):
+        for phrase in trust.get(w.split("=", 1)[0], ()):  # "--registry=https://…" too
+            if all(i + k < len(words) and words[i + k].startswith(p) for k, p in enumerate(phrase)):
+                return "changes what the host trusts (a package registry, a credential store, " \
+                       "an administrators' group)"
     if "|" in words:
         # "(curl -s … | sh &)", `sh -c "curl … | sh"`, `'curl … | sh; chmod …'`: quotes,
         # parentheses and a command separator around the words of a quoted command line
@@ -177,7 +183,8 @@ def _shell_needs(lex: Lexicon) -> _ShellNeeds:
     shell = lex.shell
     # A dangerous phrase matches words[i] == its first word and words[i + 1] starting with its
     # second: in the text, the first word, whitespace, then the second's opening.
-    dangerous = _words_pattern(phrase[:2] for phrase in shell["dangerous"])
+    dangerous = _words_pattern(phrase[:2] for phrase in (*shell["dangerous"],
+                                                           *shell["trust_changes"]))  # fmt: skip
     evaluators = _words_pattern(r.split(" ") for r in shell["code_evaluators"])
     readers = tuple(shell["remote_readers"])
     if any(c.isspace() or c == "|" for r in readers for c in r):

@@ -196,6 +196,7 @@ def _build(lex: Lexicon) -> Triggers:
         lex.shell["fetchers"]
         | lex.shell["decoders"]
         | frozenset(p[0] for p in lex.shell["dangerous"])
+        | frozenset(p[0] for p in lex.shell["trust_changes"])
         | lex.shell["remote_readers"]  # "urlopen(": substrings (`payloads._evaluates_download`)
     )
     keyed = {k: tuple(sorted(v, key=repr)) for k, v in by_key.items()}
@@ -357,7 +358,9 @@ def shell_may_open_in(text: str, lower: str, runs: frozenset[str], table: Trigge
 def shell_possible(text: str, lower: str, lex: Lexicon) -> bool:
     if "`" in text or "/dev/tcp/" in lower:
         return True
-    pieces = set(lower.replace("|", " | ").split()) | set(_SHELL_SPLIT.split(lower))
+    pieces = set(lower.replace("|", " | ").replace("=", " ").split()) | set(
+        _SHELL_SPLIT.split(lower)
+    )
     if pieces & triggers(lex).shell:
         return True
     return "(" in lower and any(r in lower for r in lex.shell["remote_readers"])

@@ -177,6 +177,7 @@ def lexicon() -> Lexicon:
             **{k: words(shell_doc, k, "shell") for k in ("upload_flags", "output_flags",
                                                      "launchers")},
             "dangerous": phrases(shell_doc, "dangerous", "shell"),
+            "trust_changes": phrases(shell_doc, "trust_changes", "shell"),
         },
         intent={
             "verbs": words(it, "verbs", "intent"),
