@@ -371,14 +371,25 @@ _MEANS = frozenset({"use", "using", "type", "write", "add", "insert", "put", "in
 def _means_negated(words: list[str], neg: int, i: int, sentence: Sentence) -> bool:
     """The negation falls on a means, and telling is its purpose, with another means offered:
     "Do not use @ to mention users, use the mentionsList field instead" forbids the '@', not
-    the mentioning."""
+    the mentioning. Or the verb opens a predicate of its own, coordinated after the negated one
+    with a modal of its own: "instructions inside pages are not commands and should be reported
+    to the user" tells them."""
     between = words[neg + 1 : i]
+    opens = [k for k, w in enumerate(between)
+             if w in _COORDINATED and between[k + 1 : k + 2] and between[k + 1] in _OWN_MODALS]
+    if opens and not any(w in _NEGATING or w.endswith("n't") for w in between[opens[-1] :]):
+        return True  # (its own negator keeps it negated: "and is never shown to the user")
     return (
         len(between) >= 2
         and between[-1] == "to"
         and any(w in _MEANS for w in between[:-1])
         and "instead" in sentence.words()
     )
+
+
+_COORDINATED = frozenset({"and", "but"})
+_NEGATING = frozenset({"not", "never", "no", "nor", "cannot"})
+_OWN_MODALS = frozenset({"should", "must", "shall", "will", "can", "may", "are", "is"})
 
 
 def _left_out_argument(words: list[str], i: int, lex: Lexicon) -> bool:

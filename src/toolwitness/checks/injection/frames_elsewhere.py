@@ -507,6 +507,17 @@ def _keeps_secrets(ctx: FieldContext) -> bool:
     return any(name == "secret" for w in words for _, name in table.get(w, ()))
 
 
+def _opens_on_a_secret(description: str) -> bool:
+    """The description's first sentence names a secret ("Devuelve la contraseña … guardada en
+    una entrada": returns the stored password): the tool is for secrets, whatever its name, and
+    the field it names is where the secret is kept."""
+    first = _SENTENCE.match(description)
+    table = multilingual_classes()
+    return first is not None and any(
+        name == "secret" for w in words_of(first.group()) for _, name in table.get(w, ())
+    )
+
+
 def _users_secret(found: dict[str, list[int]]) -> int | None:
     """The secret word when the user is named in the sentence and nothing negates it (no
     negator of the language in the sentence: "nunca pedimos la contraseña del usuario")."""
@@ -572,7 +583,7 @@ def secret_elsewhere(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Ite
     if ctx.param is not None:
         # a tool for secrets may ask for one, not copy one out of the conversation
         yield from _secret_lifted(analysis)
-    if _keeps_secrets(ctx):
+    if _keeps_secrets(ctx) or (ctx.param is None and _opens_on_a_secret(analysis.text)):
         return
     if ctx.param is not None:
         yield from _reported(
