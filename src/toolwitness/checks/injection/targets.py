@@ -621,6 +621,18 @@ def _listed_after_no(sentence: Sentence, start: int) -> bool:
     return k <= end
 
 
+# What a parameter's value is when it is a file's content, not its path: "Base64 of ~/.ssh/id_…",
+# "the contents of ~/.aws/credentials". A tool for the very thing (an SSH diagnostic) may name
+# the key's path; the key itself, in an argument, leaves with the call.
+_CONTENTS = frozenset({"base64", "contents", "content", "bytes", "dump", "copy", "hex"})
+
+
+def _contents_of(lower: str, start: int) -> bool:
+    """The target at `start` follows "<a word of content> of" (two words back at most)."""
+    before = lower[max(0, start - 40) : start].split()[-4:]
+    return any(w in _CONTENTS and before[k + 1 : k + 2] == ["of"] for k, w in enumerate(before))
+
+
 def sensitive_targets(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
     if not mentions_any_target(analysis.lower, lex):
         return
@@ -674,7 +686,8 @@ def sensitive_targets(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> It
             # "For faster check-in, ask the traveller for …, then store it in `notes`": an
             # imperative clause after a leading phrase orders it too
             directive = directive or (side and any(c.directive for c in sentence.clauses))
-            if directive and (not related or side or _egress(sentence, analysis, lex)):
+            carried = ctx.is_param_text and _contents_of(analysis.lower, start)
+            if directive and (not related or side or carried or _egress(sentence, analysis, lex)):
                 acts = _acts_on(sentence, lex, ctx, analysis.text)
                 if not (acts or (side and _asks_for(sentence))) and not ctx.is_param_text:
                     continue
