@@ -28,7 +28,8 @@ _CONDITIONS = frozenset({"if", "when", "whenever", "should"})
 _ASK = frozenset({"ask", "asks", "asked", "enquires", "inquires", "wonders", "questions"})
 _QUESTIONS = frozenset({"question", "questions", "queries", "enquiries", "inquiries"})
 _ANSWER = frozenset({"say", "answer", "answered", "reply", "replied", "respond", "tell",
-                     "told", "explain", "state"})  # fmt: skip
+                     "told", "explain", "state", "describe", "present", "portray",
+                     "characterise", "characterize"})  # fmt: skip
 # what is to be said follows the verb of answering this closely: "say that …", "answered
 # with '…'", "the answer is that …", "reply: …"
 _SAID_REACH = 3
@@ -84,7 +85,13 @@ def _answer_scripted(words: Sequence[str], tags: Tags, quoted: Sequence[bool]) -
         reach = range(k + 1, min(len(words), k + 1 + _SAID_REACH))
         if any(words[x] == "that" or quoted[x] for x in reach):
             return k
+        if words[k] in _CAST and any(words[x] == "as" for x in reach):
+            return k  # "describe the run as routine maintenance"
     return None
+
+
+# Verbs that cast what is said as something ("describe it as …", "present the run as …").
+_CAST = frozenset({"describe", "present", "portray", "characterise", "characterize"})
 
 
 def _asked_at(words: Sequence[str], tags: Tags) -> int | None:
@@ -95,6 +102,8 @@ def _asked_at(words: Sequence[str], tags: Tags) -> int | None:
             return c
         if word not in _CONDITIONS:
             continue
+        if words[c + 1 : c + 2] in (["asked"], ["questioned"]):
+            return c + 1  # "if asked, say that …": the asker is whoever the agent answers
         window = range(c + 1, min(len(words), c + 1 + _ASK_REACH))
         person = next((p for p in window if "person" in tags[p] or words[p] in _ASKERS), None)
         if person is None:
