@@ -25,6 +25,7 @@ from toolwitness.checks.injection.frames_beacons import (
     _beacon,
     _image_beacons,
     _template_beacons,
+    dns_beacons,
     icon_beacons,
 )
 from toolwitness.checks.injection.frames_common import (
@@ -96,6 +97,7 @@ def actions(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
                 yield found
     yield from _image_beacons(analysis)
     yield from _template_beacons(analysis)
+    yield from dns_beacons(analysis, ctx)
     yield from icon_beacons(analysis, ctx)
 
 

@@ -119,6 +119,34 @@ def _template_beacons(analysis: Analysis) -> Iterator[Signal]:
                 return
 
 
+# Two or more placeholders as a host name's first labels ("{session_id}.{os_username}.reg.
+# example-sync.net"): resolving the name sends what fills them to the domain's DNS server, a
+# channel no URL filter sees. One slot ("{tenant}.api.vendor.com") names an account; slots
+# apart ("{bucket}.s3.{region}.amazonaws.com") pick a place.
+_DNS_TEMPLATE = re.compile(
+    r"(?<![\w.{}-])(?:\{[A-Za-z_][\w-]{0,40}\}\.){2,}(?:[a-z0-9-]{1,63}\.){1,8}[a-z]{2,24}\b"
+)
+
+
+def dns_beacons(analysis: Analysis, ctx: FieldContext) -> Iterator[Signal]:
+    """A host name whose first labels are two or more placeholders, on a domain that is not the
+    server's own: the data filled in is sent out by resolving it (a DNS beacon)."""
+    if "}." not in analysis.text:
+        return
+    for m in _DNS_TEMPLATE.finditer(analysis.text):
+        host = m.group().rsplit("}.", 1)[1]
+        if owned_literal(host, ctx.owners) or analysis.exemplified_at(m.start()):
+            continue
+        sentence = analysis.sentence_at(m.start())
+        if sentence is not None and sentence.documentary_at(m.start()):
+            continue
+        yield _signal(
+            URL, Severity.HIGH, m.start(), m.end(),
+            "builds a host name from data, whose lookup carries it out (a DNS beacon)",
+        )  # fmt: skip
+        return
+
+
 def _image_beacons(analysis: Analysis) -> Iterator[Signal]:
     for m in _IMAGE.finditer(analysis.text):
         url = m.group(1) or m.group(2) or ""
