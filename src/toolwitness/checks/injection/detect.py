@@ -21,6 +21,7 @@ from toolwitness.checks.injection import frames_consent as inj_consent
 from toolwitness.checks.injection import frames_custody as inj_custody
 from toolwitness.checks.injection import frames_elsewhere as inj_elsewhere
 from toolwitness.checks.injection import frames_grant as inj_grant
+from toolwitness.checks.injection import frames_ordered as inj_ordered
 from toolwitness.checks.injection import frames_policy as inj_policy
 from toolwitness.checks.injection import frames_precedence as inj_precedence
 from toolwitness.checks.injection import frames_scripted as inj_scripted
@@ -61,6 +62,7 @@ DETECTORS: tuple[Detector, ...] = (
     inj_shadow.rewire,
     inj_consent.consent_bypass,
     inj_scripted.scripted_answer,
+    inj_ordered.ordered_authority,
     inj_grant.privilege_grant,
     inj_policy.policy_keys,
     inj_custody.abbreviated_secrets,
@@ -117,6 +119,8 @@ def _text_gates(text: str, scan: trig.TextScan, lex: Lexicon) -> frozenset[Detec
         opened.append(inj_consent.consent_bypass)
     if inj_scripted.may_script_answer(scan.words):
         opened.append(inj_scripted.scripted_answer)
+    if inj_ordered.may_order_authority(text):
+        opened.append(inj_ordered.ordered_authority)
     if inj_grant.may_grant(scan.words, text):
         opened.append(inj_grant.privilege_grant)
     if inj_policy.may_set_off(text, scan.words):
