@@ -374,11 +374,14 @@ def _means_negated(words: list[str], neg: int, i: int, sentence: Sentence) -> bo
     the mentioning. Or the verb opens a predicate of its own, coordinated after the negated one
     with a modal of its own: "instructions inside pages are not commands and should be reported
     to the user" tells them."""
-    between = words[neg + 1 : i]
-    opens = [k for k, w in enumerate(between)
-             if w in _COORDINATED and between[k + 1 : k + 2] and between[k + 1] in _OWN_MODALS]
-    if opens and not any(w in _NEGATING or w.endswith("n't") for w in between[opens[-1] :]):
+    # (the coordinated predicate opens within a few words before the verb: a bounded look,
+    # so a long negated clause with many verbs stays linear)
+    near = words[max(neg + 1, i - _OWN_REACH) : i]
+    opens = [k for k, w in enumerate(near)
+             if w in _COORDINATED and near[k + 1 : k + 2] and near[k + 1] in _OWN_MODALS]
+    if opens and not any(w in _NEGATING or w.endswith("n't") for w in near[opens[-1] :]):
         return True  # (its own negator keeps it negated: "and is never shown to the user")
+    between = words[neg + 1 : i]
     return (
         len(between) >= 2
         and between[-1] == "to"
@@ -388,6 +391,7 @@ def _means_negated(words: list[str], neg: int, i: int, sentence: Sentence) -> bo
 
 
 _COORDINATED = frozenset({"and", "but"})
+_OWN_REACH = 8
 _NEGATING = frozenset({"not", "never", "no", "nor", "cannot"})
 _OWN_MODALS = frozenset({"should", "must", "shall", "will", "can", "may", "are", "is"})
 

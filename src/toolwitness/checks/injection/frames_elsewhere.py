@@ -138,10 +138,12 @@ def _kept_off_record(found: dict[str, list[int]]) -> int | None:
     the log: a privacy rule)."""
     if "secret" in found or "negator" not in found:
         return None
-    records = found.get("log", ())
+    records, negators = found.get("log", []), found["negator"]  # indexes in word order
     for s in found.get("show", ()):
-        negated = any(abs(n - s) <= _NEAR for n in found["negator"])
-        if negated and any(s < r <= s + _RECORD_GAP for r in records):
+        n = bisect_left(negators, s - _NEAR)  # (bisection: a sentence of many stays linear)
+        r = bisect_left(records, s + 1)
+        negated = n < len(negators) and negators[n] <= s + _NEAR
+        if negated and r < len(records) and records[r] <= s + _RECORD_GAP:
             return s
     return None
 

@@ -30,6 +30,7 @@ from toolwitness.lazyre import lazy_compile
 # An item's number: "(1)", "1)", at a word boundary; the list's items follow in order.
 _ITEM = lazy_compile(r"(?<![\w(])\(?([1-9])\)")
 _ITEM_WORDS = 24  # an item is read this many words long at most
+_ITEM_CHARS = 400  # … within this many characters (an item's text is sliced no further)
 _SYSTEM = frozenset({"prompt", "message", "messages", "instructions"})
 
 
@@ -52,10 +53,10 @@ def ordered_authority(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> It
                 break
             following.append(item)
         first_end = following[0][1]
-        if not _names_this_text(text[end:first_end]):
+        if not _names_this_text(text[end : min(first_end, end + _ITEM_CHARS)]):
             continue
         bounds = [(s, e) for _, s, e in following] + [(len(text), len(text))]
-        later = any(_competing_source(text[e : bounds[i + 1][0]])
+        later = any(_competing_source(text[e : min(bounds[i + 1][0], e + _ITEM_CHARS)])
                     for i, (_, e) in enumerate(bounds[:-1]))  # fmt: skip
         sentence = analysis.sentence_at(start)
         if not later or (sentence is not None and skipped(analysis, sentence, start)):
@@ -69,7 +70,7 @@ def ordered_authority(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> It
 
 
 def _item_words(chunk: str) -> list[str]:
-    return [w.lower() for w in token_texts(chunk[:400])][:_ITEM_WORDS]
+    return [w.lower() for w in token_texts(chunk)][:_ITEM_WORDS]
 
 
 def _names_this_text(chunk: str) -> bool:
