@@ -6,11 +6,12 @@ The English concealment frame reads who is addressed and what they are told; in 
 role reader cannot parse, a sentence that holds a negator, a verb of telling someone and the
 user ("Nie informuj użytkownika o …", "No le digas al usuario que …", "Сообщать пользователю
 об этом не нужно") tells the agent to keep something from the person it serves. Each class is
-WordNet senses taken into twenty-seven languages through the WikDict, FreeDict and CC-CEDICT
-dictionaries (`checks/text/multilingual.py`); a verb of telling is one whose object is a person
-(tell, inform, notify), so a privacy promise ("never reveals user data") is not read as one.
-Japanese and Chinese, written without spaces, are read from their grammar's particles
-(`_outranked_unspaced`, `_outranks_chinese`, `_withheld_chinese`).
+WordNet senses taken into twenty-eight languages through the WikDict, FreeDict and CC-CEDICT
+dictionaries and Thai WordNet (`checks/text/multilingual.py`); a verb of telling is one whose
+object is a person (tell, inform, notify), so a privacy promise ("never reveals user data") is
+not read as one. A negated verb of showing or appearing is read of a record only
+(`_kept_off_record`). Japanese, Chinese and Thai, written without spaces, are read from their
+grammar's particles (`_outranked_unspaced`, `_outranks_chinese`, `_withheld`).
 
 The user, or a summary, report, audit or answer (the record it is kept out of), must come
 after the verb; the three words must be of one language
