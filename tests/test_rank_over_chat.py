@@ -3,6 +3,8 @@ cost on hostile shapes."""
 
 from __future__ import annotations
 
+from itertools import count
+
 import pytest
 
 from conftest import assert_linear_cost
@@ -53,13 +55,26 @@ ADVERSARIAL = {
     + "what the user says in chat.",
     # many mentions of the chat after one rank word
     "rank_then_chats": "The rules outrank " + "requests typed into the chat, " * 3000,
-    # a negative subject late in a long sentence
-    "late_nothing": "Chat requests aside, the rules " + "sit above " * 3000 + "nothing in the chat.",
+    # a negative subject late in a long sentence (its tail is added to both sizes, `_TAILS`)
+    "late_nothing": "Chat requests aside, the rules " + "sit above " * 3000,
 }
 
 
 @pytest.mark.parametrize("name", sorted(ADVERSARIAL))
 def test_the_reading_costs_grow_linearly(name: str) -> None:
     lex = lexicon()
-    text = ADVERSARIAL[name]
-    assert_linear_cost(lambda t: detect(t, _CTX, lex), text[: len(text) // 8], text, 8, repeats=3)
+    text, tail = ADVERSARIAL[name], _TAILS.get(name, "")
+    calls = count()
+
+    def run(t: str) -> None:
+        # a new text each call: a repeated short text is answered from the detector's cache,
+        # so the small size measured the 5 ms floor against an uncached large size (24.5x for
+        # 8x the input once on a loaded CI machine, where ~8.3x is the uncached ratio)
+        detect(f"{t} ({next(calls)})", _CTX, lex)
+
+    assert_linear_cost(run, text[: len(text) // 8] + tail, text + tail, 8, repeats=3)
+
+
+# What ends a text on both sizes ("nothing in the chat." on the large one only left the paths
+# it opens out of the small one).
+_TAILS = {"late_nothing": "nothing in the chat."}
