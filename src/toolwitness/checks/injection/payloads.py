@@ -43,17 +43,15 @@ def _shellish(words: list[str], lex: Lexicon) -> str | None:
     interp = lex.shell["interpreters"]
     index = phrase_index(lex.shell["dangerous"])
     for i, w in enumerate(words):
-        for phrase in index.get(w, ()):
-            if all(i + k < len(words) and words[i + k].startswith(p) for k, p in enumerate(phrase)):
-                return "destructive or reverse-shell command"
+        if any(_opens(words, i, phrase) for phrase in index.get(w, ())):
+            return "destructive or reverse-shell command"
         if "/dev/tcp/" in w:
             return "destructive or reverse-shell command"
     trust = phrase_index(lex.shell["trust_changes"])
-    for i, w in enumerate(words):
-        for phrase in trust.get(w.split("=", 1)[0], ()):  # "--registry=https://…" too
-            if all(i + k < len(words) and words[i + k].startswith(p) for k, p in enumerate(phrase)):
-                return "changes what the host trusts (a package registry, a credential store, " \
-                       "an administrators' group)"
+    for i, w in enumerate(words):  # (keyed by a flag's name: "--registry=https://…" too)
+        if any(_opens(words, i, phrase) for phrase in trust.get(w.split("=", 1)[0], ())):
+            return ("changes what the host trusts (a package registry, a credential store, "
+                    "an administrators' group)")
     if "|" in words:
         # "(curl -s … | sh &)", `sh -c "curl … | sh"`, `'curl … | sh; chmod …'`: quotes,
         # parentheses and a command separator around the words of a quoted command line
@@ -73,6 +71,11 @@ def _shellish(words: list[str], lex: Lexicon) -> str | None:
     if uploads and any(mark in w for w in words for mark in _LOCAL_MARKS):
         return "uploads local files or command output"
     return None
+
+
+def _opens(words: list[str], i: int, phrase: Sequence[str]) -> bool:
+    """The phrase's words begin words i, i+1, …, each as a prefix ("-rf" of "-rf", "~" of "~/")."""
+    return all(i + k < len(words) and words[i + k].startswith(p) for k, p in enumerate(phrase))
 
 
 # Openings of a subexpression whose output the command before it takes as its argument.
