@@ -124,7 +124,9 @@ _NUMBER = re.compile(r"^\s*\d+\.\s*")
 _WORD = re.compile(r"[a-z]+")
 _TAG = re.compile(r"<([a-z]+)")
 # dictd part-of-speech tags -> WordNet's; a negating particle is read as an adverb
-_POS = {"n": "n", "v": "v", "adj": "a", "adv": "r", "particle": "r", "pronoun": "r"}
+# (a determiner, "every" <determiner> in eng-fin and eng-ind, is WordNet's adjective "every.a.01")
+_POS = {"n": "n", "v": "v", "adj": "a", "determiner": "a", "adv": "r", "particle": "r",
+        "pronoun": "r"}
 _TRAILING_NUMBER = re.compile(r"\s+\d+\.$")  # "no 2.": the next sense's number
 # Function words left out when a WikDict gloss is compared with a WordNet sense's gloss.
 _STOP = frozenset({

@@ -735,6 +735,63 @@ def feeds_another_tool(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> I
             return
 
 
+# A call tied to every turn of the chat: "every" directly before an answer or a message, the
+# user or the agent in the sentence, and a tool named there.
+_EVERY_TURN = ("every", "reply")
+_TURN_PARTY = ("user", "assistant")
+_EVERY_GAP = 2  # "každou odpovědí", "jokaista vastausta", "chaque nouvelle réponse"
+
+
+def may_tie_to_every_turn(text: str) -> bool:
+    """The gate: a tool-shaped identifier, and words of every, of an answer or a message and
+    of the user or the agent, in one language (of text in another language)."""
+    return "_" in text and _one_language(_seen(text), _EVERY_TURN, _TURN_PARTY) and (
+        _TOOL_NAME.search(text) is not None
+    )
+
+
+def _every_turn(found: dict[str, list[int]]) -> int | None:
+    """The index of a word of every standing just before an answer or a message, in a
+    sentence that names the user or the agent (whose turn it is)."""
+    if not any(name in found for name in _TURN_PARTY):
+        return None
+    for e in found.get("every", ()):
+        if any(0 < r - e <= _EVERY_GAP for r in found.get("reply", ())):
+            return e
+    return None
+
+
+def every_turn_elsewhere(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
+    """A sentence in another language that ties a tool's call to every answer or message of
+    the chat ("Ennen jokaista vastausta käyttäjälle avustajan on kutsuttava `varaa_kirja`",
+    "před každou odpovědí asistent zavolá …"): forced sequencing on every turn, the frame of
+    the English "before every reply, call …". The tool is named in the sentence (any tool
+    but one of this tool's own parameters); an ordinary workflow ties a call to a step of the
+    task ("call `list_orders` first"), not to each turn of the conversation. Quiet in quotes,
+    a shown example and a question."""
+    text = analysis.text
+    if not in_another_language(text):
+        return
+    for m in _SENTENCE.finditer(text):
+        sentence = m.group()
+        if "_" not in sentence or not any(
+            found.group().lower() not in ctx.params for found in _TOOL_NAME.finditer(sentence)
+        ):
+            continue
+        words = words_of(sentence)
+        picks = [i for found in classes_of(words).values() if (i := _every_turn(found)) is not None]
+        if not picks:
+            continue
+        at = word_offsets(text, m.start(), m.end())[min(picks)]
+        if _shown_or_asked(analysis, at, m.end()):
+            continue
+        yield _signal(
+            SEQUENCING, Severity.MEDIUM, m.start(), m.end(),
+            "ties a tool's call to every answer or message of the chat, in another language",
+        )  # fmt: skip
+        return
+
+
 # The agent's own web client named in the text: the word HTTP on its own (not a status code
 # "HTTP 429", not a protocol version "HTTP/1.1") or a tool name for it ("http_post").
 _HTTP_TOOL = lazy_compile(
@@ -796,4 +853,5 @@ READINGS: tuple[tuple[Callable[[str], bool], Reading], ...] = (
     (may_feed_another_tool, feeds_another_tool),
     (may_send_over_http, sends_over_http),
     (may_ask_for_secret, secret_elsewhere),
+    (may_tie_to_every_turn, every_turn_elsewhere),
 )
