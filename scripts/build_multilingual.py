@@ -28,7 +28,8 @@ senses agreeing; a word so added is kept when its first sense in the dictionary 
 translates it as a lemma of the class and names no kind of it, when it is not spelled as an
 English word with another sense, and when simplemma does not read it as another lemma's form
 (`Legacy.confirmed`, `_homographs`; six language-class pairs are left as WikDict gives them,
-`_UNION_LEFT_OUT`). Afrikaans has no simplemma dictionary: its headwords are kept as they are; a
+`_UNION_LEFT_OUT`; a class marked `legacy: uncontradicted`, a determiner seldom a headword into
+English, keeps a word that dictionary does not read as another sense first). Afrikaans has no simplemma dictionary: its headwords are kept as they are; a
 negating particle of these languages is never inflected.
 
 Each translation that is one word is then inflected with the simplemma lemmatiser's dictionary of
@@ -796,7 +797,13 @@ def build(dictd: Path, wordnet: Path, cedict: Path | None = None,
                     # rest, so its elided form ("n'") is read too
                     words |= {part.strip() for w in extra if "..." in w
                               for part in w.split("...") if _single(part.strip())}  # fmt: skip
-                extra = legacy.confirmed(lang, extra - words, senses)
+                if spec.get("legacy") == "uncontradicted":
+                    # a closed-class word ("every": "cada", "varje") is rarely a headword of
+                    # the dictionary back into English, so the confirming look finds nothing
+                    # to confirm: kept unless that dictionary reads it as another sense first
+                    extra = legacy.not_contradicted(lang, extra - words, senses)
+                else:
+                    extra = legacy.confirmed(lang, extra - words, senses)
                 if senses[0].pos == "r":  # a negating particle, as for the nine languages
                     kept |= extra
                     extra = set()
