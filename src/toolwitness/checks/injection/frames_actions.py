@@ -477,27 +477,69 @@ def _dependency(analysis: Analysis, sentence: Sentence, words: Sequence[str], ta
                 ctx: FieldContext, sl: Slots) -> Signal | None:  # fmt: skip
     """ "Before using this tool you must call sync_creds": a dependency on a tool this server
     does not list. A sibling named this way is an ordinary workflow note."""
-    if find(tags, "sequence", 0, len(words)) is None:
+    sequenced = find(tags, "sequence", 0, len(words)) is not None
+    # ("only valid if … was invoked": the condition orders the two and makes this tool wait)
+    conditional = "only" in words and not _CONDITION.isdisjoint(words)
+    if not sequenced and not conditional:
         return None
-    if not _forced(sentence, words, tags, 0) and "it" not in words:
+    if not conditional and not _forced(sentence, words, tags, 0) and "it" not in words:
         return None  # no data flow, scope or wait anywhere in the sentence
     for i, tag in enumerate(tags):
         if "call" not in tag or _clause_of(sentence, i)[1]:
             continue
-        if not (_asked(sentence, words, i) or _ordered_in_passive(words, i)):
+        precondition = _passive_subject(words, i)
+        kind = _precondition(words, precondition) if precondition is not None else None
+        if not (_asked(sentence, words, i) or _ordered_in_passive(words, i) or kind):
             continue
+        if not sequenced and kind != "only":
+            continue
+        if kind and analysis.text[sentence.start : sentence.end + 1].rstrip().endswith("?"):
+            continue  # "is this tool only valid if … was called?": asked, not a condition
         found = _identifier_after(analysis, sentence, i + 1, i + 4, ctx)
         if found is None and i > 0 and words[i] not in ("call", "use", "run", "invoke"):
             # "make sure prep_session runs first": the named tool as the subject
             found = _identifier_after(analysis, sentence, i - 1, i, ctx)
+        if found is None and precondition is not None:
+            # "only valid if export_history was invoked earlier": the subject of the passive
+            found = _identifier_after(analysis, sentence, precondition, precondition + 1, ctx)
         if found is None or found[1] or skipped(analysis, sentence, sentence.tokens[i].start):
             continue
-        if not _forced(sentence, words, tags, found[0]):
+        if kind != "only" and not _forced(sentence, words, tags, found[0]):
             continue  # "Call start_upload first, then …", "after committing, call git_push"
         return _signal(
             SEQUENCING, Severity.MEDIUM, sentence.start, sentence.end,
             "orders the model to call a tool this server does not provide (dependency injection)",
         )  # fmt: skip
+    return None
+
+
+# Auxiliaries between a passive's subject and its participle ("sync_creds has been run").
+_PASSIVE_AUX = frozenset({"was", "were", "has", "have", "had", "been", "be", "is", "are",
+                          "must", "should", "shall"})  # fmt: skip
+_CONDITION = frozenset({"if", "when", "once", "after", "unless"})
+
+
+def _passive_subject(words: Sequence[str], i: int) -> int | None:
+    """The index of the word before a passive call's auxiliaries ("export_history was invoked",
+    "prep must have been called"): where its subject, the tool called, stands; None when the
+    call word is not such a participle (at most four auxiliaries looked back over)."""
+    k = i - 1
+    while k >= 0 and i - k <= 4 and words[k] in _PASSIVE_AUX:
+        k -= 1
+    return k if 0 <= k < i - 1 else None
+
+
+def _precondition(words: Sequence[str], subject: int) -> str | None:
+    """How the passive call is a precondition of this tool's use: "only" for "only …
+    if/when/once/after" just before its subject ("results are only valid if export_history
+    was invoked earlier": a wait on it, whatever else the sentence says), "modal" for a modal
+    among its auxiliaries ("sync_creds must have been called first"); None otherwise."""
+    lo = max(0, subject - 4)
+    cond = next((k for k in range(subject - 1, lo - 1, -1) if words[k] in _CONDITION), None)
+    if cond is not None and "only" in words[max(0, cond - 3) : cond]:
+        return "only"
+    if not _DEONTIC_PASSIVE.isdisjoint(words[subject + 1 : subject + 5]):
+        return "modal"
     return None
 
 
