@@ -223,8 +223,17 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
                 if "conceal" in tag and not _data_participle(sentence, offset - len(words) + i, sl):
                     why = _hides(words, tags, i, sl, asked)
                 if why is None and "keep" in tag and asked:
-                    why = _keeps_out(words, tags, i, sl, _said_to_user(sentence, sl), act,
-                                     _listed_for_user(sentence, sl))
+                    to_user, listed = _said_to_user(sentence, sl), _listed_for_user(sentence, sl)
+                    why = _keeps_out(words, tags, i, sl, to_user, act, listed)
+                    if why is None and len(words) - i <= _KEEP_LOOK and len(clause.tokens) < len(
+                        sentence.tokens
+                    ):  # "out of tables, totals and summaries": commas split the list of
+                        # places into clauses; read on over the sentence (its tags once)
+                        if whole is None:
+                            whole = sentence.words()
+                            whole_tags = [sl.tags(w) for w in whole]
+                        at = offset - len(words) + i
+                        why = _keeps_out(whole, whole_tags, at, sl, to_user, act, listed)
                 if (
                     why is None
                     and "covert" in tag
@@ -294,6 +303,7 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
 
 
 _DEONTIC_MODALS = frozenset({"should", "must", "shall", "may", "can", "ought"})
+_KEEP_LOOK = 7  # what is kept out, and where to: this many words after the verb
 
 
 _CONTRAST = (("instead", "of"), ("rather", "than"), ("as", "opposed", "to"))
@@ -389,6 +399,13 @@ _CONDITIONS = frozenset({"unless", "if", "until", "when", "whenever", "once", "b
                          "since"})  # fmt: skip
 
 
+_COORDINATORS = frozenset({"and", "or"})
+_LIST_REACH = 12  # a list of places after "out of": this many words or fewer
+# What an agent says back: "its reply" is the addressed agent's, read by the user ("its
+# output" may be a tool's, and stays a place shown).
+_AGENT_REPLIES = frozenset({"reply", "replies", "answer", "answers", "response", "responses"})
+
+
 def _audience(words: Sequence[str], tags: Tags, lo: int, sl: Slots) -> str | None:
     """ "from the user", "out of the audit trail", "in the user-facing response": who or what
     would have seen it. A response, answer or output is "person" when a person word or "your"
@@ -404,7 +421,12 @@ def _audience(words: Sequence[str], tags: Tags, lo: int, sl: Slots) -> str | Non
             continue
         if _read_by_person(words, tags, k + 1):
             return "shown"  # "out of any action list you show", "… the view the user sees"
-        for j in range(k + 1, min(len(words), k + 5)):
+        j, hi = k, min(len(words), k + 5)
+        while j + 1 < hi:
+            j += 1
+            if words[j] in _COORDINATORS:  # "out of tables, totals and summaries": a list of
+                hi = min(len(words), k + _LIST_REACH, max(hi, j + 3))  # places reads on to
+                continue  # its last item (a bounded look: a run of "and" stays linear)
             if words[j] in _CONDITIONS:
                 break  # "leave it off unless the user asks": the user of a condition
             if "person" in tags[j] and not noun_modifier(words, tags, j):
@@ -415,11 +437,15 @@ def _audience(words: Sequence[str], tags: Tags, lo: int, sl: Slots) -> str | Non
                 and not noun_modifier(words, tags, j)
             ):
                 return "person"  # "in the conversation", "from the chat": what the user reads
+            if "conversation" in tags[j] and j + 1 < len(words) and "shown" in tags[j + 1]:
+                continue  # "chat" of "its chat reply": read the head it qualifies
             if "shown" in tags[j]:
                 if any("person" in tags[x] or words[x] == "your"
                        or ("-" in words[x] and words[x].split("-")[0] == "user")
                        for x in range(k + 1, j)):  # fmt: skip
                     return "person"
+                if words[j] in _AGENT_REPLIES and "its" in words[k + 1 : j]:
+                    return "person"  # "out of its reply": the addressed agent's answer
                 if _made_for_person(words, tags, j):
                     return "person"  # "any summary or note written for the user"
                 return "shown"
