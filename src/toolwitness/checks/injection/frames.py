@@ -268,9 +268,9 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
                         yield _signal(SECRECY, clause.start, clause.end, why, Severity.HIGH)
                         return
                 said_nothing = words[i + 1 : i + 2] in (["nothing"], ["none"])
-                if tag & {"communicate", "portray"} and (clause.negated(i) or said_nothing) and (
-                    asked
-                ):
+                if tag & {"communicate", "portray", "remark"} and (
+                    clause.negated(i) or said_nothing
+                ) and asked:
                     # "the assistant shall not enumerate them in summaries presented to the
                     # user": a negated telling verb with the person who would have read it
                     # (read on the sentence: a list of places splits the clause at commas;
@@ -406,17 +406,20 @@ _LIST_REACH = 12  # a list of places after "out of": this many words or fewer
 _AGENT_REPLIES = frozenset({"reply", "replies", "answer", "answers", "response", "responses"})
 
 
-def _audience(words: Sequence[str], tags: Tags, lo: int, sl: Slots) -> str | None:
+def _audience(words: Sequence[str], tags: Tags, lo: int, sl: Slots,
+              with_person: bool = False) -> str | None:  # fmt: skip
     """ "from the user", "out of the audit trail", "in the user-facing response": who or what
     would have seen it. A response, answer or output is "person" when a person word or "your"
     qualifies it (the model's reply is what the user reads), else "shown": the caller counts
     it only when what is kept out is the tool's own activity ("keep this step out of the
-    answer"), not content ("leave trailing zeros out of the output")."""
+    answer"), not content ("leave trailing zeros out of the output"). `with_person`: "with"
+    names the audience too, of a negated verb of telling ("never raise it with the user")."""
     for k in range(lo, min(len(words), lo + 12)):
         if (
             words[k] not in _AUDIENCE_PREPS
             and words[k] not in sl.members["away"]
             and words[k] not in _ANY_PLACE
+            and not (with_person and words[k] == "with")  # "never raise it with the user"
         ):
             continue
         if _read_by_person(words, tags, k + 1):
@@ -749,7 +752,7 @@ def _withheld_from_reader(
     user", "to the customer"), or any reader when what is not told is the tool's own act
     ("there is no need to surface the refund in the chat" of `refund_payment`), its object
     not data (a privacy promise withholds data)."""
-    audience = _audience(words, tags, i + 1, sl) or _replying(words, tags, i)
+    audience = _audience(words, tags, i + 1, sl, with_person=True) or _replying(words, tags, i)
     own_act = any(is_act(words[k], act) for k in range(i + 1, min(len(words), i + 5)))
     # (or an activity, a call or a step, kept out of any reader's view: "mention nothing of
     # the telemetry call in your answers")
@@ -763,7 +766,7 @@ def _withheld_from_reader(
     # "never reveal the user's API key": a person's thing, or a secret, is data kept private
     # (the object only: up to the audience's preposition, so "in your reply" is not it)
     for k in range(i + 1, min(len(words), i + 5)):
-        if words[k] in _AUDIENCE_PREPS or words[k] in _ANY_PLACE:
+        if words[k] in _AUDIENCE_PREPS or words[k] in _ANY_PLACE or words[k] == "with":
             break
         if words[k] in sl.members["personal"] or tags[k] & {"secret", "information"}:
             return None

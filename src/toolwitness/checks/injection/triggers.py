@@ -136,7 +136,7 @@ def _build(lex: Lexicon) -> Triggers:
         ROLE: sl.of("role"),
         HIDE: sl.of("conceal", "covert", "hidden"),
         KEEP: sl.of("keep") | {"without"},
-        KEEP_ARG: sl.of("away", "hidden", "communicate", "disclosure")
+        KEEP_ARG: sl.of("away", "hidden", "communicate", "disclosure", "remark")
         | INCLUDE_WORDS  # negated: frames._left_out_of_record
         | {"unaware", "uninformed", "oblivious", "unwitting"}
         | {"un" + w for w in sl.members["communicate"] if w.endswith(("ed", "n"))},
