@@ -29,8 +29,9 @@ translates it as a lemma of the class and names no kind of it, when it is not sp
 English word with another sense, and when simplemma does not read it as another lemma's form
 (`Legacy.confirmed`, `_homographs`; six language-class pairs are left as WikDict gives them,
 `_UNION_LEFT_OUT`; a class marked `legacy: uncontradicted`, a determiner seldom a headword into
-English, keeps a word that dictionary does not read as another sense first). Afrikaans has no simplemma dictionary: its headwords are kept as they are; a
-negating particle of these languages is never inflected.
+English, keeps a word that dictionary does not read as another sense first). Afrikaans has no
+simplemma dictionary: its headwords are kept as they are; a negating particle of these languages
+is never inflected.
 
 Each translation that is one word is then inflected with the simplemma lemmatiser's dictionary of
 its language (the form -> lemma table, inverted), so a scan matches whole words and writes no
