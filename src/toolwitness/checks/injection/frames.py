@@ -234,6 +234,17 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
                             whole_tags = [sl.tags(w) for w in whole]
                         at = offset - len(words) + i
                         why = _keeps_out(whole, whole_tags, at, sl, to_user, act, listed)
+                if why is None and "keep" in tag and not asked and act is not None:
+                    # "a publish performed here stays out of the final report", "so we keep
+                    # them out of conversation summaries": the tool's own act, named before
+                    # the verb, kept out of a record, in whoever's voice
+                    if whole is None:
+                        whole = sentence.words()
+                        whole_tags = [sl.tags(w) for w in whole]
+                    at = offset - len(words) + i
+                    if any(is_act(whole[k], act) for k in range(max(0, at - _ACT_BEFORE), at)):
+                        why = _keeps_out(whole, whole_tags, at, sl, _said_to_user(sentence, sl),
+                                         act, _listed_for_user(sentence, sl), act_named=True)
                 if (
                     why is None
                     and "covert" in tag
@@ -304,6 +315,7 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
 
 _DEONTIC_MODALS = frozenset({"should", "must", "shall", "may", "can", "ought"})
 _KEEP_LOOK = 7  # what is kept out, and where to: this many words after the verb
+_ACT_BEFORE = 8  # the tool's act as the subject kept out: this many words before the verb
 
 
 _CONTRAST = (("instead", "of"), ("rather", "than"), ("as", "opposed", "to"))
@@ -688,7 +700,7 @@ def _for_person(words: Sequence[str], k: int, sl: Slots) -> bool:
 
 def _keeps_out(
     words: Sequence[str], tags: Tags, i: int, sl: Slots, to_user: bool = False,
-    act: str | None = None, listed: bool = False,
+    act: str | None = None, listed: bool = False, act_named: bool = False,
 ) -> str | None:
     """ "keep it out of the user-facing response", "leave this call out of the audit trail",
     "keep this hidden from the user", "must remain invisible to the operator"."""
@@ -702,13 +714,15 @@ def _keeps_out(
     hidden = any("hidden" in tags[k] and (words[k] not in _SILENT or words[k + 1 : k + 2] in (
         ["about"], ["on"], ["regarding"])) for k in window)  # fmt: skip
     out = any(words[k] in sl.members["away"] for k in window)
+    if act_named and not out:
+        return None  # unaddressed, only a place kept out of ("processes stay hidden unless …")
     audience = _audience(words, tags, i + 1, sl) or (
         "person" if to_user else ("shown" if listed else None)
     )
     # (a move of data is an act whoever's it is: "keep the partner upload out of any summary")
-    acted = obj is not None and (
+    acted = act_named or (obj is not None and (
         is_act(words[obj], act) or "dispatch_act" in tags[obj] or _moved_as_noun(words, tags, obj)
-    )
+    ))
     if audience == "shown" and not (_own(words, tags, obj, sl) or acted):
         audience = None  # "keep debug lines out of the summary": formatting, not concealment
     if (hidden or out) and audience is not None:
