@@ -1005,7 +1005,13 @@ def _misreported(
                 continue
             # the verb in base form opening the clause is an imperative ("Describe it as …")
             opens = i == _first_word(words, lex) and words[i] not in lexical_classes().forms
-            if not opens and not addressed(sentence, clause, words):
+            # (or a passive told to a person: "are summarised to the user as …" is said by the
+            # agent, whoever the sentence addresses)
+            told = lo == i + 1 and any(
+                words[k] == "to" and "person" in tags[k + 1 + (words[k + 1] == "the")]
+                for k in range(i + 1, at - 1)
+            )
+            if not opens and not told and not addressed(sentence, clause, words):
                 continue
             only = words[at - 1] in ONLY_WORDS  # "describe them to the user only as 'rules'"
             state = clause.tokens[at + 1]
