@@ -95,6 +95,11 @@ def _text_runs(lower: str) -> frozenset[str]:
     return _runs_cached(lower) if len(lower) <= 4000 else _runs(lower)
 
 
+def text_runs(lower: str) -> frozenset[str]:
+    """The [a-z0-9] runs of a folded text (the same cache as the target search's)."""
+    return _text_runs(lower)
+
+
 def mentions_any_target(lower: str, lex: Lexicon) -> bool:
     """A superset test before the per-literal search: a literal found at token boundaries has
     each of its letter/digit runs as a whole run of the text (its edges are not alphanumeric or
