@@ -489,9 +489,23 @@ def decode_once(
     yield from _whole_text(text, words)
 
 
+# `decode_chains` remembers the last few texts' payloads: the quiet test lists a text's payloads
+# and the per-field pass then lists them again (`detect`), a few fields later. Short texts only
+# (a long hostile one is decoded each time rather than pinned); the words are those of the
+# text, or None, so they are part of the key only as the callers pass them.
+CHAINS_CACHE_ENTRIES = 64
+CHAINS_CACHE_MAX_CHARS = 4000
+
+
 def decode_chains(text: str, words: frozenset[str] | None = None) -> list[Decoded]:
     """Every decoded payload up to `MAX_DEPTH` levels, within the field's budgets. A result's
     span is the span of its outermost encoding in `text`."""
+    if len(text) > CHAINS_CACHE_MAX_CHARS:
+        return _decode_chains(text, words)
+    return list(_chains_cached(text, words))
+
+
+def _decode_chains(text: str, words: frozenset[str] | None) -> list[Decoded]:
     out: list[Decoded] = []
     seen = {text}
     budget = MAX_DECODED_CHARS
@@ -515,3 +529,8 @@ def decode_chains(text: str, words: frozenset[str] | None = None) -> list[Decode
             break
         frontier = nxt
     return out
+
+
+@lru_cache(maxsize=CHAINS_CACHE_ENTRIES)
+def _chains_cached(text: str, words: frozenset[str] | None) -> tuple[Decoded, ...]:
+    return tuple(_decode_chains(text, words))

@@ -96,11 +96,18 @@ def _text_gates(text: str, scan: trig.TextScan, lex: Lexicon) -> frozenset[Detec
         opened.append(inj_directives.sequencing)
     if mask & trig.RANKING:
         opened.append(inj_directives.ranking)
-    if inj_targets.mentions_any_target(scan.lower, lex):
+    runs = inj_targets.text_runs(scan.lower)  # (cached: the target search reads them too)
+    if inj_targets.mentions_in_runs(runs, lex):  # `mentions_any_target`
         opened.append(inj_targets.sensitive_targets)
     if mask & trig.OTHER_TOOL or "@" in text or "://" in text:
         opened.append(inj_targets.shadowing)
-    if trig.shell_possible(text, scan.lower, lex) and inj_payloads.may_run_shell(text, lex):
+    # `shell_may_open` (a substring and whole-run superset of `shell_possible`, without its two
+    # splits and sets) first: it closes most texts
+    if (
+        trig.shell_may_open(text, scan.lower, runs, lex)
+        and trig.shell_possible(text, scan.lower, lex)
+        and inj_payloads.may_run_shell(text, lex)
+    ):
         opened.append(inj_payloads.shell_commands)
     if "://" in text or inj_payloads.may_hold_ip_url(text):
         opened.append(inj_payloads.suspicious_urls)

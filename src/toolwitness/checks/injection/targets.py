@@ -47,7 +47,10 @@ _RUN = re.compile(r"[a-z0-9]+")
 # Per literal, its ASCII letter/digit runs, indexed by its longest run (the anchor).
 _Index = dict[str, tuple[tuple[str, frozenset[str]], ...]]
 _ANCHORS: dict[int, tuple[tuple[TargetCategory, ...], _Index]] = {}
-_LITERALS: dict[int, tuple[TargetCategory, tuple[tuple[str, frozenset[str]], ...]]] = {}
+# Per category: its literals with their runs, and the runs of which every literal holds one
+# (its longest), or None when some literal has no run (then every text is searched).
+_Literals = tuple[tuple[tuple[str, frozenset[str]], ...], frozenset[str] | None]
+_LITERALS: dict[int, tuple[TargetCategory, _Literals]] = {}
 
 
 def _runs_of(literal: str) -> frozenset[str]:
@@ -67,10 +70,16 @@ def _anchors(lex: Lexicon) -> _Index:
     return held[1]
 
 
-def _literal_runs(cat: TargetCategory) -> tuple[tuple[str, frozenset[str]], ...]:
+def _literal_runs(cat: TargetCategory) -> _Literals:
     held = _LITERALS.get(id(cat))
     if held is None or held[0] is not cat:
-        held = _LITERALS[id(cat)] = (cat, tuple((lit, _runs_of(lit)) for lit in cat.literals))
+        pairs = tuple((lit, _runs_of(lit)) for lit in cat.literals)
+        anchors = (
+            frozenset(max(need, key=lambda r: (len(r), r)) for _, need in pairs)
+            if all(need for _, need in pairs)
+            else None
+        )
+        held = _LITERALS[id(cat)] = (cat, (pairs, anchors))
     return held[1]
 
 
@@ -84,6 +93,11 @@ _runs_cached = lru_cache(maxsize=4096)(_runs)
 def _text_runs(lower: str) -> frozenset[str]:
     """Cached for short texts only (long hostile texts would pin memory)."""
     return _runs_cached(lower) if len(lower) <= 4000 else _runs(lower)
+
+
+def text_runs(lower: str) -> frozenset[str]:
+    """The [a-z0-9] runs of a folded text (the same cache as the target search's)."""
+    return _text_runs(lower)
 
 
 def mentions_any_target(lower: str, lex: Lexicon) -> bool:
@@ -135,9 +149,12 @@ def target_hits(lower: str, cat: TargetCategory) -> Iterator[tuple[int, int]]:
     """Occurrences of the category's literals at token boundaries (longest literal wins).
     Literals missing one of their runs cannot occur at token boundaries and are not searched."""
     runs = _text_runs(lower)
+    pairs, anchors = _literal_runs(cat)
+    if anchors is not None and anchors.isdisjoint(runs):
+        return  # every literal needs one of these runs (most texts, for most categories)
     taken: list[tuple[int, int]] = []
     covered: set[int] = set()  # literals are short, so marking their offsets stays linear
-    for lit, need in _literal_runs(cat):
+    for lit, need in pairs:
         if not need <= runs:
             continue
         at = lower.find(lit)
@@ -152,6 +169,18 @@ def target_hits(lower: str, cat: TargetCategory) -> Iterator[tuple[int, int]]:
                     covered.update(range(at, end))
             at = lower.find(lit, end)
     yield from sorted(taken)
+
+
+def _categories_in(lower: str, lex: Lexicon) -> list[TargetCategory]:
+    """The categories, in order, for which `target_hits(lower, cat)` may find something: the
+    others are passed over by its first test (their anchors are not runs of the text)."""
+    runs = _text_runs(lower)
+    out = []
+    for cat in lex.targets:
+        anchors = _literal_runs(cat)[1]
+        if anchors is None or not anchors.isdisjoint(runs):
+            out.append(cat)
+    return out
 
 
 def _related(ctx: FieldContext, cat: TargetCategory) -> bool:
@@ -638,7 +667,7 @@ def sensitive_targets(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> It
         return
     seen: set[int] = set()
     judged: set[tuple[int, str]] = set()  # (sentence, category): one verdict each, so linear
-    for cat in lex.targets:
+    for cat in _categories_in(analysis.lower, lex):
         for start, end in target_hits(analysis.lower, cat):
             sentence = analysis.sentence_at(start)
             if sentence is None or id(sentence) in seen:
