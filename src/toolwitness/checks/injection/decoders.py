@@ -493,7 +493,7 @@ def decode_once(
 # and the per-field pass then lists them again (`detect`), a few fields later. Short texts only
 # (a long hostile one is decoded each time rather than pinned); the words are those of the
 # text, or None, so they are part of the key only as the callers pass them.
-CHAINS_CACHE_ENTRIES = 64
+CHAINS_CACHE_ENTRIES = 96  # over memo._TABLE_CACHE_SIZE: a per-text cache release_memos drops
 CHAINS_CACHE_MAX_CHARS = 4000
 
 
