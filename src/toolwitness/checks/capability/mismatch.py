@@ -97,9 +97,8 @@ def _switch_said(action: ValueAction) -> str:
 
 
 def _value_finding(
-    tool: Tool, purpose: Purpose, actions: list[ValueAction], ctx: CheckContext
+    tool: Tool, purpose: Purpose, actions: list[ValueAction], ctx: CheckContext, declared: bool
 ) -> Finding | None:
-    declared = tool.hint("readOnlyHint") is True
     defaults = [a for a in actions if a.value.keyword in ("default", "const", "flag")]
     if not (declared or purpose.inert or (defaults and purpose.roles.isdisjoint({"state-write"}))):
         return None
@@ -144,10 +143,12 @@ def _tool_findings(
     found = mismatches(roles, purpose, habits, vocab) if roles.params and readable else []
     if found:
         yield _param_finding(tool, purpose, found, ctx)
-    declared = tool.hint("readOnlyHint") is True
+    # read-only as declared by the annotation, or as the name or prose states it ("Read-only;
+    # no money moves."): a client and a reviewer take either at its word
+    declared = tool.hint("readOnlyHint") is True or roles.read_only
     actions = list(value_actions(roles, purpose, vocab, declared)) if roles.values else []
     if actions:
-        finding = _value_finding(tool, purpose, actions, ctx)
+        finding = _value_finding(tool, purpose, actions, ctx, declared)
         if finding is not None:
             yield finding
 
