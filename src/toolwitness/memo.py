@@ -20,8 +20,18 @@ from typing import Any, Generic, TypeVar
 
 _K = TypeVar("_K")
 _V = TypeVar("_V")
+_C = TypeVar("_C")
 
 _MEMOS: list[IdentityMemo[Any, Any]] = []
+# Per-text caches not bound to a module attribute (a decorator's closure holds them), which
+# `release_memos` would not find among the modules' values.
+_HELD_CACHES: list[Any] = []
+
+
+def held_text_cache(cached: _C) -> _C:
+    """Register an `lru_cache` kept out of sight in a closure, so `release_memos` drops it."""
+    _HELD_CACHES.append(cached)
+    return cached
 
 
 class IdentityMemo(Generic[_K, _V]):
@@ -72,6 +82,9 @@ def release_memos() -> int:
     for memo in _MEMOS:
         dropped += len(memo._held)
         memo.clear()
+    for cached in _HELD_CACHES:
+        dropped += cached.cache_info().currsize
+        cached.cache_clear()
     for name, module in list(sys.modules.items()):
         if module is None or not name.startswith("toolwitness."):
             continue

@@ -40,6 +40,7 @@ from toolwitness.checks.text.words import reader_words
 from toolwitness.checks.unicode.decode import reveal_hidden
 from toolwitness.findings import Severity
 from toolwitness.lazyre import lazy_compile
+from toolwitness.memo import held_text_cache
 from toolwitness.textnorm import excerpt
 
 Detector = Callable[[Analysis, FieldContext, Lexicon], Iterable[Signal]]
@@ -153,7 +154,7 @@ def _word_gates(text: str, mask: int) -> list[Detector]:
 def short_cache(func: Callable[[str, bool], _T]) -> Callable[[str, bool], _T]:
     """An LRU cache per (text, flag) for texts up to `CACHE_MAX_CHARS`: catalogs repeat short
     strings; long hostile ones are computed each time rather than pinned in memory."""
-    cached = lru_cache(maxsize=16384)(func)
+    cached = held_text_cache(lru_cache(maxsize=16384)(func))
 
     def call(text: str, flag: bool) -> _T:
         return cached(text, flag) if len(text) <= trig.CACHE_MAX_CHARS else func(text, flag)
