@@ -20,12 +20,14 @@ def json_strings(value: object) -> list[str]:
     return []
 
 
-def corpus_strings(root: Path) -> set[str]:
+def corpus_strings(root: Path, blind: bool = True) -> set[str]:
     """Every string of the corpus's JSON files (labelled sets and their catalogs) but the
-    withheld blind set's, and of the real servers' catalogs in `tests/fixtures/real`."""
+    withheld blind set's (with `blind=False`, no blind set's at all), and of the real servers'
+    catalogs in `tests/fixtures/real`."""
     texts: set[str] = set()
     for path in sorted((root / "corpus").glob("**/*.json")):
-        if WITHHELD.isdisjoint(path.parts):
+        kept = blind or not any(part.startswith("blind-") for part in path.parts)
+        if kept and WITHHELD.isdisjoint(path.parts):
             texts.update(json_strings(json.loads(path.read_text("utf-8"))))
     for path in sorted((root / "tests" / "fixtures" / "real").glob("*.json")):
         texts.update(json_strings(json.loads(path.read_text("utf-8"))))

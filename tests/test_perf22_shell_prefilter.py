@@ -9,14 +9,13 @@ characters that cut sentences or words (`test_perf21_shell.TEXTS`), in capitals 
 
 from __future__ import annotations
 
-import json
 import sys
 from functools import lru_cache
 from pathlib import Path
 
 from hypothesis import given, settings
 
-from json_strings import json_strings
+from json_strings import corpus_strings, json_strings
 from test_perf21_shell import TEXTS
 from toolwitness.checks.injection import detect, payloads, targets, triggers
 from toolwitness.checks.text.language import fold
@@ -31,11 +30,7 @@ from catalogs import catalog  # noqa: E402
 @lru_cache(maxsize=1)
 def _texts() -> tuple[str, ...]:
     texts: set[str] = set()
-    for path in sorted((ROOT / "corpus").glob("**/*.json")):
-        if not any(part.startswith("blind-") for part in path.parts):
-            texts.update(json_strings(json.loads(path.read_text("utf-8"))))
-    for path in sorted((ROOT / "tests" / "fixtures" / "real").glob("*.json")):
-        texts.update(json_strings(json.loads(path.read_text("utf-8"))))
+    texts.update(corpus_strings(ROOT, blind=False))  # the spent blind sets are not read either
     for kind in ("benign", "poisoned"):
         texts.update(json_strings(catalog(400, kind)))
     return tuple(sorted(texts))

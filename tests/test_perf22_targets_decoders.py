@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import base64
-import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import assert_linear_cost
-from json_strings import json_strings
+from json_strings import corpus_strings, json_strings
 from toolwitness.checks.injection import decoders, targets
 from toolwitness.checks.text.lexicon import TargetCategory, lexicon
 
@@ -34,11 +33,7 @@ from catalogs import catalog  # noqa: E402
 
 def _texts() -> set[str]:
     texts: set[str] = set()
-    for path in sorted((ROOT / "corpus").glob("**/*.json")):
-        if not any(part.startswith("blind-") for part in path.parts):
-            texts.update(json_strings(json.loads(path.read_text("utf-8"))))
-    for path in sorted((ROOT / "tests" / "fixtures" / "real").glob("*.json")):
-        texts.update(json_strings(json.loads(path.read_text("utf-8"))))
+    texts.update(corpus_strings(ROOT, blind=False))  # the spent blind sets are not read either
     for kind in ("benign", "poisoned"):
         texts.update(json_strings(catalog(400, kind)))
     return texts
