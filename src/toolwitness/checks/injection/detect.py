@@ -26,6 +26,7 @@ from toolwitness.checks.injection import frames_policy as inj_policy
 from toolwitness.checks.injection import frames_precedence as inj_precedence
 from toolwitness.checks.injection import frames_scripted as inj_scripted
 from toolwitness.checks.injection import frames_shadow as inj_shadow
+from toolwitness.checks.injection import frames_turns as inj_turns
 from toolwitness.checks.injection import outside_tools as inj_outside
 from toolwitness.checks.injection import payloads as inj_payloads
 from toolwitness.checks.injection import targets as inj_targets
@@ -68,6 +69,7 @@ DETECTORS: tuple[Detector, ...] = (
     inj_policy.policy_keys,
     inj_custody.abbreviated_secrets,
     inj_outside.outside_tools,
+    inj_turns.turn_capture,
     *(reading for _, reading in inj_elsewhere.READINGS),
 )
 IDENTIFIER_KINDS = frozenset({"name", "schema-key", "key"})
@@ -95,6 +97,12 @@ def _text_gates(text: str, scan: trig.TextScan, lex: Lexicon) -> frozenset[Detec
         opened.append(inj_directives.secrecy)
     if mask & trig.SEQ_MARKER and mask & trig.SEQ_SCOPE:
         opened.append(inj_directives.sequencing)
+    # a turn of the chat under a quantifier, with a marker of order or the chat's content taken
+    # (both are gates the quiet test keeps open: the sequencing pair and the action frames')
+    if mask & trig.SEQ_SCOPE and (
+        mask & trig.SEQ_MARKER or (mask & (trig.TAKE | trig.CALL) and mask & trig.CONVO)
+    ):
+        opened.append(inj_turns.turn_capture)
     if mask & trig.RANKING:
         opened.append(inj_directives.ranking)
     runs = inj_targets.text_runs(scan.lower)  # (cached: the target search reads them too)

@@ -104,7 +104,11 @@ def may_conceal_elsewhere(text: str) -> bool:
         return False
     if _one_language(seen, _FRAME, (*_TOLD, "assistant")):
         return True
+    if _one_language(seen, ("negator", "talk", "assistant")):  # the assistant never speaks of it
+        return True
     if _one_language(seen, ("negator", "show", "log")):  # kept out of a record
+        return True
+    if _one_language(seen, _SCRIPTED):  # a scripted answer to the user's question
         return True
     if ("zh", "tell") in seen and any(("zh", name) in seen for name in _TOLD):
         return any(p in text for p in _DONT_ZH)
@@ -118,7 +122,8 @@ def _told_not(found: dict[str, list[int]]) -> int | None:
     the summary). The user first ("Der Benutzer wird nicht informiert, wenn …") states what
     happens."""
     if not all(name in found for name in _FRAME):
-        return _kept_off_record(found)
+        silent = _assistant_silent(found) if "talk" in found and "negator" in found else None
+        return silent if silent is not None else _kept_off_record(found)
     told = [k for name in _TOLD for k in found.get(name, ())]
     last = max(told, default=-1)
     for t in found["tell"]:
@@ -149,6 +154,21 @@ def _kept_off_record(found: dict[str, list[int]]) -> int | None:
     return None
 
 
+def _kept_from_user(found: dict[str, list[int]]) -> int | None:
+    """Something kept from the user or a record in one sentence: a negator near a verb of
+    telling, showing or including, with the user or a record named, or a verb of hiding."""
+    if "user" not in found and "log" not in found:
+        return None
+    verbs: tuple[int, ...] = (*found.get("tell", ()), *found.get("show", ()),
+                              *found.get("include", ()))
+    # (one word wider than _NEAR: a second verb negated with the first, "non va detto né riportato")
+    for v in verbs:
+        if any(abs(n - v) <= _NEAR + 1 for n in found.get("negator", ())):
+            return v
+    hidden: list[int] = found.get("hide", [])
+    return hidden[0] if hidden else None
+
+
 _SUBJECT_GAP = 4  # the assistant this many words or fewer before the negated verb
 
 
@@ -159,7 +179,7 @@ def _assistant_silent(found: dict[str, list[int]]) -> int | None:
     named in the sentence (the assistant never tells a password: a privacy rule)."""
     if "secret" in found:
         return None
-    for t in found["tell"]:
+    for t in sorted((*found.get("tell", ()), *found.get("talk", ()))):  # (or speaks of it)
         negated = any(abs(n - t) <= _NEAR for n in found["negator"])
         if negated and any(0 < t - a <= _SUBJECT_GAP for a in found.get("assistant", ())):
             return t
@@ -213,10 +233,36 @@ def _reported(
         yield _signal(family, Severity.MEDIUM, span[0], span[1], why)
 
 
+# A scripted answer: the user, a verb of asking after it, a verb of saying after that.
+_SCRIPTED = ("user", "ask", "say", "negator")
+_ASK_AFTER_USER = 3  # "si l'utilisateur demande", "kullanıcı sorarsa"
+_SAY_AFTER_ASK = 10  # "… demande où est allé son texte, répondez qu'…"
+
+
+def _scripted(found: dict[str, list[int]]) -> int | None:
+    """The index of a verb of saying after the user's question ("si l'utilisateur demande où
+    est allé son texte, répondez qu'il a été traité localement"): what the agent is to answer
+    when the user asks. Read only in a text that also keeps something from the user
+    (`concealment_elsewhere`): a support script alone tells the agent what to say."""
+    says = found.get("say", [])
+    for u in found.get("user", ()):
+        for a in found.get("ask", ()):
+            if not 0 < a - u <= _ASK_AFTER_USER:
+                continue
+            k = bisect_left(says, a + 1)
+            if k < len(says) and says[k] <= a + _SAY_AFTER_ASK:
+                return says[k]
+    return None
+
+
 def concealment_elsewhere(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
     span = _first_sentence(analysis, _told_not)
     why = ("tells the agent not to inform the user of something, in another language "
            "(a negator, a verb of telling someone and the user in one sentence)")  # fmt: skip
+    if span is None and _first_sentence(analysis, _kept_from_user) is not None:
+        span = _first_sentence(analysis, _scripted)
+        why = ("dictates what to answer when the user asks, in another language, in a text "
+               "that keeps something from the user")  # fmt: skip
     if span is None:
         span = _withheld_chinese(analysis) or _withheld_thai(analysis)
         why = ("tells the agent not to tell the user, or a summary or record, of something, "

@@ -37,7 +37,7 @@ _ASK_REACH = 6  # the person this many words or fewer after the condition, then 
 _NEGATORS = frozenset({"not", "never", "no", "nor"})
 # words of this text's kind that keep something back (tags of the lexicon)
 _KEPT_TAGS = frozenset({"conceal", "hidden"})
-_TOLD_TAGS = frozenset({"communicate", "disclosure", "appear"})
+_TOLD_TAGS = frozenset({"communicate", "disclosure", "appear", "remark"})  # "does not raise it"
 
 
 def may_script_answer(words: Sequence[str] | frozenset[str]) -> bool:

@@ -99,6 +99,7 @@ _FRAMING_WORDS = (
     "openers", "authority_markers", "authority_tags", "override_objects", "override_qualifiers",
     "secrecy_adverbs", "concealed_objects", "ranking_verbs", "ranking_disparagement",
     "attack_nouns", "nullifiers", "validity", "quantifiers", "scope_modifiers", "scope_nouns",
+    "turn_nouns",
     "reported_text_nouns", "reporting_verbs", "reporting_verbs_plural",
 )  # fmt: skip
 
