@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from toolwitness.checks.capability.claims_elsewhere import claims_read_only
 from toolwitness.checks.capability.purpose import (
     EGRESS_SHAPES,
     EXEC_SHAPES,
@@ -53,7 +54,9 @@ def _kind(tool: Tool, purpose: Purpose) -> str:
 def _param_finding(
     tool: Tool, purpose: Purpose, found: list[Mismatch], ctx: CheckContext
 ) -> Finding:
-    read_only = tool.hint("readOnlyHint") is True or purpose.inert
+    read_only = tool.hint("readOnlyHint") is True or purpose.inert or claims_read_only(
+        tool.description or tool.title
+    )
     shapes = {m.shape for m in found}
     full = [m for m in found if m.full]
     if read_only and not shapes.isdisjoint(EXEC_SHAPES):
@@ -141,11 +144,16 @@ def _tool_findings(
     # that needs it" on a description in another language
     readable = reads_as_english(f"{tool.title or ''} {tool.description or ''}")
     found = mismatches(roles, purpose, habits, vocab) if roles.params and readable else []
+    # …except a claim, in another language, to only read or change nothing: a parameter that
+    # runs a command is then a contradiction whatever else the text says
+    claimed = not readable and claims_read_only(tool.description or tool.title)
+    if claimed and roles.params:
+        found = [m for m in mismatches(roles, purpose, habits, vocab) if m.shape in EXEC_SHAPES]
     if found:
         yield _param_finding(tool, purpose, found, ctx)
     # read-only as declared by the annotation, or as the name or prose states it ("Read-only;
     # no money moves."): a client and a reviewer take either at its word
-    declared = tool.hint("readOnlyHint") is True or roles.read_only
+    declared = tool.hint("readOnlyHint") is True or roles.read_only or claimed
     actions = list(value_actions(roles, purpose, vocab, declared)) if roles.values else []
     if actions:
         finding = _value_finding(tool, purpose, actions, ctx, declared)

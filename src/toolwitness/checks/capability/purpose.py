@@ -18,6 +18,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 
+from toolwitness.checks.capability.claims_elsewhere import claims_read_only, deleting_word
 from toolwitness.checks.roles.derive import ParamShape, ParamValue, ToolRoles, value_roles
 from toolwitness.checks.roles.text import clauses, name_tokens
 from toolwitness.checks.roles.vocab import RoleVocabulary
@@ -84,7 +85,8 @@ def purpose_of(tool: Tool, roles: ToolRoles, vocab: RoleVocabulary) -> Purpose:
                 words.update(clause.tokens)
             if parts and parts[0].tokens:
                 first_words.append(parts[0].tokens[0])
-    inert = roles.read_only or any(w in vocab.inert_verbs for w in first_words)
+    inert = (roles.read_only or any(w in vocab.inert_verbs for w in first_words)
+             or claims_read_only(tool.description or tool.title))  # (in another language)
     described = tool.description or tool.title
     where = "description" if tool.description else ("title" if tool.title else "name")
     # A blank description ("\r") has no first line: fall back to the name.
@@ -168,6 +170,9 @@ def value_actions(
                          None)  # fmt: skip
             if found is not None:
                 yield ValueAction(value, *found)
+            elif read_only and (term := deleting_word(value.value)) is not None:
+                # named for deleting in another language ("supprimer_apres", "hapus_kosong")
+                yield ValueAction(value, "destructive", f"'{term}' (deleting, in another language)")
             elif read_only and in_another_language(value.note):
                 # what the switch does is said in a language the role reader does not read:
                 # the read-only claim rests on a switch nothing here verified
