@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
+from toolwitness.checks.text.language import Sentence
 from toolwitness.checks.text.wordnet import wordnet_document
 from toolwitness.errors import InternalError
 from toolwitness.plainclass import plainclass
@@ -59,6 +60,30 @@ def slots() -> Slots:
         for w in found:
             index.setdefault(w, set()).add(name)
     return Slots(members=members, index={w: frozenset(s) for w, s in index.items()})
+
+
+_TAGS_KEY = "slot_tags"  # Sentence.memo: (slots, each word's tags, their union)
+
+
+def _held_tags(sentence: Sentence, sl: Slots) -> tuple[Slots, list[frozenset[str]], frozenset[str]]:
+    held: tuple[Slots, list[frozenset[str]], frozenset[str]] | None = sentence.memo.get(_TAGS_KEY)
+    if held is None or held[0] is not sl:
+        tags = [sl.tags(w) for w in sentence.words()]
+        held = sentence.memo[_TAGS_KEY] = (sl, tags, EMPTY.union(*tags))
+    return held
+
+
+def word_tags(sentence: Sentence, sl: Slots) -> list[frozenset[str]]:
+    """`[sl.tags(w) for w in sentence.words()]`, computed once per sentence (its memo) and read
+    by every frame that reads the sentence: a shared list, to read and never to change."""
+    return _held_tags(sentence, sl)[1]
+
+
+def tag_union(sentence: Sentence, sl: Slots) -> frozenset[str]:
+    """Every slot some word of the sentence fills (the union of `word_tags`): a frame that needs
+    a word of some slot is passed over, with one set test, in a sentence without one."""
+    held: tuple[Slots, list[frozenset[str]], frozenset[str]] | None = sentence.memo.get(_TAGS_KEY)
+    return held[2] if held is not None and held[0] is sl else _held_tags(sentence, sl)[2]
 
 
 _UNIONS: dict[tuple[int, str], tuple[object, frozenset[str]]] = {}
