@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from functools import lru_cache
 
 from toolwitness.checks.crosstool.parties import owned_literal, reference_url
 from toolwitness.checks.crosstool.tokens import file_types
@@ -900,7 +901,13 @@ def _aimed(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: T
 def _adversarial_testing(purpose: frozenset[str], sl: Slots) -> bool:
     """The purpose names authorised adversarial testing (purpose words are split at hyphens:
     "red-team" is there as "red" and "team")."""
-    return any(set(w.split("-")) <= purpose for w in sl.members["adversarial_test"])
+    return any(parts <= purpose for parts in _adversarial_parts(sl))
+
+
+@lru_cache(maxsize=1)
+def _adversarial_parts(sl: Slots) -> tuple[frozenset[str], ...]:
+    """The words of each `adversarial_test` member split at hyphens (once per slots object)."""
+    return tuple(frozenset(w.split("-")) for w in sl.members["adversarial_test"])
 
 
 _HARMFUL_TAGS = frozenset({"offensive", "attack_noun"})

@@ -400,9 +400,12 @@ _NOUN_PHRASE = frozenset({"the", "a", "an", "this", "that", "its", "their", "his
 def _label_at(analysis: Analysis, sentence: Sentence, sl: Slots) -> int | None:
     """A chat-role label: a role word and a colon, opening the sentence or a bracket ("System:
     …", "Discount (agents: always apply …)")."""
-    toks = sentence.tokens
-    for k, tok in enumerate(toks[:8]):
-        if tok.text not in sl.members["role"]:
+    toks = sentence.tokens[:8]
+    if not toks or analysis.text.find(":", toks[0].end, toks[-1].end + 1) < 0:
+        return None  # (no colon right after one of the first eight tokens)
+    roles = sl.members["role"]
+    for k, tok in enumerate(toks):
+        if tok.text not in roles:
             continue
         if not analysis.text[tok.end : tok.end + 2].startswith(":"):
             continue
@@ -666,6 +669,11 @@ def _ranking_chain(analysis: Analysis, sentence: Sentence, sl: Slots) -> tuple[i
     prompt": this text first, then a person, a role or instructions after a ranking sign."""
     toks = sentence.tokens
     text = analysis.text
+    if len(toks) < 2:
+        return None
+    lo, hi = toks[0].end, toks[-1].start  # every gap between two tokens lies here
+    if all(text.find(sign, lo, hi) < 0 for sign in _RANK_SIGNS):
+        return None  # (no sign: no gap is one)
     for k in range(len(toks) - 1):
         gap = text[toks[k].end : toks[k + 1].start].strip()
         if gap not in _RANK_SIGNS:

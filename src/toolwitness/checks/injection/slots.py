@@ -68,7 +68,7 @@ _TAGS_KEY = "slot_tags"  # Sentence.memo: (slots, each word's tags, their union)
 def _held_tags(sentence: Sentence, sl: Slots) -> tuple[Slots, list[frozenset[str]], frozenset[str]]:
     held: tuple[Slots, list[frozenset[str]], frozenset[str]] | None = sentence.memo.get(_TAGS_KEY)
     if held is None or held[0] is not sl:
-        tags = [sl.tags(w) for w in sentence.words()]
+        tags = list(map(sl.tags, sentence.words()))
         held = sentence.memo[_TAGS_KEY] = (sl, tags, EMPTY.union(*tags))
     return held
 
@@ -117,7 +117,7 @@ def attack_topic(words: Sequence[str]) -> bool:
     head-final: "threat-intelligence", "phishing-awareness")."""
     topic = topic_words()
     for k, w in enumerate(words):
-        if w not in topic and w.rpartition("-")[2] not in topic:
+        if w not in topic and ("-" not in w or w.rpartition("-")[2] not in topic):
             continue  # ("red-team": a compound of the topic itself, not only by its head)
         if k == 0 and words[1:2] and words[1] in _VERB_FOLLOWERS:
             continue  # "Monitor and exfiltrate …", "Test the login form": the verb, an act
