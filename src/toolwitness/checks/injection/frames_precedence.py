@@ -26,9 +26,9 @@ from toolwitness.checks.injection.frames import (
 )
 from toolwitness.checks.injection.frames_rank import ranked_against
 from toolwitness.checks.injection.model import AUTHORITY, FieldContext, Signal
-from toolwitness.checks.injection.slots import Slots, slots
+from toolwitness.checks.injection.slots import Slots, slots, tag_union, word_tags
 from toolwitness.checks.injection.triggers import COUNT_WORDS
-from toolwitness.checks.text.language import Analysis, Sentence
+from toolwitness.checks.text.language import Analysis, Clause, Sentence
 from toolwitness.checks.text.lexicon import Lexicon, lexicon, model_possessives
 from toolwitness.findings import Severity
 
@@ -59,12 +59,25 @@ def precedence(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[
         return
     for sentence in analysis.sentences:
         yield from _role_label(analysis, sentence, sl)
-        conflicted = _in_conflict(sentence.words(), [sl.tags(w) for w in sentence.words()])
-        for clause in sentence.clauses:
-            words = [t.text for t in clause.tokens]
-            tags = [sl.tags(w) for w in words]
+        every = sentence.words()
+        every_tags = word_tags(sentence, sl)
+        # a word that may open one of the five readings below (`_OPENING_TAGS`/`_WORDS`): without
+        # one in the sentence, each of them returns None at every word
+        if tag_union(sentence, sl).isdisjoint(_OPENING_TAGS) and _OPENING_WORDS.isdisjoint(every):
+            clauses: list[Clause] = []
+            conflicted = False
+        else:
+            clauses = sentence.clauses
+            conflicted = _in_conflict(every, every_tags)
+        at = 0  # the clause's first word in the sentence (its words are the next ones)
+        for clause in clauses:
             toks = clause.tokens
+            words = every[at : at + len(toks)]
+            tags = every_tags[at : at + len(toks)]
+            at += len(toks)
             for i in range(len(words)):
+                if tags[i].isdisjoint(_OPENING_TAGS) and words[i] not in _OPENING_WORDS:
+                    continue  # (none of the five opens at this word)
                 if clause.negated(i) or skipped(analysis, sentence, toks[i].start):
                     continue
                 end = (
@@ -96,6 +109,16 @@ def precedence(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[
                 Severity.HIGH,
             )
             return
+
+
+# What the five word readings of `precedence` need at their word i (each returns None
+# otherwise): `_ranks_above` (prioritize/obey, deem, a verb of granting or replacing, prevail,
+# a precedence verb), `_counts_as` (COUNT_WORDS), `_governed_by_this` (prevail), `_yields`
+# (subordinate, submit) and `_declared_governing` (governing).
+_OPENING_TAGS = frozenset(
+    {"prioritize", "obey", "deem", "prevail", "subordinate", "submit", "governing"}
+)
+_OPENING_WORDS = _GRANT | _REPLACE | _PRECEDENCE_VERBS | COUNT_WORDS
 
 
 def _ranks_above(
@@ -377,9 +400,12 @@ _NOUN_PHRASE = frozenset({"the", "a", "an", "this", "that", "its", "their", "his
 def _label_at(analysis: Analysis, sentence: Sentence, sl: Slots) -> int | None:
     """A chat-role label: a role word and a colon, opening the sentence or a bracket ("System:
     …", "Discount (agents: always apply …)")."""
-    toks = sentence.tokens
-    for k, tok in enumerate(toks[:8]):
-        if tok.text not in sl.members["role"]:
+    toks = sentence.tokens[:8]
+    if not toks or analysis.text.find(":", toks[0].end, toks[-1].end + 1) < 0:
+        return None  # (no colon right after one of the first eight tokens)
+    roles = sl.members["role"]
+    for k, tok in enumerate(toks):
+        if tok.text not in roles:
             continue
         if not analysis.text[tok.end : tok.end + 2].startswith(":"):
             continue
@@ -440,7 +466,7 @@ def _placed_ahead(sentence: Sentence, sl: Slots) -> tuple[int, int] | None:
     words = sentence.words()
     if _AHEAD.isdisjoint(words):
         return None
-    tags = [sl.tags(w) for w in words]
+    tags = word_tags(sentence, sl)
     # ("our rules rank above the operator's wishes": a verb of ranking, intransitive)
     ranked = "ahead" in words or any(
         t & {"governing", "precedence", "prevail", "prioritize"} for t in tags
@@ -494,7 +520,7 @@ def _despite_others(sentence: Sentence, sl: Slots) -> tuple[int, int] | None:
         return None
     if not (sentence.directive or not _OBLIGATION.isdisjoint(words)):
         return None
-    tags = [sl.tags(w) for w in words]
+    tags = word_tags(sentence, sl)
     for k, w in enumerate(words):
         if w != "otherwise" or words[k - 1 : k] == [] or words[k - 1] not in _SAY_VERBS:
             continue
@@ -562,8 +588,10 @@ def _conflict_to_this(sentence: Sentence, sl: Slots) -> tuple[int, int] | None:
     conflicts, follow this text, not them", "conflicts resolved in favour of this text". The
     side chosen is the text itself (its own words: "this", "this text", "these rules"), so
     the text outranks whatever it clashes with — the user, the system prompt, other tools."""
+    if "conflict" not in tag_union(sentence, sl):
+        return None  # (no conflict word: `at` below is None)
     words = sentence.words()
-    tags = [sl.tags(w) for w in words]
+    tags = word_tags(sentence, sl)
     at = next((c for c, t in enumerate(tags) if "conflict" in t and not negated_word(sentence, c)),
               None)  # fmt: skip
     if at is None:
@@ -641,6 +669,11 @@ def _ranking_chain(analysis: Analysis, sentence: Sentence, sl: Slots) -> tuple[i
     prompt": this text first, then a person, a role or instructions after a ranking sign."""
     toks = sentence.tokens
     text = analysis.text
+    if len(toks) < 2:
+        return None
+    lo, hi = toks[0].end, toks[-1].start  # every gap between two tokens lies here
+    if all(text.find(sign, lo, hi) < 0 for sign in _RANK_SIGNS):
+        return None  # (no sign: no gap is one)
     for k in range(len(toks) - 1):
         gap = text[toks[k].end : toks[k + 1].start].strip()
         if gap not in _RANK_SIGNS:

@@ -24,7 +24,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 
 from toolwitness.checks.injection.frames import Tags, negated_word
-from toolwitness.checks.injection.slots import Slots
+from toolwitness.checks.injection.slots import Slots, tag_union, word_tags
 from toolwitness.checks.injection.triggers import (
     DISPUTE_WORDS,
     ORDINALS_BELOW,
@@ -184,9 +184,12 @@ def ranked_against(sentence: Sentence, sl: Slots) -> tuple[int, int] | None:
     words = sentence.words()
     if len(words) < 5:
         return None
-    tags = [sl.tags(w) for w in words]
-    found = _ranked(sentence, words, tags)
-    if found is None and any(_chat(t) for t in tags):
+    tags = word_tags(sentence, sl)
+    held = tag_union(sentence, sl)
+    # `_ranked` ends on a rank word (`_above`, `_below` or `_settles` at some word) or in None
+    may_rank = not held.isdisjoint(_RANK_TAGS) or not _RANK_WORDS.isdisjoint(words)
+    found = _ranked(sentence, words, tags) if may_rank else None
+    if found is None and held >= _CHAT_TAGS and any(_chat(t) for t in tags):
         return _over_the_chat(sentence, words, tags)
     return found
 
@@ -263,6 +266,12 @@ _HOLDS = frozenset({"applies", "apply", "holds", "hold", "stands", "stand", "gov
                     "controls", "control", "decides", "decide", "settles", "settle", "resolves",
                     "resolve"})  # fmt: skip
 
+# The words that may be a rank word of `_ranked`: `_above` (a tag of `_ABOVE_TAGS`, a
+# comparator), `_below` (`_BELOW_TAGS`, a word under, an ordinal below, a lesser word, a void
+# word) and `_settles` (obey, a verb of holding).
+_RANK_TAGS = _ABOVE_TAGS | _BELOW_TAGS | {"comparator", "obey"}
+_RANK_WORDS = UNDER_WORDS | ORDINALS_BELOW | _LESSER | VOID_WORDS | _HOLDS
+
 
 _COPULAS = frozenset({"is", "are", "remains", "remain", "constitutes", "constitute"})
 
@@ -305,8 +314,11 @@ def _in_the_chat(words: Sequence[str], tags: Tags, j: int) -> bool:
     )
 
 
+_CHAT_TAGS = frozenset({"conversation", "oversight"})
+
+
 def _chat(tag: frozenset[str]) -> bool:
-    return tag >= {"conversation", "oversight"}
+    return tag >= _CHAT_TAGS
 
 
 def _ranks_above(words: Sequence[str], tags: Tags, r: int) -> bool:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
+from toolwitness.checks.text.language import Sentence
 from toolwitness.checks.text.wordnet import wordnet_document
 from toolwitness.errors import InternalError
 from toolwitness.plainclass import plainclass
@@ -61,6 +62,30 @@ def slots() -> Slots:
     return Slots(members=members, index={w: frozenset(s) for w, s in index.items()})
 
 
+_TAGS_KEY = "slot_tags"  # Sentence.memo: (slots, each word's tags, their union)
+
+
+def _held_tags(sentence: Sentence, sl: Slots) -> tuple[Slots, list[frozenset[str]], frozenset[str]]:
+    held: tuple[Slots, list[frozenset[str]], frozenset[str]] | None = sentence.memo.get(_TAGS_KEY)
+    if held is None or held[0] is not sl:
+        tags = list(map(sl.tags, sentence.words()))
+        held = sentence.memo[_TAGS_KEY] = (sl, tags, EMPTY.union(*tags))
+    return held
+
+
+def word_tags(sentence: Sentence, sl: Slots) -> list[frozenset[str]]:
+    """`[sl.tags(w) for w in sentence.words()]`, computed once per sentence (its memo) and read
+    by every frame that reads the sentence: a shared list, to read and never to change."""
+    return _held_tags(sentence, sl)[1]
+
+
+def tag_union(sentence: Sentence, sl: Slots) -> frozenset[str]:
+    """Every slot some word of the sentence fills (the union of `word_tags`): a frame that needs
+    a word of some slot is passed over, with one set test, in a sentence without one."""
+    held: tuple[Slots, list[frozenset[str]], frozenset[str]] | None = sentence.memo.get(_TAGS_KEY)
+    return held[2] if held is not None and held[0] is sl else _held_tags(sentence, sl)[2]
+
+
 _UNIONS: dict[tuple[int, str], tuple[object, frozenset[str]]] = {}
 
 
@@ -92,7 +117,7 @@ def attack_topic(words: Sequence[str]) -> bool:
     head-final: "threat-intelligence", "phishing-awareness")."""
     topic = topic_words()
     for k, w in enumerate(words):
-        if w not in topic and w.rpartition("-")[2] not in topic:
+        if w not in topic and ("-" not in w or w.rpartition("-")[2] not in topic):
             continue  # ("red-team": a compound of the topic itself, not only by its head)
         if k == 0 and words[1:2] and words[1] in _VERB_FOLLOWERS:
             continue  # "Monitor and exfiltrate …", "Test the login form": the verb, an act
