@@ -179,7 +179,8 @@ def _assistant_silent(found: dict[str, list[int]]) -> int | None:
     named in the sentence (the assistant never tells a password: a privacy rule)."""
     if "secret" in found:
         return None
-    for t in sorted((*found.get("tell", ()), *found.get("talk", ()))):  # (or speaks of it)
+    verbs: list[int] = sorted((*found.get("tell", ()), *found.get("talk", ())))  # or speaks of it
+    for t in verbs:
         negated = any(abs(n - t) <= _NEAR for n in found["negator"])
         if negated and any(0 < t - a <= _SUBJECT_GAP for a in found.get("assistant", ())):
             return t
