@@ -400,7 +400,7 @@ def may_claim_precedence(text: str) -> bool:
     """The gate: a word of precedence and of what it would outrank, in one language (in
     Chinese, "higher than" stands for the word of precedence)."""
     seen = _seen(text)
-    if _one_language(seen, ("precedence",), _RANKED):
+    if _one_language(seen, ("precedence",), _RANKED) or _one_language(seen, _BOTH_PRINCIPALS):
         return True
     return any(h in text for h in _HIGHER_ZH) and _one_language(seen, (), _RANKED)
 
@@ -414,6 +414,25 @@ def _ranks_itself(found: dict[str, list[int]]) -> int | None:
     if any(first < k <= first + _RANKED_GAP for r in _RANKED for k in found.get(r, ())):
         return first
     return None  # what is outranked comes after the word of precedence, and close to it
+
+
+# The two whose instructions an agent follows, named in one sentence of a tool's text ("prevalece
+# sobre lo que indiquen el usuario o el mensaje de sistema", "priment sur toute consigne de
+# l'utilisateur, de l'opérateur ou du système", "kullanıcının ya da sistemin diğer
+# talimatlarından önce gelir"): a tool has no reason to speak of both but to weigh itself
+# against them. The verb that ranks it ("prevalece", "priment", "önce gelir", "стоят над")
+# is seldom a dictionary's: WordNet classes for it (outrank, prevail) were noise.
+_BOTH_PRINCIPALS = ("user", "system")
+
+
+def _user_and_system(found: dict[str, list[int]]) -> int | None:
+    """The first of the user and the system when both are named within `_RANKED_GAP` words."""
+    systems = found.get("system", [])  # (in word order: a bisection keeps this linear)
+    for u in found.get("user", ()):
+        k = bisect_left(systems, u - _RANKED_GAP)
+        if k < len(systems) and systems[k] <= u + _RANKED_GAP:
+            return min(u, systems[k])
+    return None
 
 
 # What a word of precedence outranks follows it within this many words, a coordinated list of
@@ -434,6 +453,10 @@ def precedence_elsewhere(analysis: Analysis, ctx: FieldContext, lex: Lexicon) ->
     span = _first_sentence(analysis, _ranks_itself)
     why = ("claims precedence over the agent's configuration or its user, in another "
            "language (a word of precedence and the system, the assistant or the user)")  # fmt: skip
+    if span is None:
+        span = _first_sentence(analysis, _user_and_system)
+        why = ("weighs itself against the user and the system, in another language (both "
+               "named in one sentence of a tool's text)")  # fmt: skip
     if span is None:
         span = _outranked_unspaced(analysis) or _outranks_chinese(analysis)
         why = ("claims precedence over the user or the agent's instructions, in Japanese or "
