@@ -170,8 +170,10 @@ def value_actions(
                          None)  # fmt: skip
             if found is not None:
                 yield ValueAction(value, *found)
-            elif read_only and (term := deleting_word(value.value)) is not None:
-                # named for deleting in another language ("supprimer_apres", "hapus_kosong")
+            elif (read_only and in_another_language(purpose.text)
+                  and (term := deleting_word(value.value)) is not None):  # fmt: skip
+                # named for deleting in the language the tool speaks ("supprimer_apres",
+                # "eliminar_vacios"); an English tool's switch never loads the other languages
                 yield ValueAction(value, "destructive", f"'{term}' (deleting, in another language)")
             elif read_only and in_another_language(value.note):
                 # what the switch does is said in a language the role reader does not read:

@@ -49,7 +49,11 @@ def parse(doc: Any) -> dict[str, frozenset[Sense]]:
     classes = doc.get("classes")
     if not isinstance(classes, dict) or not classes:
         raise InternalError("multilingual.json: classes must be a non-empty object")
-    found: dict[str, set[Sense]] = {}
+    # Each form's set of pairs is shared with every form that has the same one (a few thousand
+    # distinct sets for some 30,000 forms): the table's memory grows with the sets, not the forms.
+    found: dict[str, frozenset[Sense]] = {}
+    shared: dict[frozenset[Sense], frozenset[Sense]] = {}
+    none: frozenset[Sense] = frozenset()
     for name, body in classes.items():
         words = body.get("words") if isinstance(body, dict) else None
         if not isinstance(words, dict):
@@ -59,11 +63,15 @@ def parse(doc: Any) -> dict[str, frozenset[Sense]]:
                 isinstance(f, str) and 0 < len(f) <= _MAX_WORD for f in forms
             ):
                 raise InternalError(f"multilingual.json: {name}.{lang} must be a list of words")
+            sense = (lang, name)
             for form in forms:
-                found.setdefault(form, set()).add((lang, name))
+                have = found.get(form, none)
+                if sense not in have:
+                    grown = have | {sense}
+                    found[form] = shared.setdefault(grown, grown)
     if len(found) > _MAX_FORMS:
         raise InternalError("multilingual.json: too many forms")
-    return {form: frozenset(names) for form, names in found.items()}
+    return found
 
 
 @lru_cache(maxsize=1)
