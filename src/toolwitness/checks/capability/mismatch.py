@@ -52,11 +52,9 @@ def _kind(tool: Tool, purpose: Purpose) -> str:
 
 
 def _param_finding(
-    tool: Tool, purpose: Purpose, found: list[Mismatch], ctx: CheckContext
+    tool: Tool, purpose: Purpose, found: list[Mismatch], ctx: CheckContext, says_read_only: bool
 ) -> Finding:
-    read_only = tool.hint("readOnlyHint") is True or purpose.inert or claims_read_only(
-        tool.description or tool.title
-    )
+    read_only = tool.hint("readOnlyHint") is True or purpose.inert or says_read_only
     shapes = {m.shape for m in found}
     full = [m for m in found if m.full]
     if read_only and not shapes.isdisjoint(EXEC_SHAPES):
@@ -146,11 +144,12 @@ def _tool_findings(
     found = mismatches(roles, purpose, habits, vocab) if roles.params and readable else []
     # …except a claim, in another language, to only read or change nothing: a parameter that
     # runs a command is then a contradiction whatever else the text says
-    claimed = not readable and claims_read_only(tool.description or tool.title)
+    says_read_only = claims_read_only(tool.description or tool.title)  # (read once per tool)
+    claimed = not readable and says_read_only
     if claimed and roles.params:
         found = [m for m in mismatches(roles, purpose, habits, vocab) if m.shape in EXEC_SHAPES]
     if found:
-        yield _param_finding(tool, purpose, found, ctx)
+        yield _param_finding(tool, purpose, found, ctx, says_read_only)
     # read-only as declared by the annotation, or as the name or prose states it ("Read-only;
     # no money moves."): a client and a reviewer take either at its word
     declared = tool.hint("readOnlyHint") is True or roles.read_only or claimed
