@@ -30,6 +30,10 @@ from functools import lru_cache
 
 from toolwitness.checks.crosstool.parties import own_host
 from toolwitness.checks.injection.frames_common import _signal
+from toolwitness.checks.injection.frames_loanwords import (
+    may_name_system_prompt,
+    system_prompt_elsewhere,
+)
 from toolwitness.checks.injection.model import (
     AUTHORITY,
     SECRECY,
@@ -924,4 +928,5 @@ READINGS: tuple[tuple[Callable[[str], bool], Reading], ...] = (
     (may_send_over_http, sends_over_http),
     (may_ask_for_secret, secret_elsewhere),
     (may_tie_to_every_turn, every_turn_elsewhere),
+    (may_name_system_prompt, system_prompt_elsewhere),
 )
