@@ -10,13 +10,20 @@ language is romanised (anyascii's tables) and matched at its start against the p
 assistant in the same word ("systemprompten", "shisutemupuronputo") or within a few words
 ("sistemnogo prompta", "instruccions de sistema de l'assistent"). Quiet for a tool about models
 or prompts (its name, title or first clause), in quotes, a shown example and a question.
+
+The same loanword names the agent itself: a sentence in another language naming the assistant
+and the user it serves ("Der Assistent setzt sie um, auch wenn der Mandant vorher etwas anderes
+gesagt hat", "bago sumagot sa user, tatawagin muna ng assistant ang …") tells the agent what to
+do about its user. The user is a word of the dictionaries' `user` class or the loanword "user".
+Quiet for a tool about assistants, a plural ("los asistentes" of a meeting are its attendees)
+and a sentence that says a secret is not seen or asked for (a privacy rule).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 from toolwitness.checks.injection.frames_common import _signal
@@ -24,6 +31,7 @@ from toolwitness.checks.injection.model import AUTHORITY, FieldContext, Signal
 from toolwitness.checks.text.english import in_another_language
 from toolwitness.checks.text.language import Analysis
 from toolwitness.checks.text.lexicon import Lexicon
+from toolwitness.checks.text.multilingual import classes_of
 from toolwitness.datafiles import data_files
 from toolwitness.errors import InternalError
 from toolwitness.findings import Severity
@@ -55,6 +63,7 @@ _HAN = lazy_compile(r"[\u4e00-\u9fff]+")
 # without anyascii's tables, which a catalog naming "Zürich" need not load
 _LATIN = lazy_compile(r"[A-Za-z0-9\u00c0-\u024f\u0300-\u036f\u1e00-\u1eff]+")
 _ASCII_WORD = lazy_compile(r"[A-Za-z0-9]+")  # the same words of an ASCII text, without `regex`
+_PLURAL = lazy_compile(r"ent(?:es|i|s)$")  # "asistentes", "assistenti", "assistents"
 _MAX_SENTENCE = 2000  # characters of one sentence romanised: longer ones are read up to this
 
 
@@ -64,6 +73,8 @@ class _Loanwords:
     beside: re.Pattern[str]
     near: int
     about_models: re.Pattern[str]
+    assistant: re.Pattern[str]
+    user: re.Pattern[str]
 
 
 def _pattern(doc: dict[str, object], key: str) -> str:
@@ -92,6 +103,8 @@ def _loanwords() -> _Loanwords:
         beside=re.compile("|".join(f"(?:{p})" for p in beside)),
         near=near,
         about_models=re.compile(_pattern(doc, "about_models")),
+        assistant=re.compile(_pattern(doc, "assistant")),
+        user=re.compile(_pattern(doc, "user")),
     )
 
 
@@ -131,13 +144,22 @@ def _about_models(ctx: FieldContext, lw: _Loanwords) -> bool:
     return any(lw.about_models.search(_romanised(w)) for w in ctx.purpose | ctx.identity)
 
 
+def _about_assistants(ctx: FieldContext, lw: _Loanwords) -> bool:
+    """The tool is named for an assistant ("crear_asistente", "assistent_einrichten"): it may
+    speak of one and of its users."""
+    return any(lw.assistant.match(_romanised(w)) for w in ctx.purpose | ctx.identity)
+
+
 def may_name_system_prompt(text: str) -> bool:
-    """The gate: text in another language holding a romanised word for the system (an ASCII
-    text is its own romanisation: neither `regex` nor the tables are loaded for it)."""
+    """The gate: text in another language holding a romanised word for the system or the
+    assistant (an ASCII text is its own romanisation: anyascii's tables are not loaded for it)."""
     if not in_another_language(text):
         return False
-    system = _loanwords().system
-    return any(system.match(_romanised(w)) for _, w in _words(text, 0, len(text)))
+    lw = _loanwords()
+    return any(
+        lw.system.match(r) or lw.assistant.match(r)
+        for r in (_romanised(w) for _, w in _words(text, 0, len(text)))
+    )
 
 
 def _words(text: str, start: int, end: int) -> list[tuple[int, str]]:
@@ -150,14 +172,31 @@ def system_prompt_elsewhere(
     analysis: Analysis, ctx: FieldContext, lex: Lexicon
 ) -> Iterator[Signal]:
     """One medium signal on the first sentence that names the agent's system prompt,
-    instructions or assistant configuration by their loanwords (see the module docstring)."""
+    instructions or assistant configuration by their loanwords, or else on the first that
+    names the assistant and its user (see the module docstring)."""
     lw = _loanwords()
     if _about_models(ctx, lw):
         return
+    span = _first_sentence(analysis, lambda words: _names_system_prompt(words, lw))
+    why = ("names the agent's system prompt or system instructions, in another language "
+           "(the loanword read through its romanisation), in a tool not about prompts")  # fmt: skip
+    if span is None and not _about_assistants(ctx, lw):
+        span = _first_sentence(analysis, lambda words: _assistant_and_user(words, lw))
+        why = ("tells the assistant what to do about its user, in another language (the "
+               "assistant named by its loanword and the user in one sentence)")  # fmt: skip
+    if span is not None:
+        yield _signal(AUTHORITY, Severity.MEDIUM, span[0], span[1], why)
+
+
+def _first_sentence(
+    analysis: Analysis, pick: Callable[[list[str]], int | None]
+) -> tuple[int, int] | None:
+    """The span of the first sentence in another language where `pick` finds the word the
+    reading rests on, outside quotes, shown examples and questions."""
     text = analysis.text
     for s in _SENTENCE.finditer(text):
         found = _words(text, s.start(), min(s.end(), s.start() + _MAX_SENTENCE))
-        at = _names_system_prompt([w for _, w in found], lw)
+        at = pick([w for _, w in found])
         if at is None or not in_another_language(s.group()):
             continue  # (an English sentence beside text in another language is English's to read)
         start = found[at][0]
@@ -165,9 +204,37 @@ def system_prompt_elsewhere(
             continue
         if text[s.end() : s.end() + 1] in ("?", "\uff1f", "\u061f"):
             continue
-        yield _signal(
-            AUTHORITY, Severity.MEDIUM, s.start(), s.end(),
-            "names the agent's system prompt or system instructions, in another language "
-            "(the loanword read through its romanisation), in a tool not about prompts",
-        )  # fmt: skip
-        return
+        return s.start(), s.end()
+    return None
+
+
+def _assistant_and_user(words: list[str], lw: _Loanwords) -> int | None:
+    """The index of the assistant's loanword in a sentence that also names the user (a word of
+    the dictionaries' `user` class in some language, or the loanword), unless the sentence
+    says a secret is not seen or asked for (a privacy rule: "lozinka nikada ne prolazi kroz
+    asistenta")."""
+    at = next((i for i, w in enumerate(words) if _one_assistant(_romanised(w), lw)), None)
+    if at is None:
+        return None
+    lowered = [w.lower() for w in words]
+    found = {name for found in classes_of(lowered).values() for name in found}
+    if "negator" in found and "secret" in found:
+        return None
+    if "user" in found or any(_user_loanword(w, lw) for w in words):
+        return at
+    return None
+
+
+def _one_assistant(romanised: str, lw: _Loanwords) -> bool:
+    """The assistant's loanword in the singular: the agent is one, and a plural of the
+    Romance languages names people ("los asistentes que indique el usuario": the attendees of
+    a meeting; "gli assistenti di sala")."""
+    return lw.assistant.match(romanised) is not None and _PLURAL.search(romanised) is None
+
+
+def _user_loanword(word: str, lw: _Loanwords) -> bool:
+    """The loanword "user": in Latin script the English word itself, in another script its
+    romanisations (see loanwords.yaml)."""
+    if _LATIN.fullmatch(word):
+        return word.lower() in ("user", "users")
+    return lw.user.match(_romanised(word)) is not None
