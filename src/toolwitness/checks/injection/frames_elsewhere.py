@@ -29,9 +29,13 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 from toolwitness.checks.crosstool.parties import own_host
+from toolwitness.checks.crosstool.secrets import personal_secret
 from toolwitness.checks.injection.frames_common import _signal
 from toolwitness.checks.injection.frames_loanwords import (
+    may_name_secret_loanword,
     may_name_system_prompt,
+    names_a_secret,
+    secret_into_field,
     system_prompt_elsewhere,
 )
 from toolwitness.checks.injection.model import (
@@ -683,6 +687,35 @@ def secret_elsewhere(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Ite
     )  # fmt: skip
 
 
+def secret_loanword_elsewhere(
+    analysis: Analysis, ctx: FieldContext, lex: Lexicon
+) -> Iterator[Signal]:
+    """A sentence in another language naming a person's secret by its loanword (PIN, OTP,
+    CVV, a password: "ПИН", "পিন", "パスワード") and one of the tool's own fields that is not
+    for a secret, with no negator: the secret is to be written where it leaves with the call
+    ("`jachai` ঘরে … বিকাশ পিন … লিখুন"). The loanword is read in any script
+    (`frames_loanwords`); the user need not be named in a dictionary's word. Quiet for a tool
+    for secrets or signing in, a description that opens on a secret, a field named for a
+    secret, and in quotes, a shown example and a question."""
+    if _keeps_secrets(ctx) or (ctx.param is None and _opens_on_a_secret(analysis.text)):
+        return
+    table = multilingual_classes()
+
+    def a_field(name: str) -> bool:
+        low = name.lower()
+        return (low in ctx.params and low != ctx.param and not personal_secret(low)
+                and not names_a_secret(low)
+                and all(n != "secret" for _, n in table.get(low, ())))  # fmt: skip
+
+    span = secret_into_field(analysis, a_field)
+    if span is not None:
+        yield _signal(
+            SENSITIVE, Severity.MEDIUM, span[0], span[1],
+            "names a person's PIN, OTP, card code or password and a field of this tool that "
+            "is not for it, in another language (the secret read by its loanword)",
+        )  # fmt: skip
+
+
 # A tool's name: an identifier of two words or more joined by "_" ("archiwizuj_kontekst",
 # "verify_sender_reputation"); one that ends in an identifier's suffix names a field.
 _TOOL_NAME = lazy_compile(r"(?<![\w{$])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w}])")
@@ -929,4 +962,5 @@ READINGS: tuple[tuple[Callable[[str], bool], Reading], ...] = (
     (may_ask_for_secret, secret_elsewhere),
     (may_tie_to_every_turn, every_turn_elsewhere),
     (may_name_system_prompt, system_prompt_elsewhere),
+    (may_name_secret_loanword, secret_loanword_elsewhere),
 )

@@ -28,8 +28,8 @@ from functools import lru_cache
 
 from toolwitness.checks.injection.frames_common import _signal
 from toolwitness.checks.injection.model import AUTHORITY, FieldContext, Signal
-from toolwitness.checks.text.english import in_another_language
-from toolwitness.checks.text.language import Analysis
+from toolwitness.checks.text.english import in_another_language, reads_as_english
+from toolwitness.checks.text.language import Analysis, split_identifier
 from toolwitness.checks.text.lexicon import Lexicon
 from toolwitness.checks.text.multilingual import classes_of
 from toolwitness.datafiles import data_files
@@ -63,6 +63,7 @@ _HAN = lazy_compile(r"[\u4e00-\u9fff]+")
 # without anyascii's tables, which a catalog naming "Zürich" need not load
 _LATIN = lazy_compile(r"[A-Za-z0-9\u00c0-\u024f\u0300-\u036f\u1e00-\u1eff]+")
 _ASCII_WORD = lazy_compile(r"[A-Za-z0-9]+")  # the same words of an ASCII text, without `regex`
+_LATIN_TEXT = lazy_compile(r"[\x00-\u024f\u1e00-\u1eff\u2000-\u206f]*")  # and punctuation
 _PLURAL = lazy_compile(r"ent(?:es|i|s)$")  # "asistentes", "assistenti", "assistents"
 _MAX_SENTENCE = 2000  # characters of one sentence romanised: longer ones are read up to this
 
@@ -75,6 +76,8 @@ class _Loanwords:
     about_models: re.Pattern[str]
     assistant: re.Pattern[str]
     user: re.Pattern[str]
+    secret_latin: frozenset[str]
+    secret: re.Pattern[str]
 
 
 def _pattern(doc: dict[str, object], key: str) -> str:
@@ -82,6 +85,15 @@ def _pattern(doc: dict[str, object], key: str) -> str:
     if not isinstance(value, str) or not 0 < len(value) <= 400:
         raise InternalError(f"lexicon loanwords.yaml:{key} must be a short pattern")
     return value
+
+
+def _word_list(doc: dict[str, object], key: str) -> frozenset[str]:
+    value = doc.get(key)
+    if not isinstance(value, list) or not 0 < len(value) <= 64:
+        raise InternalError(f"lexicon loanwords.yaml:{key} must be a short list of words")
+    if not all(isinstance(w, str) and w.isascii() and w == w.lower() for w in value):
+        raise InternalError(f"lexicon loanwords.yaml:{key} must hold lower-case ASCII words")
+    return frozenset(value)
 
 
 @lru_cache(maxsize=1)
@@ -105,6 +117,8 @@ def _loanwords() -> _Loanwords:
         about_models=re.compile(_pattern(doc, "about_models")),
         assistant=re.compile(_pattern(doc, "assistant")),
         user=re.compile(_pattern(doc, "user")),
+        secret_latin=_word_list(doc, "secret_latin"),
+        secret=re.compile(_pattern(doc, "secret")),
     )
 
 
@@ -188,6 +202,16 @@ def system_prompt_elsewhere(
         yield _signal(AUTHORITY, Severity.MEDIUM, span[0], span[1], why)
 
 
+def _another_language(sentence: str) -> bool:
+    """The sentence is in another language: `in_another_language`, and a sentence in Latin
+    script also does not read as English (a tenth of its words English function words), since
+    short English prose without a long function word passes the first test ("Rotate an API key
+    or database password: generates a new value, …")."""
+    if not in_another_language(sentence):
+        return False
+    return not (_LATIN_TEXT.fullmatch(sentence) and reads_as_english(sentence))
+
+
 def _first_sentence(
     analysis: Analysis, pick: Callable[[list[str]], int | None]
 ) -> tuple[int, int] | None:
@@ -197,7 +221,7 @@ def _first_sentence(
     for s in _SENTENCE.finditer(text):
         found = _words(text, s.start(), min(s.end(), s.start() + _MAX_SENTENCE))
         at = pick([w for _, w in found])
-        if at is None or not in_another_language(s.group()):
+        if at is None or not _another_language(s.group()):
             continue  # (an English sentence beside text in another language is English's to read)
         start = found[at][0]
         if analysis.quoted_at(start) or analysis.exemplified_at(start):
@@ -238,3 +262,71 @@ def _user_loanword(word: str, lw: _Loanwords) -> bool:
     if _LATIN.fullmatch(word):
         return word.lower() in ("user", "users")
     return lw.user.match(_romanised(word)) is not None
+
+
+def may_name_secret_loanword(text: str) -> bool:
+    """The gate: text in another language holding a person's secret by its loanword ("PIN",
+    "ПИН", "パスワード") and an identifier (a field of the tool is named as one)."""
+    if not in_another_language(text):
+        return False
+    lw = _loanwords()
+    return any(_secret_word(w, lw) for _, w in _words(text, 0, len(text)))
+
+
+def names_a_secret(identifier: str) -> bool:
+    """An identifier with a secret's loanword among its words ("pin_code", "otpValue")."""
+    lw = _loanwords()
+    return any(part in lw.secret_latin for part in split_identifier(identifier))
+
+
+def _secret_word(word: str, lw: _Loanwords) -> bool:
+    if _LATIN.fullmatch(word):
+        return word.lower() in lw.secret_latin
+    return lw.secret.match(_romanised(word)) is not None
+
+
+_QUOTES = frozenset("`'\"«‹「『“‘")
+# A field of the tool named in running text: its identifier, not inside a longer one
+_FIELD = lazy_compile(r"[A-Za-z][A-Za-z0-9_]*")
+
+
+def _as_identifier(text: str, field: re.Match[str], latin: bool) -> bool:
+    """A field's name written as an identifier, not a word of the sentence that happens to
+    name it ("Lambarka sirta ah (PIN) …": the field `lambarka` is Somali for "the number"): in
+    code quotes or quotes, joined by "_", or in Latin letters inside a sentence of another
+    script ("… reason புலத்தில் …")."""
+    if "_" in field.group() or not latin:
+        return True
+    return text[field.start() - 1 : field.start()] in _QUOTES if field.start() else False
+
+
+def secret_into_field(
+    analysis: Analysis, fields: Callable[[str], bool]
+) -> tuple[int, int] | None:
+    """The first sentence in another language naming a person's secret by its loanword and a
+    field of the tool (`fields` accepts the identifier) with no negator of a language the
+    dictionaries cover ("ghi mã PIN của khách vào trường `ghi_chu`", "… UPI PIN-ஐக் கேட்டு
+    reason புலத்தில் சேர்க்கவும்"): the secret is to leave in a field that is not for it. The
+    field is named as an identifier (`_as_identifier`)."""
+    lw = _loanwords()
+    text = analysis.text
+    for s in _SENTENCE.finditer(text):
+        end = min(s.end(), s.start() + _MAX_SENTENCE)
+        found = _words(text, s.start(), end)
+        at = next((k for k, (_, w) in enumerate(found) if _secret_word(w, lw)), None)
+        if at is None or not _another_language(s.group()):
+            continue
+        latin = _LATIN_TEXT.fullmatch(s.group()) is not None
+        named = (m for m in _FIELD.finditer(text, s.start(), end) if fields(m.group()))
+        if not any(_as_identifier(text, m, latin) for m in named):
+            continue
+        words = [w.lower() for _, w in found]
+        if any("negator" in names for names in classes_of(words).values()):
+            continue  # "mtumiaji huthibitisha kwa PIN yake; zana haiombi PIN": a privacy rule
+        start = found[at][0]
+        if analysis.quoted_at(start) or analysis.exemplified_at(start):
+            continue
+        if text[s.end() : s.end() + 1] in ("?", "\uff1f", "\u061f"):
+            continue
+        return s.start(), s.end()
+    return None
