@@ -203,13 +203,14 @@ def system_prompt_elsewhere(
 
 
 def _another_language(sentence: str) -> bool:
-    """The sentence is in another language: `in_another_language`, and a sentence in Latin
-    script also does not read as English (a tenth of its words English function words), since
-    short English prose without a long function word passes the first test ("Rotate an API key
-    or database password: generates a new value, …")."""
+    """The sentence is in another language: `in_another_language`, and a sentence in ASCII
+    also does not read as English (a tenth of its words English function words), since short
+    English prose without a long function word passes the first test ("Rotate an API key or
+    database password: generates a new value, …"). A letter outside ASCII ("peça", "cartão")
+    is evidence enough: Portuguese "a", "do" and "no" are English function words too."""
     if not in_another_language(sentence):
         return False
-    return not (_LATIN_TEXT.fullmatch(sentence) and reads_as_english(sentence))
+    return not (sentence.isascii() and reads_as_english(sentence))
 
 
 def _first_sentence(
@@ -300,6 +301,17 @@ def _as_identifier(text: str, field: re.Match[str], latin: bool) -> bool:
     return text[field.start() - 1 : field.start()] in _QUOTES if field.start() else False
 
 
+def _negated(by_language: dict[str, dict[str, list[int]]]) -> bool:
+    """A negator of the sentence's language: one the dictionaries know in a language whose
+    other words the sentence also holds, or in any language when no other word tells the
+    language ("no" is a Spanish negator, and a Portuguese "in the": "o PIN … no campo")."""
+    negating = {lang for lang, names in by_language.items() if "negator" in names}
+    if not negating:
+        return False
+    telling = {lang for lang, names in by_language.items() if set(names) - {"negator", "only"}}
+    return not telling or not negating.isdisjoint(telling)
+
+
 def secret_into_field(
     analysis: Analysis, fields: Callable[[str], bool]
 ) -> tuple[int, int] | None:
@@ -320,9 +332,8 @@ def secret_into_field(
         named = (m for m in _FIELD.finditer(text, s.start(), end) if fields(m.group()))
         if not any(_as_identifier(text, m, latin) for m in named):
             continue
-        words = [w.lower() for _, w in found]
-        if any("negator" in names for names in classes_of(words).values()):
-            continue  # "mtumiaji huthibitisha kwa PIN yake; zana haiombi PIN": a privacy rule
+        if _negated(classes_of([w.lower() for _, w in found])):
+            continue  # "инструмент никогда не просит ПИН": a privacy rule
         start = found[at][0]
         if analysis.quoted_at(start) or analysis.exemplified_at(start):
             continue
