@@ -462,6 +462,12 @@ def _masked_data(words: list[str], i: int) -> bool:
 _ACTS = frozenset({"activity", "dispatch", "dispatch_act", "redirect"})
 
 
+def _may_keep_secret(w: str, verb: str | None, hides: bool, adverbs: frozenset[str]) -> bool:
+    """The gate of `secrecy`'s word readings: each starts at a verb of telling (`verb`), of
+    concealment (`hides`), "without" or a secrecy adverb."""
+    return verb is not None or hides or w == "without" or w in adverbs
+
+
 def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
     comm = held_union(
         lex, "communication", lambda: lex.verbs["communication"] | slots().members["communicate"]
@@ -470,6 +476,7 @@ def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
     secret_words = lex.sets["secret_nouns"]
     # the people told (+ WordNet's person class: "participants", "attendees", "auditors")
     people = held_union(lex, "people", lambda: lex.user_words | slots().members["person"])
+    adverbs = lex.framing["secrecy_adverbs"]
     for sentence in analysis.sentences:
         for clause in sentence.clauses:
             words = [t.text for t in clause.tokens]
@@ -477,11 +484,14 @@ def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
             holds_secret = bool(secret_words & set(words))
             for i, w in enumerate(words):
                 tok = clause.tokens[i]
-                if _skip(analysis, sentence, tok):
-                    continue
                 verb = base_form(w, comm)
                 if verb is None and w in _BRING and "up" in words[i + 1 : i + 4]:
                     verb = "mention"  # "it shouldn't be brought up with the customer"
+                hides = base_form(w, conceal) is not None
+                if not _may_keep_secret(w, verb, hides, adverbs):
+                    continue  # (`skipped`, the same for every reading below, is asked after)
+                if _skip(analysis, sentence, tok):
+                    continue
                 if (
                     verb is not None
                     and clause.negated(i)
@@ -529,7 +539,7 @@ def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
                         )
                         break
                 if (
-                    base_form(w, conceal) is not None
+                    hides
                     and not clause.negated(i)
                     and mentions_user
                     and not _left_out_argument(words, i, lex)
@@ -557,7 +567,7 @@ def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
                     )
                     break
                 if (
-                    w in lex.framing["secrecy_adverbs"]
+                    w in adverbs
                     and sentence.directive
                     and not clause.negated(i)
                     and not covert_set_aside(words, i)
