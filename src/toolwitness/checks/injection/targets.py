@@ -193,12 +193,19 @@ def _named_for(literal: str, ctx: FieldContext) -> bool:
     return bool(words) and all(w in ctx.identity or w.rstrip("s") in ctx.identity for w in words)
 
 
+def _names_a_param(words: list[str], params: frozenset[str]) -> bool:
+    """Some word of the sentence is one of the tool's parameters: the gate of the readings
+    below, which look for a token naming one. (A token opens and ends with a word character,
+    never a quote, so the quotes they strip from it are never there: its name is the word.)"""
+    return not params.isdisjoint(words)
+
+
 def _routed_params(text: str, sentence: Sentence, ctx: FieldContext) -> Iterator[str]:
     """The tool's own parameters the sentence puts something into: named in code quotes or
     with "field"/"parameter" after them, with in/into/to before them ("put them in `memo`")."""
-    if not ctx.params:
-        return
     words = sentence.words()
+    if not _names_a_param(words, ctx.params):
+        return
     for k, tok in enumerate(sentence.tokens):
         name = words[k].strip("`'\"")
         if name not in ctx.params:
@@ -239,9 +246,9 @@ def _quoted_side_field(
     """Not English (under two English function words), and a quoted parameter of the tool's
     own (`codice`, 'codice', "codice") not named for the secret (no secret noun, no literal of
     its category: `cvv`)."""
-    if not ctx.params:
-        return False
     words = sentence.words()
+    if not _names_a_param(words, ctx.params):
+        return False
     plain = slots().members["function_words"]
     if sum(1 for w in words if w in plain) >= 2:
         return False
@@ -293,9 +300,9 @@ def _asks_for(sentence: Sentence) -> bool:
 def _names_argument(text: str, sentence: Sentence, ctx: FieldContext) -> bool:
     """One of the tool's own arguments named as one: in code quotes, an identifier with an
     underscore, or after an into-word ("in `trace`", "into ref_code", "to the notes field")."""
-    if not ctx.params:
-        return False
     words = sentence.words()
+    if not _names_a_param(words, ctx.params):
+        return False
     for k, tok in enumerate(sentence.tokens):
         name = words[k].strip("`'\"")
         if name not in ctx.params:
