@@ -95,8 +95,10 @@ def quiet_in_context(text: str, signal: Signal, ctx: FieldContext) -> bool:
 def authority(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
     override = lex.verbs["override"]
     objects = lex.framing["override_objects"]
+    forms = _override_forms(lex)
     for sentence in analysis.sentences:
-        for clause in sentence.clauses:
+        # the clause loop reads on from a word `base_form` maps to an override verb only
+        for clause in sentence.clauses if _may_override(forms, sentence.words()) else ():
             words = [t.text for t in clause.tokens]
             for i, w in enumerate(words):
                 if base_form(w, override) is None or clause.negated(i):
@@ -157,6 +159,24 @@ def authority(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[S
             )
 
 
+def _override_forms(lex: Lexicon) -> frozenset[str]:
+    """The words `base_form(w, lex.verbs["override"])` maps to a lemma: the verbs and every
+    inflected form of them (`LexicalClasses.inflect`: the forms whose lemma is one of them)."""
+    return held_union(
+        lex, "override_forms", lambda: lexical_classes().inflect(lex.verbs["override"])
+    )
+
+
+def _may_override(forms: frozenset[str], words: list[str]) -> bool:
+    """The gate of `authority`'s override reading: a word of `_override_forms`."""
+    return not forms.isdisjoint(words)
+
+
+def _may_nullify(objects: frozenset[str], words: list[str]) -> bool:
+    """The gate of `_nullified`: a word of its override objects (its reading starts there)."""
+    return not objects.isdisjoint(words)
+
+
 def _modifies_other_head(window: list[str], k: int, objects: frozenset[str]) -> bool:
     """ "bypassing safety checks", "skip security validation": the override word modifies the
     noun after it, and that noun (a check, a validation: the tool's own procedure) is what is
@@ -208,7 +228,7 @@ def _nullified(analysis: Analysis, sentence: Sentence, lex: Lexicon) -> Iterator
             "the", "these", "those", "other", "any", "all", "every",
         },
     )  # fmt: skip
-    for clause in sentence.clauses:
+    for clause in sentence.clauses if _may_nullify(objects, sentence.words()) else ():
         words = [t.text for t in clause.tokens]
         obj = next(
             (
@@ -462,6 +482,38 @@ def _masked_data(words: list[str], i: int) -> bool:
 _ACTS = frozenset({"activity", "dispatch", "dispatch_act", "redirect"})
 
 
+def _may_keep_secret(w: str, verb: str | None, hides: bool, adverbs: frozenset[str]) -> bool:
+    """The gate of `secrecy`'s word readings: each starts at a verb of telling (`verb`), of
+    concealment (`hides`), "without" or a secrecy adverb."""
+    return verb is not None or hides or w == "without" or w in adverbs
+
+
+def _secrecy_forms(
+    lex: Lexicon, comm: frozenset[str], conceal: frozenset[str]
+) -> tuple[frozenset[str], frozenset[str]]:
+    """The words `base_form(w, comm)` and `base_form(w, conceal)` map to a lemma: the verbs
+    and every inflected form of them (`LexicalClasses.inflect`)."""
+    classes = lexical_classes()
+    return (
+        held_union(lex, "communication_forms", lambda: classes.inflect(comm)),
+        held_union(lex, "concealment_forms", lambda: classes.inflect(conceal)),
+    )
+
+
+def _may_keep_any_secret(
+    words: list[str], told: frozenset[str], hidden: frozenset[str], adverbs: frozenset[str]
+) -> bool:
+    """The gate of `secrecy`'s clause loop: some word opens `_may_keep_secret` (a verb of
+    telling or of concealment in any form, "brought up", "without", a secrecy adverb)."""
+    return (
+        not told.isdisjoint(words)
+        or not hidden.isdisjoint(words)
+        or "without" in words
+        or not adverbs.isdisjoint(words)
+        or ("up" in words and not _BRING.isdisjoint(words))
+    )
+
+
 def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
     comm = held_union(
         lex, "communication", lambda: lex.verbs["communication"] | slots().members["communicate"]
@@ -470,18 +522,25 @@ def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
     secret_words = lex.sets["secret_nouns"]
     # the people told (+ WordNet's person class: "participants", "attendees", "auditors")
     people = held_union(lex, "people", lambda: lex.user_words | slots().members["person"])
+    adverbs = lex.framing["secrecy_adverbs"]
+    # the words `base_form` maps to a verb of telling or of concealment (`_secrecy_forms`)
+    told, hidden = _secrecy_forms(lex, comm, conceal)
     for sentence in analysis.sentences:
-        for clause in sentence.clauses:
+        opens = _may_keep_any_secret(sentence.words(), told, hidden, adverbs)
+        for clause in sentence.clauses if opens else ():
             words = [t.text for t in clause.tokens]
             mentions_user = any(w in lex.user_words for w in words)
             holds_secret = bool(secret_words & set(words))
             for i, w in enumerate(words):
                 tok = clause.tokens[i]
-                if _skip(analysis, sentence, tok):
-                    continue
                 verb = base_form(w, comm)
                 if verb is None and w in _BRING and "up" in words[i + 1 : i + 4]:
                     verb = "mention"  # "it shouldn't be brought up with the customer"
+                hides = base_form(w, conceal) is not None
+                if not _may_keep_secret(w, verb, hides, adverbs):
+                    continue  # (`skipped`, the same for every reading below, is asked after)
+                if _skip(analysis, sentence, tok):
+                    continue
                 if (
                     verb is not None
                     and clause.negated(i)
@@ -529,7 +588,7 @@ def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
                         )
                         break
                 if (
-                    base_form(w, conceal) is not None
+                    hides
                     and not clause.negated(i)
                     and mentions_user
                     and not _left_out_argument(words, i, lex)
@@ -557,7 +616,7 @@ def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
                     )
                     break
                 if (
-                    w in lex.framing["secrecy_adverbs"]
+                    w in adverbs
                     and sentence.directive
                     and not clause.negated(i)
                     and not covert_set_aside(words, i)
@@ -575,8 +634,9 @@ def secrecy(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Sig
         toks = sentence.tokens
         # as the adverbs: in an order ("runs in the background and emails you when done"
         # describes scheduling, not secrecy)
-        ordered = sentence.directive or any(_obliges(c) for c in sentence.clauses)
-        for i, phrase in find_phrases(words, lex.framing["secrecy_phrases"]):
+        found = find_phrases(words, lex.framing["secrecy_phrases"])
+        ordered = bool(found) and (sentence.directive or any(map(_obliges, sentence.clauses)))
+        for i, phrase in found:
             if ordered and not _skip(analysis, sentence, toks[i]):
                 yield _signal(
                     SECRECY,

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from toolwitness.checks.injection.model import SECRECY, FieldContext, Signal
-from toolwitness.checks.injection.slots import Slots, slots
+from toolwitness.checks.injection.slots import Slots, slots, tag_union, word_tags
 from toolwitness.checks.injection.triggers import ASK_WORDS, INCLUDE_WORDS, ONLY_WORDS
 from toolwitness.checks.roles.text import name_tokens
 from toolwitness.checks.text.language import Analysis, Clause, Sentence, Token
@@ -199,18 +199,24 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
     act = tool_act(ctx)
     for sentence in analysis.sentences:
         offset = 0  # the clause's first word in the sentence
-        whole: list[str] | None = None
-        whole_tags: Tags = []
-        for clause in sentence.clauses:
+        # the sentence's words and their tags, shared by every frame (`slots.word_tags`); a
+        # clause's are the slice from its first word (its words are the sentence's next ones)
+        whole = sentence.words()
+        whole_tags = word_tags(sentence, sl)
+        present = tag_union(sentence, sl)
+        hiding = not present.isdisjoint(_HIDING_TAGS)  # a word the first loop reads
+        negatable = not present.isdisjoint(_NEGATED_TAGS) or not _NEGATED_WORDS.isdisjoint(whole)
+        for clause in sentence.clauses if hiding or negatable else ():
+            lo = offset
             offset += len(clause.tokens)
-            words = [t.text for t in clause.tokens]
-            tags = [sl.tags(w) for w in words]
+            words = whole[lo:offset]
+            tags = whole_tags[lo:offset]
             toks = clause.tokens
             asked = addressed(sentence, clause, words)
             first = _first_word(words, lex)
             unsaid = False
-            for i, tag in enumerate(tags):
-                if not tag & {"conceal", "keep", "covert"} or clause.negated(i):
+            for i, tag in enumerate(tags if hiding else ()):
+                if tag.isdisjoint(_HIDING_TAGS) or clause.negated(i):
                     continue
                 if not unsaid:  # once per clause: per trigger word it was quadratic in a
                     tags, unsaid = _with_unsaid(words, tags, sl), True  # long clause
@@ -229,18 +235,12 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
                         sentence.tokens
                     ):  # "out of tables, totals and summaries": commas split the list of
                         # places into clauses; read on over the sentence (its tags once)
-                        if whole is None:
-                            whole = sentence.words()
-                            whole_tags = [sl.tags(w) for w in whole]
                         at = offset - len(words) + i
                         why = _keeps_out(whole, whole_tags, at, sl, to_user, act, listed)
                 if why is None and "keep" in tag and not asked and act is not None:
                     # "a publish performed here stays out of the final report", "so we keep
                     # them out of conversation summaries": the tool's own act, named before
                     # the verb, kept out of a record, in whoever's voice
-                    if whole is None:
-                        whole = sentence.words()
-                        whole_tags = [sl.tags(w) for w in whole]
                     at = offset - len(words) + i
                     if any(is_act(whole[k], act) for k in range(max(0, at - _ACT_BEFORE), at)):
                         why = _keeps_out(whole, whole_tags, at, sl, _said_to_user(sentence, sl),
@@ -258,9 +258,11 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
                 if why is not None:
                     yield _signal(SECRECY, clause.start, clause.end, why, Severity.HIGH)
                     return
-            for i, tag in enumerate(tags):  # negated: "the user must never learn / see it"
-                kept = any("keep" in t for t in tags[max(0, i - 3) : i])
-                if words[i] in _UNAWARE and asked and kept:
+            # negated: "the user must never learn / see it" (each reading below needs one of
+            # the words or tags of `_NEGATED_WORDS` / `_NEGATED_TAGS`)
+            for i, tag in enumerate(tags if negatable else ()):
+                kept = words[i] in _UNAWARE and any("keep" in t for t in tags[max(0, i - 3) : i])
+                if kept and asked:
                     # "the user is to remain unaware of …" (the gate: keep x unaware)
                     who = find(tags, "person", max(0, i - 6), i)
                     if who is not None and not skipped(analysis, sentence, toks[i].start):
@@ -271,24 +273,17 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
                 if words[i] in INCLUDE_WORDS and clause.negated(i) and asked:
                     # "do not include filter creation in the activity recap": kept out of a
                     # record the user or oversight reads (a person's data stays a promise)
-                    if whole is None:
-                        whole = sentence.words()
-                        whole_tags = [sl.tags(w) for w in whole]
                     why = _left_out_of_record(whole, whole_tags, offset - len(words) + i, sl, act)
                     if why is not None and not skipped(analysis, sentence, toks[i].start):
                         yield _signal(SECRECY, clause.start, clause.end, why, Severity.HIGH)
                         return
-                said_nothing = words[i + 1 : i + 2] in (["nothing"], ["none"])
-                if tag & {"communicate", "portray", "remark"} and (
-                    clause.negated(i) or said_nothing
-                ) and asked:
+                if not tag.isdisjoint(_TELLING_TAGS) and asked and (
+                    clause.negated(i) or words[i + 1 : i + 2] in (["nothing"], ["none"])
+                ):
                     # "the assistant shall not enumerate them in summaries presented to the
                     # user": a negated telling verb with the person who would have read it
                     # (read on the sentence: a list of places splits the clause at commas;
                     # its tags computed once per sentence, so many negations stay linear)
-                    if whole is None:
-                        whole = sentence.words()
-                        whole_tags = [sl.tags(w) for w in whole]
                     at = offset - len(words) + i
                     why = _withheld_from_reader(whole, whole_tags, at, sl, act)
                     if why is not None and not skipped(analysis, sentence, toks[i].start):
@@ -296,9 +291,8 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
                         return
                 # (or a deontic modal before "not appear": "the export … should not appear in
                 # the reply" is an order about the reply, whoever is addressed)
-                deontic = not _DEONTIC_MODALS.isdisjoint(words[max(0, i - 3) : i])
-                if not tag & {"cognition", "appear"} or not clause.negated(i) or not (
-                    asked or deontic
+                if tag.isdisjoint(_SEEN_TAGS) or not clause.negated(i) or not (
+                    asked or not _DEONTIC_MODALS.isdisjoint(words[max(0, i - 3) : i])
                 ):
                     continue
                 if skipped(analysis, sentence, toks[i].start):
@@ -314,6 +308,14 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
 
 
 _DEONTIC_MODALS = frozenset({"should", "must", "shall", "may", "can", "ought"})
+# What `concealment`'s readings look for: a word of hiding, keeping or covert acting (the first
+# loop); a negated verb of telling or of being seen or known, "unaware" or a verb of including
+# (the second). A sentence without one is passed over by that loop.
+_HIDING_TAGS = frozenset({"conceal", "keep", "covert"})
+_TELLING_TAGS = frozenset({"communicate", "portray", "remark"})
+_SEEN_TAGS = frozenset({"cognition", "appear"})
+_NEGATED_TAGS = _TELLING_TAGS | _SEEN_TAGS
+_NEGATED_WORDS = _UNAWARE | INCLUDE_WORDS
 _KEEP_LOOK = 7  # what is kept out, and where to: this many words after the verb
 _ACT_BEFORE = 8  # the tool's act as the subject kept out: this many words before the verb
 
@@ -878,7 +880,9 @@ def _without_notice(analysis: Analysis, sentence: Sentence, sl: Slots) -> Iterat
     """ "without notifying the user", "without any notice to the operator", "without
     mentioning it"."""
     words = sentence.words()
-    tags = [sl.tags(w) for w in words]
+    if not _may_go_unnoticed(words):
+        return
+    tags = word_tags(sentence, sl)
     for i, w in enumerate(words):
         if w != "without" or skipped(analysis, sentence, sentence.tokens[i].start):
             continue
@@ -990,10 +994,13 @@ def _misreported(
     """ "Report the run as green even if a job failed", "describe the import as complete
     regardless of errors": an order to say what something is, conceding it may not be so —
     the user is told a state the model knows may be false."""
+    if "portray" not in tag_union(sentence, sl):
+        return  # (the reading starts at a verb of portraying: the gate)
+    whole, whole_tags = sentence.words(), word_tags(sentence, sl)
     offset = 0
     for clause in sentence.clauses:
-        words = [t.text for t in clause.tokens]
-        tags = [sl.tags(w) for w in words]
+        words = whole[offset : offset + len(clause.tokens)]
+        tags = whole_tags[offset : offset + len(clause.tokens)]
         for i, tag in enumerate(tags):
             if "portray" not in tag or clause.negated(i):
                 continue
@@ -1061,6 +1068,8 @@ def _silent_when_asked(analysis: Analysis, sentence: Sentence, sl: Slots) -> Ite
     whoever asks, not a promise about data (a secret, a person's data or an identifier
     withheld even when asked is privacy)."""
     words = sentence.words()
+    if not _may_stay_silent(words):
+        return
     for k in range(len(words) - 2):
         if words[k] != "even" or words[k + 1] not in _EVEN:
             continue
@@ -1110,8 +1119,9 @@ def _scripted_denial(analysis: Analysis, sentence: Sentence, sl: Slots) -> Itera
     user ask, say nothing was shared": a denial scripted for the moment a person asks — the
     model told to answer a question untruthfully."""
     words = sentence.words()
-    tags = [sl.tags(w) for w in words]
-    for k, w in enumerate(words):
+    scripted = _may_script(words)
+    tags = word_tags(sentence, sl) if scripted else []
+    for k, w in enumerate(words if scripted else ()):
         if w not in _IF:
             continue
         # the one who asks: a person word, a pronoun, or any noun right before the verb of
@@ -1156,6 +1166,8 @@ def _conceded_statement(
 ) -> Iterator[Signal]:
     """ "Say no flags exist, even when the check returned one", "tell them nothing changed
     regardless of the result": a denial the model is told to say, conceding it may be false."""
+    if not _may_concede(words):
+        return
     for k, w in enumerate(words):
         if w not in _SAY or negated_word(sentence, k):
             continue
@@ -1175,6 +1187,31 @@ def _conceded_statement(
 
 
 _SAY_LEADS = frozenset({"then", "and", "always", "just", "simply", "only", "please", "a", "to"})
+
+
+# The gates of the sentence readings of `concealment`: each is the reading's own first test
+# (a word every way to a signal starts at), asked once per sentence.
+
+
+def _may_go_unnoticed(words: Sequence[str]) -> bool:
+    """`_without_notice` reads on from "without" only."""
+    return "without" in words
+
+
+def _may_script(words: Sequence[str]) -> bool:
+    """`_scripted_denial`'s loop needs a word of `_IF`, a verb of asking (its asker's `ask`)
+    and a verb of saying (its `say`)."""
+    return not (_IF.isdisjoint(words) or ASK_WORDS.isdisjoint(words) or _SAY.isdisjoint(words))
+
+
+def _may_concede(words: Sequence[str]) -> bool:
+    """`_conceded_statement` reads on from a verb of saying only."""
+    return not _SAY.isdisjoint(words)
+
+
+def _may_stay_silent(words: Sequence[str]) -> bool:
+    """`_silent_when_asked` reads on from "even" only."""
+    return "even" in words
 
 
 def negated_word(sentence: Sentence, k: int) -> bool:

@@ -193,12 +193,19 @@ def _named_for(literal: str, ctx: FieldContext) -> bool:
     return bool(words) and all(w in ctx.identity or w.rstrip("s") in ctx.identity for w in words)
 
 
+def _names_a_param(words: list[str], params: frozenset[str]) -> bool:
+    """Some word of the sentence is one of the tool's parameters: the gate of the readings
+    below, which look for a token naming one. (A token opens and ends with a word character,
+    never a quote, so the quotes they strip from it are never there: its name is the word.)"""
+    return not params.isdisjoint(words)
+
+
 def _routed_params(text: str, sentence: Sentence, ctx: FieldContext) -> Iterator[str]:
     """The tool's own parameters the sentence puts something into: named in code quotes or
     with "field"/"parameter" after them, with in/into/to before them ("put them in `memo`")."""
-    if not ctx.params:
-        return
     words = sentence.words()
+    if not _names_a_param(words, ctx.params):
+        return
     for k, tok in enumerate(sentence.tokens):
         name = words[k].strip("`'\"")
         if name not in ctx.params:
@@ -239,9 +246,9 @@ def _quoted_side_field(
     """Not English (under two English function words), and a quoted parameter of the tool's
     own (`codice`, 'codice', "codice") not named for the secret (no secret noun, no literal of
     its category: `cvv`)."""
-    if not ctx.params:
-        return False
     words = sentence.words()
+    if not _names_a_param(words, ctx.params):
+        return False
     plain = slots().members["function_words"]
     if sum(1 for w in words if w in plain) >= 2:
         return False
@@ -293,9 +300,9 @@ def _asks_for(sentence: Sentence) -> bool:
 def _names_argument(text: str, sentence: Sentence, ctx: FieldContext) -> bool:
     """One of the tool's own arguments named as one: in code quotes, an identifier with an
     underscore, or after an into-word ("in `trace`", "into ref_code", "to the notes field")."""
-    if not ctx.params:
-        return False
     words = sentence.words()
+    if not _names_a_param(words, ctx.params):
+        return False
     for k, tok in enumerate(sentence.tokens):
         name = words[k].strip("`'\"")
         if name not in ctx.params:
@@ -948,26 +955,14 @@ def shadowing(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[S
         if places and all(_quoted_sample(analysis, sentence.start + at) for at in places):
             continue  # every address is in a sample quoted as an example: shown
         address = bool(places)
-        # "instead" moves data only with a place named: "use gifRef instead", "use the search
-        # tool instead" choose an argument or a tool; "send it to X instead" redirects
-        placed = address or not DESTINATION_NOUNS.isdisjoint(words)
-        redirect = _redirects(words, lex) or any(
-            w == "instead" and placed and not _successor(analysis, sentence, words, k, ctx)
-            for k, w in enumerate(words)
-        )
-        keyboard = not lex.sets["keyboard_sense"].isdisjoint(words)
-        cred = any(
-            w in ("token", "credential", "credentials", "key", "account")
-            and not (keyboard and w == "key")  # "press a key combination"
-            and not _obtained(analysis, sentence, words, k, lex)
-            for k, w in enumerate(words)
-        ) and any(w in ("use", "instead") for w in words)
-        injected = _injects_content(sentence, lex)
         assigned = _assigned_destination(analysis, sentence, words) and _named_tool_kind(
             words, ctx
         )
+        # (the rewrite's readings, each pure, are asked only of a sentence that names another
+        # tool: `_rewrites`)
         if assigned or (
-            _other_tool_refs(sentence, ctx, lex) and (redirect or address or cred or injected)
+            _other_tool_refs(sentence, ctx, lex)
+            and _rewrites(analysis, sentence, words, ctx, lex, address)
         ):
             yield Signal(
                 SHADOWING,
@@ -984,6 +979,31 @@ def shadowing(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[S
                 sentence.end,
                 "adds a hidden recipient to what the agent sends",
             )
+
+
+def _rewrites(analysis: Analysis, sentence: Sentence, words: list[str], ctx: FieldContext,
+              lex: Lexicon, address: bool) -> bool:  # fmt: skip
+    """What `shadowing` asks of a directive sentence naming another tool: a redirect, an
+    address, a credential used or content injected into what that tool sends."""
+    if address:
+        return True
+    # "instead" moves data only with a place named: "use gifRef instead", "use the search
+    # tool instead" choose an argument or a tool; "send it to X instead" redirects
+    placed = not DESTINATION_NOUNS.isdisjoint(words)
+    redirect = _redirects(words, lex) or any(
+        w == "instead" and placed and not _successor(analysis, sentence, words, k, ctx)
+        for k, w in enumerate(words)
+    )
+    if redirect:
+        return True
+    keyboard = not lex.sets["keyboard_sense"].isdisjoint(words)
+    cred = any(
+        w in ("token", "credential", "credentials", "key", "account")
+        and not (keyboard and w == "key")  # "press a key combination"
+        and not _obtained(analysis, sentence, words, k, lex)
+        for k, w in enumerate(words)
+    ) and any(w in ("use", "instead") for w in words)
+    return cred or _injects_content(sentence, lex)
 
 
 _ACTION_VERBS: dict[int, frozenset[str]] = {}
@@ -1091,6 +1111,9 @@ def harmful_intent(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Itera
         hit: int | None = None
         for i, w in enumerate(words):
             parts = w.replace("-", " ").split() if "-" in w and w not in markers else [w]
+            # the word of harm first (each test below is pure: their order is free)
+            if not any(base_form(p, verbs) is not None or p in markers for p in parts):
+                continue
             if len(parts) > 1 and parts[-1] in defensive:
                 continue  # "a phishing-awareness campaign": the compound's head is defensive
             if checked_head(words, i):
@@ -1099,9 +1122,8 @@ def harmful_intent(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Itera
                 continue  # "protection against impersonation": what is guarded against
             if sentence.lone_item(toks[i].start):
                 continue  # "probe packs (jailbreak, data-exfiltration, …)": a list of labels
-            if any(base_form(p, verbs) is not None or p in markers for p in parts):
-                hit = i
-                break
+            hit = i
+            break
         if hit is None:
             found = find_phrases(words, lex.intent["phrases"])
             hit = found[0][0] if found else _offensive_action(sentence, lex)
