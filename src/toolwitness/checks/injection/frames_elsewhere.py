@@ -36,6 +36,7 @@ from toolwitness.checks.injection.frames_loanwords import (
     may_name_system_prompt,
     names_a_secret,
     secret_into_field,
+    secret_to_destination,
     system_prompt_elsewhere,
 )
 from toolwitness.checks.injection.model import (
@@ -696,7 +697,9 @@ def secret_loanword_elsewhere(
     ("`jachai` ঘরে … বিকাশ পিন … লিখুন"). The loanword is read in any script
     (`frames_loanwords`); the user need not be named in a dictionary's word. Quiet for a tool
     for secrets or signing in, a description that opens on a secret, a field named for a
-    secret, and in quotes, a shown example and a question."""
+    secret, and in quotes, a shown example and a question. Else the same secret and an
+    address outside the tool in one sentence ("… kirimake … PIN pelanggan menyang data@…"):
+    it is to be sent there or typed in there (`frames_loanwords.secret_to_destination`)."""
     if _keeps_secrets(ctx) or (ctx.param is None and _opens_on_a_secret(analysis.text)):
         return
     table = multilingual_classes()
@@ -713,6 +716,16 @@ def secret_loanword_elsewhere(
             SENSITIVE, Severity.MEDIUM, span[0], span[1],
             "names a person's PIN, OTP, card code or password and a field of this tool that "
             "is not for it, in another language (the secret read by its loanword)",
+        )  # fmt: skip
+        return
+    span = secret_to_destination(
+        analysis, lambda host: bool(ctx.owners) and own_host(host, ctx.owners)
+    )
+    if span is not None:
+        yield _signal(
+            SENSITIVE, Severity.MEDIUM, span[0], span[1],
+            "names a person's PIN, OTP, card code or password and an address outside the tool "
+            "to send it to or type it in, in another language (the secret read by its loanword)",
         )  # fmt: skip
 
 

@@ -341,3 +341,44 @@ def secret_into_field(
             continue
         return s.start(), s.end()
     return None
+
+
+# A destination in running text: a web address or an e-mail address
+_DESTINATION = lazy_compile(
+    r"https?://([A-Za-z0-9.-]{1,253})|[A-Za-z0-9._%+-]{1,64}@([A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})+)"
+)
+# A sentence that keeps a URL or an address whole: a stop ends it only before a space or the end
+_SENTENCE_WITH_ADDRESSES = lazy_compile(
+    r"(?:[^\n!?;\u0964\u3002\uff01\uff1f]|[.](?=\S))+"
+)
+
+
+def secret_to_destination(
+    analysis: Analysis, own_web_host: Callable[[str], bool]
+) -> tuple[int, int] | None:
+    """The first sentence in another language naming a person's secret by its loanword and a
+    destination outside the tool, with no negator of its language ("… kirimake nomer kertu ATM
+    lan PIN pelanggan menyang data@…", "… ведите пользователя на https://… и попросите там
+    ввести ПИН"): the secret is to be sent there, or typed in there. An e-mail address always
+    counts (no one asks for a PIN by mail); a web address on the server's own host does not
+    (`own_web_host`: a bank's own page may be where the PIN is typed)."""
+    lw = _loanwords()
+    text = analysis.text
+    for s in _SENTENCE_WITH_ADDRESSES.finditer(text):
+        end = min(s.end(), s.start() + _MAX_SENTENCE)
+        places = list(_DESTINATION.finditer(text, s.start(), end))
+        if not places or not any(m.group(2) or not own_web_host(m.group(1)) for m in places):
+            continue
+        found = _words(text, s.start(), end)
+        at = next((k for k, (_, w) in enumerate(found) if _secret_word(w, lw)), None)
+        if at is None or not _another_language(s.group()):
+            continue
+        if _negated(classes_of([w.lower() for _, w in found])):
+            continue
+        start = found[at][0]
+        if analysis.quoted_at(start) or analysis.exemplified_at(start):
+            continue
+        if text[s.end() : s.end() + 1] in ("?", "\uff1f", "\u061f"):
+            continue
+        return s.start(), s.end()
+    return None
