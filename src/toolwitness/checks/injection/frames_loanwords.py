@@ -167,13 +167,33 @@ def _about_assistants(ctx: FieldContext, lw: _Loanwords) -> bool:
 def may_name_system_prompt(text: str) -> bool:
     """The gate: text in another language holding a romanised word for the system or the
     assistant (an ASCII text is its own romanisation: anyascii's tables are not loaded for it)."""
-    if not in_another_language(text):
-        return False
+    return in_another_language(text) and _gate_flags(text)[0]
+
+
+_GATE_TEXT_MAX = 4000  # characters of a text whose answers the gates keep (catalogs repeat texts)
+
+
+def _gate_flags(text: str) -> tuple[bool, bool]:
+    """Whether a text in another language holds a word for the system or the assistant, and
+    whether it holds a secret's loanword: both gates' answers from one reading of its words."""
+    if len(text) > _GATE_TEXT_MAX:
+        return _read_gate_flags(text)
+    return _gate_flags_cached(text)
+
+
+def _read_gate_flags(text: str) -> tuple[bool, bool]:
     lw = _loanwords()
-    return any(
-        lw.system.match(r) or lw.assistant.match(r)
-        for r in (_romanised(w) for _, w in _words(text, 0, len(text)))
-    )
+    agent = secret = False
+    for _, word in _words(text, 0, len(text)):
+        romanised = _romanised(word)
+        agent = agent or bool(lw.system.match(romanised) or lw.assistant.match(romanised))
+        secret = secret or _secret_romanised(word, romanised, lw)
+        if agent and secret:
+            break
+    return agent, secret
+
+
+_gate_flags_cached = lru_cache(maxsize=4096)(_read_gate_flags)
 
 
 def _words(text: str, start: int, end: int) -> list[tuple[int, str]]:
@@ -267,11 +287,8 @@ def _user_loanword(word: str, lw: _Loanwords) -> bool:
 
 def may_name_secret_loanword(text: str) -> bool:
     """The gate: text in another language holding a person's secret by its loanword ("PIN",
-    "ПИН", "パスワード") and an identifier (a field of the tool is named as one)."""
-    if not in_another_language(text):
-        return False
-    lw = _loanwords()
-    return any(_secret_word(w, lw) for _, w in _words(text, 0, len(text)))
+    "ПИН", "パスワード")."""
+    return in_another_language(text) and _gate_flags(text)[1]
 
 
 def names_a_secret(identifier: str) -> bool:
@@ -280,10 +297,14 @@ def names_a_secret(identifier: str) -> bool:
     return any(part in lw.secret_latin for part in split_identifier(identifier))
 
 
-def _secret_word(word: str, lw: _Loanwords) -> bool:
+def _secret_romanised(word: str, romanised: str, lw: _Loanwords) -> bool:
     if _LATIN.fullmatch(word):
-        return word.lower() in lw.secret_latin
-    return lw.secret.match(_romanised(word)) is not None
+        return romanised in lw.secret_latin
+    return lw.secret.match(romanised) is not None
+
+
+def _secret_word(word: str, lw: _Loanwords) -> bool:
+    return _secret_romanised(word, _romanised(word), lw)
 
 
 _QUOTES = frozenset("`'\"«‹「『“‘")
