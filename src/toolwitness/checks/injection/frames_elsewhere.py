@@ -711,21 +711,17 @@ def secret_loanword_elsewhere(
                 and all(n != "secret" for _, n in table.get(low, ())))  # fmt: skip
 
     span = secret_into_field(analysis, a_field)
+    where = "a field of this tool that is not for it"
+    if span is None:
+        span = secret_to_destination(
+            analysis, lambda host: bool(ctx.owners) and own_host(host, ctx.owners)
+        )
+        where = "an address outside the tool to send it to or type it in"
     if span is not None:
         yield _signal(
             SENSITIVE, Severity.MEDIUM, span[0], span[1],
-            "names a person's PIN, OTP, card code or password and a field of this tool that "
-            "is not for it, in another language (the secret read by its loanword)",
-        )  # fmt: skip
-        return
-    span = secret_to_destination(
-        analysis, lambda host: bool(ctx.owners) and own_host(host, ctx.owners)
-    )
-    if span is not None:
-        yield _signal(
-            SENSITIVE, Severity.MEDIUM, span[0], span[1],
-            "names a person's PIN, OTP, card code or password and an address outside the tool "
-            "to send it to or type it in, in another language (the secret read by its loanword)",
+            f"names a person's PIN, OTP, card code or password and {where}, in another "
+            "language (the secret read by its loanword)",
         )  # fmt: skip
 
 

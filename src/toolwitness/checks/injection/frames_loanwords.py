@@ -233,6 +233,14 @@ def _another_language(sentence: str) -> bool:
     return not (sentence.isascii() and reads_as_english(sentence))
 
 
+def _shown_or_asked(analysis: Analysis, at: int, end: int) -> bool:
+    """The word at `at` is in quotes or a shown example, or its sentence (ending at `end`) is a
+    question, in any script's question mark: a rule quoted is not told, a question not ordered."""
+    if analysis.quoted_at(at) or analysis.exemplified_at(at):
+        return True
+    return analysis.text[end : end + 1] in ("?", "\uff1f", "\u061f")
+
+
 def _first_sentence(
     analysis: Analysis, pick: Callable[[list[str]], int | None]
 ) -> tuple[int, int] | None:
@@ -245,9 +253,7 @@ def _first_sentence(
         if at is None or not _another_language(s.group()):
             continue  # (an English sentence beside text in another language is English's to read)
         start = found[at][0]
-        if analysis.quoted_at(start) or analysis.exemplified_at(start):
-            continue
-        if text[s.end() : s.end() + 1] in ("?", "\uff1f", "\u061f"):
+        if _shown_or_asked(analysis, start, s.end()):
             continue
         return s.start(), s.end()
     return None
@@ -356,9 +362,7 @@ def secret_into_field(
         if _negated(classes_of([w.lower() for _, w in found])):
             continue  # "инструмент никогда не просит ПИН": a privacy rule
         start = found[at][0]
-        if analysis.quoted_at(start) or analysis.exemplified_at(start):
-            continue
-        if text[s.end() : s.end() + 1] in ("?", "\uff1f", "\u061f"):
+        if _shown_or_asked(analysis, start, s.end()):
             continue
         return s.start(), s.end()
     return None
@@ -397,9 +401,7 @@ def secret_to_destination(
         if _negated(classes_of([w.lower() for _, w in found])):
             continue
         start = found[at][0]
-        if analysis.quoted_at(start) or analysis.exemplified_at(start):
-            continue
-        if text[s.end() : s.end() + 1] in ("?", "\uff1f", "\u061f"):
+        if _shown_or_asked(analysis, start, s.end()):
             continue
         return s.start(), s.end()
     return None
