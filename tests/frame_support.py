@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from toolwitness.checks.injection.model import FieldContext
 from toolwitness.findings import Finding
 from toolwitness.model import ServerSurface, Tool
 from toolwitness.pipeline import ScanOptions, scan_surfaces
@@ -87,3 +88,14 @@ def reported_at(
         f.rule_id == rule and f.location.endswith(location_end)
         for f in findings_alone(description, name, schema)
     )
+
+
+def field_context(**kw: object) -> FieldContext:
+    """A detector's context for a tool `get_item` beside `list_items`, its description by
+    default; each keyword replaces one field (the gate tests' contexts)."""
+    base: dict[str, object] = {
+        "kind": "description", "location": "tools[0].description", "tool": "get_item",
+        "purpose": frozenset({"get", "item"}), "siblings": frozenset({"list_items"}),
+    }  # fmt: skip
+    base.update(kw)
+    return FieldContext(**base)  # type: ignore[arg-type]

@@ -32,6 +32,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import assert_linear_cost
+from frame_support import field_context
 from json_strings import corpus_strings, json_strings
 from toolwitness.checks.injection import frames_actions, frames_precedence, frames_rank
 from toolwitness.checks.injection.frames import self_reference
@@ -79,24 +80,17 @@ def _ungated() -> Iterator[None]:
         patch.undo()
 
 
-def _ctx(**kw: object) -> FieldContext:
-    base: dict[str, object] = {
-        "kind": "description", "location": "tools[0].description", "tool": "get_item",
-        "purpose": frozenset({"get", "item"}), "siblings": frozenset({"list_items"}),
-    }  # fmt: skip
-    base.update(kw)
-    return FieldContext(**base)  # type: ignore[arg-type]
 
 
 CONTEXTS = [
-    _ctx(),
-    _ctx(kind="schema-text", location="tools[0].inputSchema.note", param="note",
+    field_context(),
+    field_context(kind="schema-text", location="tools[0].inputSchema.note", param="note",
          params=frozenset({"note", "city_name", "password"})),
-    _ctx(victim=1, params=frozenset({"target_host"})),
-    _ctx(victim=2, tool="scan_hosts", purpose=frozenset({"scan", "hosts"})),
-    _ctx(tool="vault_read", purpose=frozenset({"vault", "read", "secret"}),
+    field_context(victim=1, params=frozenset({"target_host"})),
+    field_context(victim=2, tool="scan_hosts", purpose=frozenset({"scan", "hosts"})),
+    field_context(tool="vault_read", purpose=frozenset({"vault", "read", "secret"}),
          identity=frozenset({"vault", "read"})),
-    _ctx(tool="send_webhook", purpose=frozenset({"send", "webhook", "http"}), param="url",
+    field_context(tool="send_webhook", purpose=frozenset({"send", "webhook", "http"}), param="url",
          kind="schema-text"),
 ]  # fmt: skip
 

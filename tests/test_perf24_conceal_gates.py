@@ -40,6 +40,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from frame_support import field_context
 from json_strings import corpus_strings, json_strings
 from toolwitness.checks.injection import directives, frames, frames_shadow, targets
 from toolwitness.checks.injection.model import FieldContext, Signal
@@ -74,28 +75,21 @@ def _ungated() -> Iterator[None]:
         patch.undo()
 
 
-def _ctx(**kw: object) -> FieldContext:
-    base: dict[str, object] = {
-        "kind": "description", "location": "tools[0].description", "tool": "get_item",
-        "purpose": frozenset({"get", "item"}), "siblings": frozenset({"list_items"}),
-    }  # fmt: skip
-    base.update(kw)
-    return FieldContext(**base)  # type: ignore[arg-type]
 
 
 CONTEXTS = [
-    _ctx(),
-    _ctx(kind="schema-text", location="tools[0].inputSchema.note", param="note",
+    field_context(),
+    field_context(kind="schema-text", location="tools[0].inputSchema.note", param="note",
          params=frozenset({"note", "city_name", "password"})),
-    _ctx(tool="publish_post", purpose=frozenset({"publish", "post"}),
+    field_context(tool="publish_post", purpose=frozenset({"publish", "post"}),
          siblings=frozenset({"pay_invoice", "post_message", "create_payment"})),
-    _ctx(tool="upload_file", purpose=frozenset({"upload", "file"}),
+    field_context(tool="upload_file", purpose=frozenset({"upload", "file"}),
          siblings=frozenset({"read_file", "send_email"}), owners=frozenset({"example.com"})),
-    _ctx(tool="sign_in", purpose=frozenset({"sign", "password", "card", "passport"}),
+    field_context(tool="sign_in", purpose=frozenset({"sign", "password", "card", "passport"}),
          params=frozenset({"memo", "verificacion", "trace", "notes", "password"})),
-    _ctx(kind="schema-text", location="tools[0].inputSchema.memo", param="memo",
+    field_context(kind="schema-text", location="tools[0].inputSchema.memo", param="memo",
          params=frozenset({"memo", "verificacion", "trace", "notes", "ref_code"})),
-    _ctx(params=frozenset({"memo", "ref_code", "trace", "notes"})),
+    field_context(params=frozenset({"memo", "ref_code", "trace", "notes"})),
 ]  # fmt: skip
 
 
@@ -292,7 +286,7 @@ def test_the_gated_readings_answer_as_the_ungated_ones_on_each_reading() -> None
 
 
 def test_shadowing_answers_as_it_did_on_each_reading() -> None:
-    ctx = _ctx(siblings=frozenset({"send_email", "pay_invoice", "list_items"}))
+    ctx = field_context(siblings=frozenset({"send_email", "pay_invoice", "list_items"}))
     CONTEXTS.append(ctx)
     try:
         for text in SHADOWING:

@@ -1,5 +1,6 @@
 """What the action frames share: the literal shapes they read (URLs, e-mail addresses,
-tool-shaped names), the signal constructor, the tool's own business, and `_asked` — whether a
+tool-shaped names), the signal constructor, the tool's own business, `shown_or_asked` (the
+readings in other languages: quoted, shown or asked, not told), and `_asked` — whether a
 word is an order (`frames.addressed`, an imperative after a leading phrase, a causative).
 """
 
@@ -12,7 +13,7 @@ from collections.abc import Sequence
 from toolwitness.checks.injection.frames import addressed
 from toolwitness.checks.injection.model import FieldContext, Signal
 from toolwitness.checks.injection.slots import Slots
-from toolwitness.checks.text.language import Sentence
+from toolwitness.checks.text.language import Analysis, Sentence
 from toolwitness.checks.text.wordnet import lexical_classes
 from toolwitness.findings import Severity
 
@@ -23,6 +24,16 @@ _IDENT = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_.][A-Za-z0-9]+)+|[a-z]+[A-Z][A-Za
 
 def _signal(family: str, sev: Severity, start: int, end: int, message: str) -> Signal:
     return Signal(family=family, severity=sev, start=start, end=end, message=message)
+
+
+def shown_or_asked(analysis: Analysis, at: int, end: int, question_marks: str = "?") -> bool:
+    """The word at `at` is in quotes or a shown example, or its sentence (ending at `end`) is
+    a question (one of `question_marks` right after it): a rule or an example quoted is not
+    told, a question not ordered."""
+    if analysis.quoted_at(at) or analysis.exemplified_at(at):
+        return True
+    mark = analysis.text[end : end + 1]
+    return bool(mark) and mark in question_marks
 
 
 def _within_purpose(ctx: FieldContext, sl: Slots, slot: str) -> bool:

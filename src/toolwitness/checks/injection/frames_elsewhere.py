@@ -31,6 +31,7 @@ from functools import lru_cache
 from toolwitness.checks.crosstool.parties import own_host
 from toolwitness.checks.crosstool.secrets import personal_secret
 from toolwitness.checks.injection.frames_common import _signal
+from toolwitness.checks.injection.frames_common import shown_or_asked as _shown_or_asked
 from toolwitness.checks.injection.frames_loanwords import (
     may_name_secret_loanword,
     may_name_system_prompt,
@@ -219,14 +220,6 @@ def _first_sentence(
             continue
         return m.start(), m.end()
     return None
-
-
-def _shown_or_asked(analysis: Analysis, at: int, end: int) -> bool:
-    """The word at `at` is in quotes or a shown example, or its sentence (ending at `end`) is
-    a question: a rule or an example quoted is not told, a question not ordered."""
-    if analysis.quoted_at(at) or analysis.exemplified_at(at):
-        return True
-    return analysis.text[end : end + 1] == "?"
 
 
 def _reported(

@@ -26,7 +26,7 @@ import unicodedata
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 
-from toolwitness.checks.injection.frames_common import _signal
+from toolwitness.checks.injection.frames_common import _EMAIL, _URL, _signal, shown_or_asked
 from toolwitness.checks.injection.model import AUTHORITY, FieldContext, Signal
 from toolwitness.checks.text.english import in_another_language, reads_as_english
 from toolwitness.checks.text.language import Analysis, split_identifier
@@ -62,6 +62,7 @@ _HAN = lazy_compile(r"[\u4e00-\u9fff]+")
 # Latin letters (with Latin-1, Extended-A and B, and Extended Additional) and their marks: read
 # without anyascii's tables, which a catalog naming "Zürich" need not load
 _LATIN = lazy_compile(r"[A-Za-z0-9\u00c0-\u024f\u0300-\u036f\u1e00-\u1eff]+")
+_QUESTION_MARKS = "?\uff1f\u061f"  # Latin, full-width (CJK) and Arabic question marks
 _ASCII_WORD = lazy_compile(r"[A-Za-z0-9]+")  # the same words of an ASCII text, without `regex`
 _LATIN_TEXT = lazy_compile(r"[\x00-\u024f\u1e00-\u1eff\u2000-\u206f]*")  # and punctuation
 _PLURAL = lazy_compile(r"ent(?:es|i|s)$")  # "asistentes", "assistenti", "assistents"
@@ -233,14 +234,6 @@ def _another_language(sentence: str) -> bool:
     return not (sentence.isascii() and reads_as_english(sentence))
 
 
-def _shown_or_asked(analysis: Analysis, at: int, end: int) -> bool:
-    """The word at `at` is in quotes or a shown example, or its sentence (ending at `end`) is a
-    question, in any script's question mark: a rule quoted is not told, a question not ordered."""
-    if analysis.quoted_at(at) or analysis.exemplified_at(at):
-        return True
-    return analysis.text[end : end + 1] in ("?", "\uff1f", "\u061f")
-
-
 def _first_sentence(
     analysis: Analysis, pick: Callable[[list[str]], int | None]
 ) -> tuple[int, int] | None:
@@ -253,7 +246,7 @@ def _first_sentence(
         if at is None or not _another_language(s.group()):
             continue  # (an English sentence beside text in another language is English's to read)
         start = found[at][0]
-        if _shown_or_asked(analysis, start, s.end()):
+        if shown_or_asked(analysis, start, s.end(), _QUESTION_MARKS):
             continue
         return s.start(), s.end()
     return None
@@ -362,20 +355,21 @@ def secret_into_field(
         if _negated(classes_of([w.lower() for _, w in found])):
             continue  # "инструмент никогда не просит ПИН": a privacy rule
         start = found[at][0]
-        if _shown_or_asked(analysis, start, s.end()):
+        if shown_or_asked(analysis, start, s.end(), _QUESTION_MARKS):
             continue
         return s.start(), s.end()
     return None
 
 
-# A destination in running text: a web address or an e-mail address
-_DESTINATION = lazy_compile(
-    r"https?://([A-Za-z0-9.-]{1,253})|[A-Za-z0-9._%+-]{1,64}@([A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})+)"
-)
 # A sentence that keeps a URL or an address whole: a stop ends it only before a space or the end
 _SENTENCE_WITH_ADDRESSES = lazy_compile(
     r"(?:[^\n!?;\u0964\u3002\uff01\uff1f]|[.](?=\S))+"
 )
+
+
+def _host(url: str) -> str:
+    """The host of a URL that `frames_common._URL` found."""
+    return url.split("://", 1)[1].split("/", 1)[0].split(":", 1)[0].split("?", 1)[0]
 
 
 def secret_to_destination(
@@ -391,8 +385,10 @@ def secret_to_destination(
     text = analysis.text
     for s in _SENTENCE_WITH_ADDRESSES.finditer(text):
         end = min(s.end(), s.start() + _MAX_SENTENCE)
-        places = list(_DESTINATION.finditer(text, s.start(), end))
-        if not places or not any(m.group(2) or not own_web_host(m.group(1)) for m in places):
+        chunk = text[s.start() : end]
+        if _EMAIL.search(chunk) is None and not any(
+            not own_web_host(_host(m.group())) for m in _URL.finditer(chunk)
+        ):
             continue
         found = _words(text, s.start(), end)
         at = next((k for k, (_, w) in enumerate(found) if _secret_word(w, lw)), None)
@@ -401,7 +397,7 @@ def secret_to_destination(
         if _negated(classes_of([w.lower() for _, w in found])):
             continue
         start = found[at][0]
-        if _shown_or_asked(analysis, start, s.end()):
+        if shown_or_asked(analysis, start, s.end(), _QUESTION_MARKS):
             continue
         return s.start(), s.end()
     return None
