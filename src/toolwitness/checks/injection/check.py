@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from toolwitness.checks.crosstool.parties import own_labels
 from toolwitness.checks.injection.default_places import default_destinations
 from toolwitness.checks.injection.detect import IDENTIFIER_KINDS, INERT, detect, hidden_signals
+from toolwitness.checks.injection.frames_carrier import allowed_values, carriers
 from toolwitness.checks.injection.model import COMPOUND_RULE, INTENT, RULE_OF, FieldContext, Signal
 from toolwitness.checks.injection.params import exfil_params, slot_exfil
 from toolwitness.checks.injection.purpose import identity_words, purpose_words, server_purpose
@@ -190,6 +191,8 @@ def tool_poisoning(surface: ServerSurface, ctx: CheckContext) -> Iterator[Findin
             param_signals.setdefault(found.location, []).append(sig)
         param_words: dict[str, frozenset[str]] = {}
         params = frozenset(n.lower() for n in property_names(tool.input_schema))
+        channels = carriers(tool.input_schema, lex)
+        values = allowed_values(tool.input_schema) if channels else frozenset()
         reported: dict[str, set[str]] = {}
         prose: list[TextField] = []
         for field in tool_text_fields(tool, i):
@@ -217,7 +220,7 @@ def tool_poisoning(surface: ServerSurface, ctx: CheckContext) -> Iterator[Findin
                 words = param_words[param]
             fctx = FieldContext(
                 field.kind, field.location, tool.name, words, siblings, param, identity, victim,
-                params, runs_code, owners,
+                params, runs_code, owners, channels, values,
             )
             for finding in field_findings(field, fctx, ctx, lex, param_signals.get(field.location)):
                 reported.setdefault(field.location, set()).add(finding.rule_id)

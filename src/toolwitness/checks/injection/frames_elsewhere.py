@@ -30,6 +30,7 @@ from functools import lru_cache
 
 from toolwitness.checks.crosstool.parties import own_host
 from toolwitness.checks.crosstool.secrets import personal_secret
+from toolwitness.checks.injection.frames_carrier import carrier_named, may_name_carrier
 from toolwitness.checks.injection.frames_common import _signal
 from toolwitness.checks.injection.frames_common import shown_or_asked as _shown_or_asked
 from toolwitness.checks.injection.frames_loanwords import (
@@ -965,4 +966,6 @@ READINGS: tuple[tuple[Callable[[str], bool], Reading], ...] = (
     (may_tie_to_every_turn, every_turn_elsewhere),
     (may_name_system_prompt, system_prompt_elsewhere),
     (may_name_secret_loanword, secret_loanword_elsewhere),
+    # structural, any language: an undocumented parameter given its use in the description
+    (may_name_carrier, carrier_named),
 )

@@ -54,6 +54,9 @@ class FieldContext:
     params: frozenset[str] = frozenset()  # the tool's own parameter names (lowercased)
     runs_code: bool = False  # the tool's name or a parameter says it executes code (its role)
     owners: frozenset[str] = frozenset()  # the server's own names, squashed (crosstool.parties)
+    # the tool's optional, undocumented free-text parameters (frames_carrier.carriers)
+    carriers: frozenset[str] = frozenset()
+    values: frozenset[str] = frozenset()  # the values its parameters' enums and consts allow
 
     @property
     def is_param_text(self) -> bool:

@@ -169,6 +169,7 @@ def lexicon() -> Lexicon:
             "side_channel_names": words(par, "side_channel_names", "params"),
             "data_sources": phrases(par, "data_sources", "params"),
             "hidden_param_markers": phrases(par, "hidden_param_markers", "params"),
+            "reference_parts": words(par, "reference_parts", "params"),
         },
         urls={k: words(url, k, "urls") for k in ("collectors", "tunnels", "paste", "shorteners")},
         chat_webhooks=tuple(ChatWebhook(**w) for w in url.get("chat_webhooks") or []),
