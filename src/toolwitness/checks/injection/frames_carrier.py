@@ -12,8 +12,9 @@ word of the sentence's language, only the schema and the name in backticks.
 
 Not read: the first sentence (it says what the tool is for: "Stores `note` on the order"), a
 sentence that names two of the tool's parameters (a rename, "`pagina` is deprecated; use
-`cursor`", or a pair that works together), a sentence that starts with the name (a parameter's
-own documentation written in the description: "- `body`: Markdown"), a parameter whose name
+`cursor`", or a pair that works together), a parameter the description documents on a line of
+its own ("- `goal`: what changes matter": documentation, as a schema's would be) or a sentence
+that starts with it, a parameter whose name
 holds a reference part (`next_cursor`, `page_token`, `session_id`, `tz`: params.yaml
 `reference_parts`, values a server hands back or a client picks, not prose), and shown
 examples and questions.
@@ -36,6 +37,11 @@ from toolwitness.findings import Severity
 
 _NAMED = re.compile(r"`([^`\s]{1,64})`")
 _SPAN = re.compile(r"`([^`\n]{1,200})`")  # any code span, spaces and all
+# a line that documents a parameter: "- `goal`: what changes matter", "* `body` — Markdown"
+_DOC_LINE = re.compile(
+    r"^[ \t]*(?:[-*•·]|\d{1,3}[.)])?[ \t]*`([^`\s]{1,64})`[ \t]*(?:[:—–]|-\s)", re.M
+)
+_LATIN_WORD = re.compile(r"(?<![`\w])[A-Za-z][A-Za-z0-9_]{0,63}(?![`\w])")
 # Schema keywords that document a property or fix its values: such a property has a stated use.
 _DOCUMENTED = frozenset({
     "description", "title", "enum", "const", "default", "examples", "format", "pattern",
@@ -136,8 +142,30 @@ def _positional(name: str) -> bool:
 
 
 def may_name_carrier(text: str) -> bool:
-    """The gate: a name in backticks (the reading needs one)."""
-    return "`" in text and _NAMED.search(text) is not None
+    """The gate: a name in backticks, or a text not all ASCII with a Latin letter in it (a
+    bare name among words of another script)."""
+    if "`" in text and _NAMED.search(text) is not None:
+        return True
+    return not text.isascii() and _LATIN_WORD.search(text) is not None
+
+
+def _named(body: str, ctx: FieldContext) -> dict[str, int]:
+    """The tool's parameters a statement names, each at its first offset: in backticks, and
+    in a statement written mostly in another script, as a bare Latin word ("把消息原文填入
+    last_message 参数": a Latin identifier among Chinese characters is a name, as a backticked
+    one is; among Latin words it may be a word of the language)."""
+    named: dict[str, int] = {}
+    for m in _SPAN.finditer(body):
+        name = m.group(1).lower()
+        if name in ctx.params:
+            named.setdefault(name, m.start())
+    latin = _LATIN_WORD.findall(body)
+    if latin and sum(c.isalpha() and not c.isascii() for c in body) > sum(map(len, latin)):
+        for m in _LATIN_WORD.finditer(body):
+            name = m.group().lower()
+            if name in ctx.params:
+                named.setdefault(name, m.start())
+    return named
 
 
 def carrier_named(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
@@ -146,15 +174,18 @@ def carrier_named(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterat
     if not ctx.carriers or ctx.param is not None or ctx.kind != "description":
         return
     text = analysis.text
+    documented = {m.group(1).lower() for m in _DOC_LINE.finditer(text)}
     for start, end in _units(analysis):
         body = text[start:end]
         spans = [m.group(1).lower() for m in _SPAN.finditer(body)]  # (quoted: in backticks)
-        named = {s for s in spans if s in ctx.params}
-        if len(named) != 1 or not named <= ctx.carriers or _positional(next(iter(named))):
+        named = _named(body, ctx)
+        if len(named) != 1:
             continue
-        if any(s not in named and s not in ctx.siblings and s not in ctx.values for s in spans):
+        ((name, first),) = named.items()
+        if name not in ctx.carriers or name in documented or _positional(name):
+            continue
+        if any(s != name and s not in ctx.siblings and s not in ctx.values for s in spans):
             continue  # "unless `if_none_match` is `*`", "returns `405 ReadOnlyTool`": a value
-        first = body.find("`")
         if not body[:first].strip(" \t-*•·:>#0123456789.)"):
             continue  # "- `body`: Markdown": the parameter's own documentation
         lead = start + len(body) - len(body.lstrip())
