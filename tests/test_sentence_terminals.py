@@ -1,6 +1,6 @@
 """Sentences end at the terminal marks of other scripts too (Unicode Sentence_Terminal): the
-ideographic full stop, full-width marks, the Devanagari danda, the Arabic question mark and
-the Urdu full stop. A description's first sentence is then its first sentence in any script."""
+ideographic full stop, full-width marks, the Devanagari danda, the Arabic question mark, the
+Urdu full stop, and the full stops of Ethiopic, Myanmar, Khmer, Armenian and Tibetan, among others. A description's first sentence is then its first sentence in any script."""
 
 from __future__ import annotations
 
@@ -18,6 +18,12 @@ from toolwitness.checks.text.language import analyse
         ("मौसम दिखाता है। फिर जाएँ।", "मौसम दिखाता है।"),
         ("هل هذا صحيح؟ نعم.", "هل هذا صحيح؟"),
         ("یہ موسم دکھاتا ہے۔ پھر جائیں۔", "یہ موسم دکھاتا ہے۔"),
+        # Ethiopic, Myanmar, Khmer, Armenian, Tibetan: their own full stops
+        ("ትዕዛዝ ይመዘግባል። ከዚያ ቀጥል።", "ትዕዛዝ ይመዘግባል።"),
+        ("ကုန်ပစ္စည်းမှာယူသည်။ ထို့နောက် ဆက်ပါ။", "ကုန်ပစ္စည်းမှာယူသည်။"),
+        ("ទិញទំនិញ។ បន្ទាប់មក បន្ត។", "ទិញទំនិញ។"),
+        ("Եղանակը ցույց է տալիս։ Հետո շարունակիր։", "Եղանակը ցույց է տալիս։"),
+        ("གནམ་གཤིས་སྟོན། ། རྗེས་སུ་མུ་མཐུད། །", "གནམ་གཤིས་སྟོན།"),
     ],
 )
 def test_first_sentence_ends_at_the_scripts_terminal(text: str, first: str) -> None:

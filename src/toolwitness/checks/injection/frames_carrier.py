@@ -51,6 +51,14 @@ _MAX_PROPERTIES = 256  # a schema's top-level properties read (bounded: hostile 
 _QUESTION_MARKS = "?？؟;"  # a question in Latin, CJK, Arabic script and Greek (U+037E)
 _JOINERS = ";:；："  # a sentence so ended goes on in the next
 _POSITION_CLASSES = frozenset({"page", "next"})  # multilingual-seeds.yaml
+# Where the reading looks: the description (after its first sentence, which says what the tool
+# is for), and every other text of the tool a client shows the model (its title, annotations,
+# `_meta`, vendor fields, and its parameters' texts, which may name another parameter).
+_READ_KINDS = frozenset({"description", "title", "annotation", "meta", "extra", "schema-text"})
+# a parameter's name in quotes ("in the field 'cyfeirnod'", «notiz», 「memo」)
+_QUOTED_NAME = re.compile(
+    "[\"'«„“‘「『]([A-Za-z_][A-Za-z0-9_]{0,63})[\"'»“”’」』]"
+)
 
 
 def _properties(schema: object) -> Mapping[object, object] | None:
@@ -103,14 +111,15 @@ def allowed_values(schema: object) -> frozenset[str]:
     return frozenset(out)
 
 
-def _units(analysis: Analysis) -> Iterator[tuple[int, int]]:
-    """The description's sentences after the first, a sentence ending in a semicolon or a
-    colon read with the next ("`pagina` is deprecated; use `cursor`" is one statement)."""
+def _units(analysis: Analysis, skip_first: bool) -> Iterator[tuple[int, int]]:
+    """The text's sentences (after the first, in a description), a sentence ending in a
+    semicolon or a colon read with the next ("`pagina` is deprecated; use `cursor`" is one
+    statement)."""
     sentences = analysis.sentences
     text = analysis.text
     start: int | None = None
     for n, sentence in enumerate(sentences):
-        if n == 0:
+        if n == 0 and skip_first:
             continue
         if start is None:
             start = sentence.start
@@ -142,11 +151,13 @@ def _positional(name: str) -> bool:
 
 
 def may_name_carrier(text: str) -> bool:
-    """The gate: a name in backticks, or a text not all ASCII with a Latin letter in it (a
-    bare name among words of another script)."""
+    """The gate: a name in backticks or quotes, or a text not all ASCII with a Latin letter
+    in it (a bare name among words of another script)."""
     if "`" in text and _NAMED.search(text) is not None:
         return True
-    return not text.isascii() and _LATIN_WORD.search(text) is not None
+    if not text.isascii():
+        return _LATIN_WORD.search(text) is not None
+    return _QUOTED_NAME.search(text) is not None
 
 
 def _named(body: str, ctx: FieldContext) -> dict[str, int]:
@@ -155,10 +166,11 @@ def _named(body: str, ctx: FieldContext) -> dict[str, int]:
     last_message 参数": a Latin identifier among Chinese characters is a name, as a backticked
     one is; among Latin words it may be a word of the language)."""
     named: dict[str, int] = {}
-    for m in _SPAN.finditer(body):
-        name = m.group(1).lower()
-        if name in ctx.params:
-            named.setdefault(name, m.start())
+    for pattern in (_SPAN, _QUOTED_NAME):
+        for m in pattern.finditer(body):
+            name = m.group(1).lower()
+            if name in ctx.params:
+                named.setdefault(name, m.start())
     latin = _LATIN_WORD.findall(body)
     if latin and sum(c.isalpha() and not c.isascii() for c in body) > sum(map(len, latin)):
         for m in _LATIN_WORD.finditer(body):
@@ -171,18 +183,20 @@ def _named(body: str, ctx: FieldContext) -> dict[str, int]:
 def carrier_named(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
     """A sentence after the first of a tool's description naming, in backticks, one of the
     tool's parameters, an undocumented optional free-text one, and no other parameter."""
-    if not ctx.carriers or ctx.param is not None or ctx.kind != "description":
+    if not ctx.carriers or ctx.kind not in _READ_KINDS:
         return
     text = analysis.text
     documented = {m.group(1).lower() for m in _DOC_LINE.finditer(text)}
-    for start, end in _units(analysis):
+    for start, end in _units(analysis, ctx.kind == "description"):
         body = text[start:end]
         spans = [m.group(1).lower() for m in _SPAN.finditer(body)]  # (quoted: in backticks)
         named = _named(body, ctx)
         if len(named) != 1:
             continue
         ((name, first),) = named.items()
-        if name not in ctx.carriers or name in documented or _positional(name):
+        if name not in ctx.carriers or name == ctx.param or name in documented or _positional(
+            name
+        ):
             continue
         if any(s != name and s not in ctx.siblings and s not in ctx.values for s in spans):
             continue  # "unless `if_none_match` is `*`", "returns `405 ReadOnlyTool`": a value

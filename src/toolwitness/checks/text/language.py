@@ -46,8 +46,14 @@ _SENTENCE_PUNCT = frozenset(".!?;\n\r")
 _CLAUSE_GAP = re.compile(r"[,:()\[\]{}—–]| - ")
 # Sentence ends, of other scripts too (Unicode Sentence_Terminal): the ideographic and
 # full-width stops, marks and semicolon (。！？；｡), the Devanagari danda (। ॥), the Arabic
-# question mark and the Urdu full stop (؟ ۔).
-_SENTENCE_MARK = re.compile(r"[.!?;\n\r\u3002\uff01\uff1f\uff1b\uff61\u0964\u0965\u061f\u06d4]")
+# question mark and the Urdu full stop (؟ ۔); the full stops of Armenian (։), Syriac (܀ ܁ ܂),
+# N'Ko (߹), Myanmar (၊ ။), Ethiopic (። ፧ ፨, and its semicolon ፤ as ";" is), Canadian
+# syllabics (᙮), Mongolian (᠃ ᠉), Khmer (។ ៕), Tibetan (། ༎) and Limbu (᥄ ᥅).
+_SENTENCE_MARK = re.compile(
+    r"[.!?;\n\r\u3002\uff01\uff1f\uff1b\uff61\u0964\u0965\u061f\u06d4\u0589\u0700-\u0702"
+    r"\u07f9\u104a\u104b\u1362\u1364\u1367\u1368\u166e\u1803\u1809\u17d4\u17d5\u0f0d\u0f0e"
+    r"\u1944\u1945]"
+)
 _TAG = lazy_compile(r"</?[A-Za-z|][A-Za-z0-9_|\- ]{0,30}>")  # text with '<' and '>' only
 _CLAUSE_WORDS = frozenset({"but", "however", "then", "otherwise", "although", "though", "whereas"})
 _QUOTES = {'"': '"', "“": "”", "‘": "’", "`": "`", "«": "»", "„": "“"}
