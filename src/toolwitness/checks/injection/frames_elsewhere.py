@@ -41,6 +41,7 @@ from toolwitness.checks.injection.frames_loanwords import (
     secret_to_destination,
     system_prompt_elsewhere,
 )
+from toolwitness.checks.injection.frames_open_slot import may_leave_slot, open_slot
 from toolwitness.checks.injection.model import (
     AUTHORITY,
     SECRECY,
@@ -968,4 +969,6 @@ READINGS: tuple[tuple[Callable[[str], bool], Reading], ...] = (
     (may_name_secret_loanword, secret_loanword_elsewhere),
     # structural, any language: an undocumented parameter given its use in the description
     (may_name_carrier, carrier_named),
+    # structural, any language: a URL with a query slot left open for data
+    (may_leave_slot, open_slot),
 )
