@@ -68,7 +68,9 @@ from toolwitness.findings import Severity
 from toolwitness.lazyre import lazy_compile
 
 # Sentence ends in the scripts the dictionaries cover, and a line break.
-_SENTENCE = lazy_compile(r"[^.!?;\n\u037e]+")
+_SENTENCE = lazy_compile(r"[^.!?;|\n\u037e]+")  # a table cell is read alone
+# a Markdown table: two or more consecutive lines that start and end with a pipe
+_TABLE = lazy_compile(r"(?m)(?:^[ \t]*\|[^\n]{0,2000}\|[ \t]*(?:\n|$)){2,200}")
 _FRAME = ("negator", "tell")
 _TOLD = ("user", "log")  # whom or where it is not told: the user, or a summary, report, log
 _MIN_WORDS = 3
@@ -203,6 +205,7 @@ def _first_sentence(
     analysis: Analysis,
     pick: Callable[[dict[str, list[int]]], int | None],
     needs: Callable[[list[str]], bool] | None = None,
+    tables: bool = False,
 ) -> tuple[int, int] | None:
     """The span of the first sentence, in text of another language, where `pick` finds among
     one language's classes the word the reading rests on (its index), outside quotes, shown
@@ -210,18 +213,32 @@ def _first_sentence(
     text = analysis.text
     if not in_another_language(text):
         return None
-    for m in _SENTENCE.finditer(text):
-        words = words_of(m.group())
+    for start, end in _tables(text) if tables else _sentences(text):
+        words = words_of(text[start:end])
         if len(words) < _MIN_WORDS or (needs is not None and not needs(words)):
             continue
         picks = [i for found in classes_of(words).values() if (i := pick(found)) is not None]
         if not picks:
             continue
-        at = word_offsets(text, m.start(), m.end())[picks[0]]
-        if _shown_or_asked(analysis, at, m.end()):
+        at = word_offsets(text, start, end)[picks[0]]
+        if _shown_or_asked(analysis, at, end):
             continue
-        return m.start(), m.end()
+        return start, end
     return None
+
+
+def _sentences(text: str) -> Iterator[tuple[int, int]]:
+    for m in _SENTENCE.finditer(text):
+        yield m.start(), m.end()
+
+
+def _tables(text: str) -> Iterator[tuple[int, int]]:
+    """Each Markdown table of the text as one statement: its rows say one thing together
+    ("| Source | Priority |", "| This tool's rules | 1 |", "| System prompt | 2 |"), which no
+    row says alone."""
+    if "|" in text:
+        for m in _TABLE.finditer(text):
+            yield m.start(), m.end()
 
 
 def _reported(
@@ -429,6 +446,14 @@ def _ranks_itself(found: dict[str, list[int]]) -> int | None:
 _BOTH_PRINCIPALS = ("user", "system")
 
 
+def _ranks_the_system(found: dict[str, list[int]]) -> int | None:
+    """A word of precedence and the system anywhere in one statement (a table: the rows are
+    ranked by a column, so what is ranked is not next to the word)."""
+    if "precedence" in found and "system" in found:
+        return found["precedence"][0]
+    return None
+
+
 def _user_and_system(found: dict[str, list[int]]) -> int | None:
     """The first of the user and the system when both are named within `_RANKED_GAP` words."""
     systems = found.get("system", [])  # (in word order: a bisection keeps this linear)
@@ -461,6 +486,10 @@ def precedence_elsewhere(analysis: Analysis, ctx: FieldContext, lex: Lexicon) ->
         span = _first_sentence(analysis, _user_and_system)
         why = ("weighs itself against the user and the system, in another language (both "
                "named in one sentence of a tool's text)")  # fmt: skip
+    if span is None:
+        span = _first_sentence(analysis, _ranks_the_system, tables=True)
+        why = ("ranks itself against the agent's configuration in a table, in another language "
+               "(a column of precedence and the system named in its rows)")  # fmt: skip
     if span is None:
         span = _outranked_unspaced(analysis) or _outranks_chinese(analysis)
         why = ("claims precedence over the user or the agent's instructions, in Japanese or "
