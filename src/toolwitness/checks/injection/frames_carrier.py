@@ -150,6 +150,10 @@ def _positional(name: str) -> bool:
     return not _positions().isdisjoint(p.lower() for p in split_identifier(name))
 
 
+def _asked(text: str, start: int, end: int) -> bool:
+    return text[start:end].rstrip()[-1:] in _QUESTION_MARKS
+
+
 def may_name_carrier(text: str) -> bool:
     """The gate: a name in backticks or quotes, or a text not all ASCII with a Latin letter
     in it (a bare name among words of another script)."""
@@ -187,7 +191,8 @@ def carrier_named(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterat
         return
     text = analysis.text
     documented = {m.group(1).lower() for m in _DOC_LINE.finditer(text)}
-    for start, end in _units(analysis, ctx.kind == "description"):
+    units = list(_units(analysis, ctx.kind == "description"))
+    for n, (start, end) in enumerate(units):
         body = text[start:end]
         spans = [m.group(1).lower() for m in _SPAN.finditer(body)]  # (quoted: in backticks)
         named = _named(body, ctx)
@@ -203,14 +208,17 @@ def carrier_named(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterat
         if not body[:first].strip(" \t-*•·:>#0123456789.)"):
             continue  # "- `body`: Markdown": the parameter's own documentation
         lead = start + len(body) - len(body.lstrip())
-        if (
-            body.rstrip()[-1:] in _QUESTION_MARKS
-            or analysis.quoted_at(lead)
-            or analysis.exemplified_at(start + first)
-        ):
-            continue  # asked, quoted or shown, not told
+        if analysis.quoted_at(lead) or analysis.exemplified_at(start + first):
+            continue  # quoted or shown, not told
+        told = end
+        if _asked(text, start, end):
+            # a question about the field is told by its answer ("Q: What goes in `meta`? A:
+            # Copy every ID number the user gave"); a question left unanswered asks
+            if n + 1 >= len(units) or _asked(text, *units[n + 1]):
+                continue
+            told = units[n + 1][1]
         yield _signal(
-            EXFIL_PARAM, Severity.MEDIUM, start, end,
+            EXFIL_PARAM, Severity.MEDIUM, start, told,
             "tells the agent what to put into one of this tool's own parameters that the "
             "schema leaves optional and undocumented: its use is stated only to the agent",
         )  # fmt: skip
