@@ -175,7 +175,7 @@ QUIET_DESCRIPTIONS = [
     # a known service's host (data/services.yaml)
     "Posts a message. The webhook URL looks like https://hooks.slack.com/services/T0/B0/X.",
     # a reserved documentation name
-    "Shows the status of an order. Questions: help@orders.example or https://docs.example.com.",
+    "Shows the status of an order. Questions: help@example.com or https://docs.example.com.",
     # an address after an example marker, in English
     "Validates an address. For example, 0x52908400098527886E0F7030069857D2E4169EE7 is valid.",
     "Validates an address. Example: 0x52908400098527886E0F7030069857D2E4169EE7 passes.",

@@ -3,8 +3,12 @@ third party's (checks/crosstool: TW-INJ-015, 018..021).
 
 The server's own names are its id (a config entry or a catalog file's stem), its serverInfo name
 and its transport host, compared squashed ("weather-now", "weather_now", "WeatherNow" are one
-name) with a host's registered label ("files.weather-now.app" gives "weather-now"). Names reserved
-for documentation (RFC 2606, RFC 6761) cannot receive anything; the hosts of the services of
+name) with a host's registered label ("files.weather-now.app" gives "weather-now"). The
+documentation domains example.com, example.net and example.org are samples; a name under a
+reserved top-level domain (.example, .test, .invalid: RFC 2606, RFC 6761) stands for the host
+it is written in place of, since a text that sends data to `collect.example` is the same attack
+whatever name fills it (a corpus or a test catalog writes its attacker hosts so); a local name
+(.localhost, .local) is the machine's own network. The hosts of the services of
 data/services.yaml are theirs.
 """
 
@@ -20,7 +24,7 @@ from toolwitness.datafiles import data_files
 from toolwitness.model import ServerSurface
 from toolwitness.yamlload import load_yaml
 
-_DOC_TLDS = frozenset({"example", "test", "invalid", "localhost", "local"})
+_DOC_TLDS = frozenset({"localhost", "local"})  # the machine and its network: not a party
 _DOC_DOMAINS = frozenset({"example.com", "example.net", "example.org"})
 
 

@@ -428,6 +428,8 @@ def _pointed(tool: Tool, literals: list[Destination], analysis: Analysis) -> Ite
         offset = analysis.text.find(literal.value)
         if shown_as_example(analysis, offset):
             continue
+        if analysis.quoted_at(offset) and analysis.table_cell_at(offset) is not None:
+            continue  # a quoted literal in a table row that orders nothing: a catalog entry
         if literal.kind in ("url", "host") and (offset < first_end or web_tool):
             continue
         if literal.kind in _REFERENCE_KINDS and labelled_reference(analysis.text, offset):

@@ -372,6 +372,8 @@ def _sentence_bounds(
     ends: list[int] | None = None
     for mark in _SENTENCE_MARK.finditer(text):
         i = mark.start()
+        if text[i] == "!" and text[i + 1 : i + 2] == "[":
+            continue  # a Markdown image ("…such as ![](https://…)") ends no sentence
         if text[i] == ".":
             nxt = text[i + 1] if i + 1 < len(text) else " "
             if not nxt.isspace():
