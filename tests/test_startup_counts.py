@@ -23,7 +23,8 @@ from conftest import ROOT
 from module_probe import NAMES_PROBE
 
 CATALOG = ROOT / "examples" / "catalogs" / "weather.json"
-MAX_SCAN_MODULES = 276  # 270 now (each reading is a small module), with a little room; a new heavy dependency breaks it
+MAX_SCAN_MODULES = 282  # 277 now (each reading is a small module: frames_carrier and frames_open_slot
+# came in wave 22), with a little room; a new heavy dependency (anyascii at import: +17) breaks it
 
 _PROBE = """
 import json, sys

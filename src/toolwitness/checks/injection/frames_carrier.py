@@ -26,22 +26,21 @@ import re
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
 
-from anyascii import anyascii
-
 from toolwitness.checks.injection.frames_common import _signal
 from toolwitness.checks.injection.model import EXFIL_PARAM, FieldContext, Signal
 from toolwitness.checks.text.language import Analysis, split_identifier
 from toolwitness.checks.text.lexicon import Lexicon
 from toolwitness.checks.text.multilingual import multilingual_classes
 from toolwitness.findings import Severity
+from toolwitness.lazyre import lazy_compile
 
-_NAMED = re.compile(r"`([^`\s]{1,64})`")
-_SPAN = re.compile(r"`([^`\n]{1,200})`")  # any code span, spaces and all
+_NAMED = lazy_compile(r"`([^`\s]{1,64})`")
+_SPAN = lazy_compile(r"`([^`\n]{1,200})`")  # any code span, spaces and all
 # a line that documents a parameter: "- `goal`: what changes matter", "* `body` — Markdown"
-_DOC_LINE = re.compile(
+_DOC_LINE = lazy_compile(
     r"^[ \t]*(?:[-*•·]|\d{1,3}[.)])?[ \t]*`([^`\s]{1,64})`[ \t]*(?:[:—–]|-\s)", re.M
 )
-_LATIN_WORD = re.compile(r"(?<![`\w])[A-Za-z][A-Za-z0-9_]{0,63}(?![`\w])")
+_LATIN_WORD = lazy_compile(r"(?<![`\w])[A-Za-z][A-Za-z0-9_]{0,63}(?![`\w])")
 # Schema keywords that document a property or fix its values: such a property has a stated use.
 _DOCUMENTED = frozenset({
     "description", "title", "enum", "const", "default", "examples", "format", "pattern",
@@ -56,7 +55,7 @@ _POSITION_CLASSES = frozenset({"page", "next"})  # multilingual-seeds.yaml
 # `_meta`, vendor fields, and its parameters' texts, which may name another parameter).
 _READ_KINDS = frozenset({"description", "title", "annotation", "meta", "extra", "schema-text"})
 # a parameter's name in quotes ("in the field 'cyfeirnod'", «notiz», 「memo」)
-_QUOTED_NAME = re.compile(
+_QUOTED_NAME = lazy_compile(
     "[\"'«„“‘「『]([A-Za-z_][A-Za-z0-9_]{0,63})[\"'»“”’」』]"
 )
 
@@ -135,6 +134,8 @@ def _units(analysis: Analysis, skip_first: bool) -> Iterator[tuple[int, int]]:
 def _positions() -> frozenset[str]:
     """The dictionaries' words for a page and for the next one, romanised as a parameter's
     name spells them ("página" -> "pagina", "næsta" -> "naesta")."""
+    from anyascii import anyascii  # at first use: a scan that names no carrier never loads it
+
     out: set[str] = set()
     for word, senses in multilingual_classes().items():
         if any(name in _POSITION_CLASSES for _, name in senses):

@@ -14,7 +14,6 @@ for a URL shown as an example, and for the server's own hosts.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from toolwitness.checks.crosstool.parties import owned_literal
@@ -24,11 +23,12 @@ from toolwitness.checks.injection.model import URL, FieldContext, Signal
 from toolwitness.checks.text.language import Analysis
 from toolwitness.checks.text.lexicon import Lexicon
 from toolwitness.findings import Severity
+from toolwitness.lazyre import lazy_compile
 
-_OPEN_END = re.compile(r"[?&][A-Za-z0-9_.\-]{1,40}=$")  # "…?m=": the last value left empty
+_OPEN_END = lazy_compile(r"[?&][A-Za-z0-9_.\-]{1,40}=$")  # "…?m=": the last value left empty
 # a slot in the query: {name}, ${name}, <name>, %s
-_SLOT = re.compile(r"=(?:\{[^}]{1,80}\}|\$\{[^}]{1,80}\}|<[^>]{1,80}>|%s)")
-_MARKDOWN_OPEN = re.compile(r"!?\[[^\]\n]{0,200}\]\(\s{0,4}$")
+_SLOT = lazy_compile(r"=(?:\{[^}]{1,80}\}|\$\{[^}]{1,80}\}|<[^>]{1,80}>|%s)")
+_MARKDOWN_OPEN = lazy_compile(r"!?\[[^\]\n]{0,200}\]\(\s{0,4}$")
 _TRAILING = ".,;:!?。、，؛"  # sentence punctuation after a URL is not part of it
 
 
