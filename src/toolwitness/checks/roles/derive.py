@@ -502,6 +502,17 @@ def _noun_positions(
                 and name[i] not in _grave_verbs(vocab)
             ):
                 out.add(i)
+    # (a head noun of reporting last, "deploy_status", "book_search": the token right before it
+    # names the head's kind, unless it is a verb that changes such a head or a grave one;
+    # "check_url_status" keeps its verb, which is not next to the head)
+    before = len(name) - 2
+    if (
+        name[-1] in vocab.read_heads
+        and name[before] in vocab.verbs
+        and name[before] not in vocab.head_changers
+        and name[before] not in _grave_verbs(vocab)
+    ):
+        out.add(before)
     # (a plural last, "airport_transfers", "pending_deletes": the name's head noun; a tool's
     # verb there would be in its base form, "cache_clear")
     last = len(raw) - 1

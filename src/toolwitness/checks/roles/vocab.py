@@ -126,6 +126,9 @@ class RoleVocabulary:
     fetched_objects: frozenset[str] = frozenset()
     # HTTP methods that only read (RFC 9110 safe methods): "send a GET request" reads
     safe_http_methods: frozenset[str] = frozenset()
+    # a name's head noun of reporting ("…_status") and the verbs that change such a head
+    read_heads: frozenset[str] = frozenset()
+    head_changers: frozenset[str] = frozenset()
 
     def lemma(self, token: str) -> str:
         return self.lemmas.get(token, token)
@@ -277,6 +280,8 @@ def parse_vocabulary(doc: Any) -> RoleVocabulary:
         post_negators=frozenset(_flat(doc.get("post_negators", []), "post_negators")),
         foreign_actors=frozenset(_flat(doc.get("foreign_actors", []), "foreign_actors")),
         fetched_objects=frozenset(_flat(doc.get("fetched_objects", []), "fetched_objects")),
+        read_heads=frozenset(_flat(doc.get("read_heads", []), "read_heads")),
+        head_changers=frozenset(_flat(doc.get("head_changers", []), "head_changers")),
         negation_window=int(doc.get("negation_window", 4)),
         object_window=int(doc.get("object_window", 8)),
         lemmas=lemmas,
