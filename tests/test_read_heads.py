@@ -1,7 +1,8 @@
-"""A name whose head noun says what the tool reports ("deploy_status", "book_search") reads its
-verb-like tokens as the head's kind, not the tool's act (roles.yaml `read_heads`), unless they
-are verbs that change such a head (`head_changers`) or delete or run code. The catalogs are
-written for these tests, not taken from a labelled set."""
+"""Name and parameter senses of read-only tools. A name whose head noun says what the tool
+reports ("deploy_status", "book_search") reads the token before it as the head's kind, not the
+tool's act (roles.yaml `read_heads`), unless it is a verb that changes such a head
+(`head_changers`) or deletes or runs code; an arithmetic expression is no program. The catalogs
+are written for these tests, not taken from a labelled set."""
 
 from __future__ import annotations
 
@@ -24,3 +25,14 @@ def test_a_reporting_head_makes_the_verb_a_kind(name: str) -> None:
 )
 def test_a_verb_that_changes_the_head_is_still_the_act(name: str) -> None:
     assert "TW-CAP-001" in rules_alone("ሁኔታውን ያሳያል።", name, _SCHEMA, _READ_ONLY)
+
+
+def test_an_arithmetic_expression_is_no_program() -> None:
+    """A code-shaped parameter (`expression`) that the text calls arithmetic is a calculator's
+    input (roles.yaml code-exec parameter rule, `unless`); a Python expression still runs."""
+    schema = {"type": "object", "properties": {"expression": {"type": "string"}},
+              "required": ["expression"]}  # fmt: skip
+    calc = "Evaluates an arithmetic expression with +, -, *, / and parentheses."
+    assert "TW-CAP-001" not in rules_alone(calc, "calculate", schema, _READ_ONLY)
+    code = "Evaluates a Python expression and returns the result."
+    assert "TW-CAP-001" in rules_alone(code, "evaluate", schema, _READ_ONLY)

@@ -607,6 +607,8 @@ def derive_roles(tool: Tool, index: int, vocab: RoleVocabulary | None = None) ->
         for rule in role_index.parameter_rules:
             if rule.corroborate and rule.corroborate.isdisjoint(words):
                 continue
+            if not rule.unless.isdisjoint(words):
+                continue  # "an arithmetic expression": not the code the shape suggests
             if rule.corroborate_led:
                 led = set(name).union(*(p.led for p in parts)) if led is None else led
                 if rule.corroborate.isdisjoint(led):

@@ -219,7 +219,7 @@ class _ProseIndex(NamedTuple):
     object_starts: frozenset[str]  # the union of every rule's `starts`
     # negators | post_negators | refusals_after: `is_negated` needs one in the clause
     negating: frozenset[str]
-    corroborating: frozenset[str]  # every word any rule's `corroborate` names
+    corroborating: frozenset[str]  # every word any rule's `corroborate` or `unless` names
     # True when the lowered text holds a surface form of a verb, a corroborating word or a
     # marker head: without one, the analysis is empty (see `_analyse`)
     may_matter: Callable[[str], bool]
@@ -272,7 +272,9 @@ def _prose_index(vocab: RoleVocabulary) -> _ProseIndex:
                 starts |= entry.starts
                 for verb in rule.verbs:
                     built.setdefault(verb, []).append(entry)
-        corroborating = frozenset().union(*(rule.corroborate for rule in vocab.rules))
+        corroborating = frozenset().union(
+            *(rule.corroborate | rule.unless for rule in vocab.rules)
+        )
         heads = frozenset(m.split()[0] for m in vocab.readonly_markers)
         completions: dict[str, set[str]] = {}
         for marker in vocab.readonly_markers:

@@ -38,6 +38,7 @@ _RULE_KEYS = frozenset(
         "unconstrained_only",
         "when_verb",
         "corroborate_led",
+        "unless",
     }
 )
 _FLAGS = ("from", "readonly_exempt", "unconstrained_only", "corroborate_led")
@@ -65,6 +66,9 @@ class RoleRule:
     # corroborated only by a name token or a verb in verb position, not by a noun reading
     # ("Sends mail to the recipient", not "checks an email address")
     corroborate_led: bool = False
+    # parameter rules: words of the name or the prose that say the parameter is not what the
+    # shape suggests ("an arithmetic expression" is no program)
+    unless: frozenset[str] = frozenset()
 
 
 @plainclass(frozen=True)
