@@ -75,9 +75,16 @@ def gate_tables() -> GateTables:
     return _TABLES[0]
 
 
-def text_gates_closed(text: str, tables: GateTables) -> frozenset[str] | None:
+def text_gates_closed(
+    text: str, tables: GateTables, shared: bool = False
+) -> frozenset[str] | None:
     """The text's word set when every gate in `_text_gates` is closed, else None (undecided).
-    Each test below is the gate's own test or a superset of it (see the functions called)."""
+    Each test below is the gate's own test or a superset of it (see the functions called).
+
+    `shared`: read the words and mask from `trig.scan`'s cache (whose lexicon must be
+    `tables.lex`): a field's text that stays undecided is scanned again by the gates
+    (`detect.shared_text_gates`), and a quiet one may be by the per-field pass. A joined
+    header, never scanned again, is not (it would only take the cache's room)."""
     if "<" in text or "[" in text or "#" in text or "@" in text or "://" in text:
         return None  # authority markup, shadowing addresses, URLs
     if may_hold_secret(text, tables.needles, tables.lex):
@@ -86,8 +93,14 @@ def text_gates_closed(text: str, tables: GateTables) -> frozenset[str] | None:
         return None  # a secret named by its abbreviation, in any language
     if may_name_outside_tool(text):
         return None  # a tool name that sends data away, in a code span
-    lower, words = trig.scan_words(text)
-    mask = trig.mask_of(words, tables.triggers, "'" in lower)  # tokens are folded like `lower`
+    if shared:
+        # the same words and mask: `gate_mask` is `mask_of` on the lexicon's trigger table
+        # with the apostrophe test on, which finds "n't" only in a word holding "'"
+        scanned = trig.scan(text)
+        lower, words, mask = scanned.lower, scanned.words, scanned.mask
+    else:
+        lower, words = trig.scan_words(text)
+        mask = trig.mask_of(words, tables.triggers, "'" in lower)  # tokens are folded like `lower`
     if mask & _TEXT_BITS or mask & _SEQUENCE_BITS == _SEQUENCE_BITS:
         return None
     if trig.frames_may_open(mask, text) or trig.authority_may_open(mask):
@@ -120,7 +133,7 @@ def closed_words(text: str, identifier: bool) -> frozenset[str] | None:
             return None
         quiet: frozenset[str] | None = frozenset()
     else:
-        quiet = text_gates_closed(text, tables)
+        quiet = text_gates_closed(text, tables, shared=tables.lex is lexicon())
         if quiet is None:
             return None
         words = quiet
