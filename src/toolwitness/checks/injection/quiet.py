@@ -75,9 +75,7 @@ def gate_tables() -> GateTables:
     return _TABLES[0]
 
 
-def text_gates_closed(
-    text: str, tables: GateTables, shared: bool = False
-) -> frozenset[str] | None:
+def text_gates_closed(text: str, tables: GateTables, shared: bool = False) -> frozenset[str] | None:
     """The text's word set when every gate in `_text_gates` is closed, else None (undecided).
     Each test below is the gate's own test or a superset of it (see the functions called).
 
