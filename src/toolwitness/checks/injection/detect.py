@@ -93,7 +93,7 @@ def _text_gates(text: str, scan: trig.TextScan, lex: Lexicon) -> frozenset[Detec
     shadowing, the text half of its gate (the other half reads the tool's siblings)."""
     mask = scan.mask
     opened = _word_gates(text, mask, scan.words, lex)
-    if mask & trig.SECRECY:
+    if mask & trig.SECRECY and trig.secrecy_may_fire(scan.words, lex):
         opened.append(inj_directives.secrecy)
     if mask & trig.SEQ_MARKER and mask & trig.SEQ_SCOPE:
         opened.append(inj_directives.sequencing)

@@ -303,6 +303,49 @@ def authority_may_fire(words: frozenset[str], lex: Lexicon) -> bool:
     return any(phrase <= words for phrase in table.identity)
 
 
+@plainclass(frozen=True)
+class SecrecyWords:
+    """The words `directives.secrecy`'s readings start from."""
+
+    lex: Lexicon
+    openers: frozenset[str]  # verbs of telling and of concealment in every form, "without",
+    # the secrecy adverbs (`_may_keep_any_secret`'s words)
+    phrases: tuple[frozenset[str], ...]  # the words of each secrecy phrase
+
+
+BRING = frozenset({"bring", "brings", "brought", "bringing"})  # "brought up": a verb of telling
+_SECRECY_WORDS: list[SecrecyWords] = []
+
+
+def secrecy_words(lex: Lexicon) -> SecrecyWords:
+    held = _SECRECY_WORDS[0] if _SECRECY_WORDS else None
+    if held is not None and held.lex is lex:
+        return held
+    fr = lex.framing
+    told = inflections(lex.verbs["communication"] | slots().members["communicate"])
+    hidden = inflections(lex.verbs["concealment"])
+    built = SecrecyWords(
+        lex=lex,
+        openers=told | hidden | {"without"} | fr["secrecy_adverbs"],
+        phrases=tuple(frozenset(p) for p in fr["secrecy_phrases"]),
+    )
+    _SECRECY_WORDS[:] = [built]
+    return built
+
+
+def secrecy_may_fire(words: frozenset[str], lex: Lexicon) -> bool:
+    """A necessary condition for `directives.secrecy` to yield, on a text's word set: its clause
+    loop reads a sentence only with a word of `SecrecyWords.openers` or "brought up"
+    (`_may_keep_any_secret`), and its phrase reading needs a whole secrecy phrase. (The mask's
+    SECRECY bit is wider: a negator alone opens it, "This cannot be undone".)"""
+    table = secrecy_words(lex)
+    if not table.openers.isdisjoint(words):
+        return True
+    if "up" in words and not BRING.isdisjoint(words):
+        return True
+    return any(phrase <= words for phrase in table.phrases)
+
+
 def frames_may_open(mask: int, text: str) -> bool:
     return any(frame_gates(mask, text))
 
