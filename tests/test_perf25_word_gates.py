@@ -10,7 +10,8 @@
   in any form, "without", a secrecy adverb or "brought up" (`_may_keep_any_secret`), and its
   phrase reading needs a whole secrecy phrase: `triggers.secrecy_may_fire`.
 - `quiet.text_gates_closed` reads a field's words and mask from `trig.scan`'s cache (shared
-  with the gates) instead of tokenising the text again.
+  with the gates) instead of tokenising the text again, and asks the two narrowed gates (for an
+  identifier too) instead of the bits alone: checked against `gated_words` where it decides.
 
 Each gate is checked three ways: the words it copies are the detector's own sets; wherever
 `authority` or `secrecy` yields a signal (fresh analysis, several tool contexts) the gate is
@@ -38,9 +39,10 @@ from toolwitness.checks.injection import detect, directives, quiet
 from toolwitness.checks.injection import triggers as trig
 from toolwitness.checks.injection.model import FieldContext, Signal
 from toolwitness.checks.injection.slots import _UNIONS, slots
-from toolwitness.checks.text.language import _analyse
+from toolwitness.checks.text.language import _analyse, split_identifier
 from toolwitness.checks.text.lexicon import Lexicon, lexicon
 from toolwitness.checks.text.wordnet import lexical_classes
+from toolwitness.textnorm import nfc
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -218,6 +220,38 @@ def test_the_quiet_test_reads_the_same_words_from_the_scan_cache() -> None:
         assert scanned.mask == trig.mask_of(words, tables.triggers, "'" in lower), text
 
 
+def _quiet_agrees(raw: str) -> int:
+    """The quiet shortcut (`closed_words`, which asks the narrowed gates too) decides as it did
+    with the gates open (the bits alone) wherever that decided; where only the narrowed gates
+    decide, it decides as the gates and the context-free detectors do (`gated_words`). For a
+    text and for the text read as an identifier; how many were decided by the narrowing."""
+    decided = 0
+    for identifier in (False, True):
+        if identifier:
+            text, chosen = " ".join(split_identifier(raw)), detect.NAME_DETECTORS
+        elif detect.WORDLIKE.fullmatch(raw):
+            continue
+        else:
+            text, chosen = raw, detect.DETECTORS
+        if not text:
+            continue
+        fast = quiet.closed_words(text, identifier)
+        with _open_gates():
+            before = quiet.closed_words(text, identifier)
+        if before is not None:
+            assert fast == before, (raw, identifier)
+        elif fast is not None:
+            assert fast == quiet.gated_words(text, chosen), (raw, identifier)
+            decided += 1
+    return decided
+
+
+def test_the_quiet_shortcut_agrees_with_the_gates() -> None:
+    texts = sorted(_texts())
+    texts += ["get_rules", "list_filters", "search_orders", "update_policy", "deleteOverride"]
+    assert sum(_quiet_agrees(nfc(text)) for text in texts) > 1000
+
+
 def _gate_words() -> list[str]:
     lex = lexicon()
     picked = sorted(directives._override_forms(lex))[:16] + sorted(lex.framing["override_objects"])
@@ -250,3 +284,4 @@ def test_the_gates_answer_as_the_open_ones_on_random_sentences(words: list[str])
     assert quiet.text_gates_closed(text, tables, shared=True) == quiet.text_gates_closed(
         text, tables
     )
+    _quiet_agrees(text)
