@@ -92,8 +92,8 @@ def _text_gates(text: str, scan: trig.TextScan, lex: Lexicon) -> frozenset[Detec
     """Detectors whose necessary condition (see inj_triggers) holds on the text alone; for
     shadowing, the text half of its gate (the other half reads the tool's siblings)."""
     mask = scan.mask
-    opened = _word_gates(text, mask)
-    if mask & trig.SECRECY:
+    opened = _word_gates(text, mask, scan.words, lex)
+    if mask & trig.SECRECY and trig.secrecy_may_fire(scan.words, lex):
         opened.append(inj_directives.secrecy)
     if mask & trig.SEQ_MARKER and mask & trig.SEQ_SCOPE:
         opened.append(inj_directives.sequencing)
@@ -149,10 +149,13 @@ def _text_gates(text: str, scan: trig.TextScan, lex: Lexicon) -> frozenset[Detec
     return frozenset(opened)
 
 
-def _word_gates(text: str, mask: int) -> list[Detector]:
-    """The gates of the name detectors (authority, harmful intent): word mask and markup only."""
+def _word_gates(text: str, mask: int, words: frozenset[str], lex: Lexicon) -> list[Detector]:
+    """The gates of the name detectors (authority, harmful intent): word mask and markup only.
+    Authority's word half is the mask's test narrowed by the words its readings start from
+    (`authority_may_fire`: an override object alone, "the given filters", reads nothing)."""
     opened: list[Detector] = []
-    if trig.authority_may_open(mask) or "<" in text or "[" in text or "#" in text:
+    markup = "<" in text or "[" in text or "#" in text
+    if markup or (trig.authority_may_open(mask) and trig.authority_may_fire(words, lex)):
         opened.append(inj_directives.authority)
     if mask & trig.INTENT:
         opened.append(inj_targets.harmful_intent)
@@ -175,7 +178,7 @@ def shared_text_gates(text: str, names_only: bool) -> frozenset[Detector]:
     """Names only need the two name gates; other texts get every text gate."""
     scan = trig.scan(text)
     if names_only:
-        return frozenset(_word_gates(text, scan.mask))
+        return frozenset(_word_gates(text, scan.mask, scan.words, lexicon()))
     return _text_gates(text, scan, lexicon())
 
 

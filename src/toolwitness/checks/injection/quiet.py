@@ -25,8 +25,13 @@ from toolwitness.checks.injection.detect import (
     shared_text_gates,
     short_cache,
 )
+from toolwitness.checks.injection.frames_consent import may_bypass
 from toolwitness.checks.injection.frames_custody import may_name_abbreviated_secret
 from toolwitness.checks.injection.frames_elsewhere import may_read_elsewhere
+from toolwitness.checks.injection.frames_grant import may_grant
+from toolwitness.checks.injection.frames_ordered import may_order_authority
+from toolwitness.checks.injection.frames_policy import may_set_off
+from toolwitness.checks.injection.frames_scripted import may_script_answer
 from toolwitness.checks.injection.frames_shadow import may_rewire
 from toolwitness.checks.injection.outside_tools import may_name_outside_tool
 from toolwitness.checks.injection.params import may_ask
@@ -48,8 +53,8 @@ def nothing_hidden(text: str) -> bool:
     return text.isascii() and (text.isprintable() or not has_terminal_controls(text))
 
 
-_NAME_BITS = trig.AUTHORITY | trig.INTENT
-_TEXT_BITS = trig.AUTHORITY | trig.SECRECY | trig.RANKING | trig.OTHER_TOOL | trig.INTENT
+# (authority and secrecy: their bits, then the words their readings start from, below)
+_TEXT_BITS = trig.RANKING | trig.OTHER_TOOL | trig.INTENT
 _SEQUENCE_BITS = trig.SEQ_MARKER | trig.SEQ_SCOPE
 
 
@@ -75,9 +80,14 @@ def gate_tables() -> GateTables:
     return _TABLES[0]
 
 
-def text_gates_closed(text: str, tables: GateTables) -> frozenset[str] | None:
+def text_gates_closed(text: str, tables: GateTables, shared: bool = False) -> frozenset[str] | None:
     """The text's word set when every gate in `_text_gates` is closed, else None (undecided).
-    Each test below is the gate's own test or a superset of it (see the functions called)."""
+    Each test below is the gate's own test or a superset of it (see the functions called).
+
+    `shared`: read the words and mask from `trig.scan`'s cache (whose lexicon must be
+    `tables.lex`): a field's text that stays undecided is scanned again by the gates
+    (`detect.shared_text_gates`), and a quiet one may be by the per-field pass. A joined
+    header, never scanned again, is not (it would only take the cache's room)."""
     if "<" in text or "[" in text or "#" in text or "@" in text or "://" in text:
         return None  # authority markup, shadowing addresses, URLs
     if may_hold_secret(text, tables.needles, tables.lex):
@@ -86,12 +96,30 @@ def text_gates_closed(text: str, tables: GateTables) -> frozenset[str] | None:
         return None  # a secret named by its abbreviation, in any language
     if may_name_outside_tool(text):
         return None  # a tool name that sends data away, in a code span
-    lower, words = trig.scan_words(text)
-    mask = trig.mask_of(words, tables.triggers, "'" in lower)  # tokens are folded like `lower`
+    if shared:
+        # the same words and mask: `gate_mask` is `mask_of` on the lexicon's trigger table
+        # with the apostrophe test on, which finds "n't" only in a word holding "'"
+        scanned = trig.scan(text)
+        lower, words, mask = scanned.lower, scanned.words, scanned.mask
+    else:
+        lower, words = trig.scan_words(text)
+        mask = trig.mask_of(words, tables.triggers, "'" in lower)  # tokens are folded like `lower`
     if mask & _TEXT_BITS or mask & _SEQUENCE_BITS == _SEQUENCE_BITS:
         return None
-    if trig.frames_may_open(mask, text) or trig.authority_may_open(mask):
-        return None  # the frames' own gates, and the authority gate's word pair
+    if trig.frames_may_open(mask, text):
+        return None  # the frames' own gates
+    secrecy, authority = mask & trig.SECRECY, trig.authority_may_open(mask)
+    if secrecy or authority:
+        # The secrecy and authority gates, narrowed by their words as `_text_gates` narrows
+        # them. Their bits also stood in here for the gates of five frames (consent, scripted
+        # answers, ordered authority, grants, policy keys), asked for themselves when they do
+        # not decide.
+        if secrecy and trig.secrecy_may_fire(words, tables.lex):
+            return None
+        if authority and trig.authority_may_fire(words, tables.lex):
+            return None  # (the authority gate's markup half is tested above)
+        if _frames_behind_the_bits(text, words):
+            return None
     if may_rewire(text, words):
         return None  # the shadowing frame's gate (a tool-shaped name and a use marker)
     runs = inj_targets.word_runs(text, lower, words)
@@ -107,6 +135,18 @@ def text_gates_closed(text: str, tables: GateTables) -> frozenset[str] | None:
     return words
 
 
+def _frames_behind_the_bits(text: str, words: frozenset[str]) -> bool:
+    """The gates of `_text_gates` that the secrecy and authority bits cover in the test above
+    (their words set one of those bits), each asked as `_text_gates` asks it."""
+    return (
+        may_bypass(words)
+        or may_script_answer(words)
+        or may_order_authority(text)
+        or may_grant(words, text)
+        or may_set_off(text, words)
+    )
+
+
 def closed_words(text: str, identifier: bool) -> frozenset[str] | None:
     """`quiet_words` of an already-joined identifier or a non-word text whose gates are all
     closed (so the context-free detectors are silent), or None when undecided."""
@@ -116,11 +156,13 @@ def closed_words(text: str, identifier: bool) -> frozenset[str] | None:
         # word set and fold are the words and the text itself, and no markup character occurs.
         words = frozenset(text.split())
         name_mask = trig.mask_of(words, tables.triggers)
-        if name_mask & _NAME_BITS or trig.authority_may_open(name_mask):
+        if name_mask & trig.INTENT:
+            return None
+        if trig.authority_may_open(name_mask) and trig.authority_may_fire(words, tables.lex):
             return None
         quiet: frozenset[str] | None = frozenset()
     else:
-        quiet = text_gates_closed(text, tables)
+        quiet = text_gates_closed(text, tables, shared=tables.lex is lexicon())
         if quiet is None:
             return None
         words = quiet

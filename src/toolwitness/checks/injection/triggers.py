@@ -256,6 +256,96 @@ def authority_may_open(mask: int) -> bool:
     return bool(mask & AUTHORITY) or bool(mask & RANK_ARG and mask & VOID)
 
 
+@plainclass(frozen=True)
+class AuthorityWords:
+    """The words each of `directives.authority`'s word readings starts from (its fourth reading,
+    instruction-style markup, needs a "<", "[" or "#", tested on the text)."""
+
+    lex: Lexicon
+    override: frozenset[str]  # the override verbs and every form `base_form` maps to one
+    identity: tuple[frozenset[str], ...]  # the words of each identity or priority phrase
+    objects: frozenset[str]  # what `_nullified` declares void: override objects, instructions
+    decrees: frozenset[str]  # what declares it so: nullifiers, obsolete words, validity words
+
+
+_AUTHORITY_WORDS: list[AuthorityWords] = []
+
+
+def authority_words(lex: Lexicon) -> AuthorityWords:
+    held = _AUTHORITY_WORDS[0] if _AUTHORITY_WORDS else None
+    if held is not None and held.lex is lex:
+        return held
+    sl, fr = slots(), lex.framing
+    built = AuthorityWords(
+        lex=lex,
+        override=inflections(lex.verbs["override"]),
+        identity=tuple(frozenset(p) for p in fr["identity"]),
+        objects=fr["override_objects"] | sl.members["instruction"],
+        decrees=fr["nullifiers"] | sl.members["obsolete"] | fr["validity"],
+    )
+    _AUTHORITY_WORDS[:] = [built]
+    return built
+
+
+def authority_may_fire(words: frozenset[str], lex: Lexicon) -> bool:
+    """A necessary condition for one of `directives.authority`'s three word readings to yield,
+    on a text's word set (`TextScan.words`, which holds every sentence's words):
+    - the override reading starts at a word `base_form` maps to an override verb;
+    - `_nullified` needs one of its objects (after a qualifier) and, after it, a nullifier or an
+      obsolete word, or a validity word under a negation;
+    - the identity reading matches a whole phrase of `framing.identity`.
+    (`authority_may_open` is the mask's wider test: an override object alone opens it.)"""
+    table = authority_words(lex)
+    if not table.override.isdisjoint(words):
+        return True
+    if not table.objects.isdisjoint(words) and not table.decrees.isdisjoint(words):
+        return True
+    return any(phrase <= words for phrase in table.identity)
+
+
+@plainclass(frozen=True)
+class SecrecyWords:
+    """The words `directives.secrecy`'s readings start from."""
+
+    lex: Lexicon
+    openers: frozenset[str]  # verbs of telling and of concealment in every form, "without",
+    # the secrecy adverbs (`_may_keep_any_secret`'s words)
+    phrases: tuple[frozenset[str], ...]  # the words of each secrecy phrase
+
+
+BRING = frozenset({"bring", "brings", "brought", "bringing"})  # "brought up": a verb of telling
+_SECRECY_WORDS: list[SecrecyWords] = []
+
+
+def secrecy_words(lex: Lexicon) -> SecrecyWords:
+    held = _SECRECY_WORDS[0] if _SECRECY_WORDS else None
+    if held is not None and held.lex is lex:
+        return held
+    fr = lex.framing
+    told = inflections(lex.verbs["communication"] | slots().members["communicate"])
+    hidden = inflections(lex.verbs["concealment"])
+    built = SecrecyWords(
+        lex=lex,
+        openers=told | hidden | {"without"} | fr["secrecy_adverbs"],
+        phrases=tuple(frozenset(p) for p in fr["secrecy_phrases"]),
+    )
+    _SECRECY_WORDS[:] = [built]
+    return built
+
+
+def secrecy_may_fire(words: frozenset[str], lex: Lexicon) -> bool:
+    """A necessary condition for `directives.secrecy` to yield, on a text's word set: its clause
+    loop reads a sentence only with a word of `SecrecyWords.openers` or "brought up"
+    (`_may_keep_any_secret`), and its phrase reading needs a whole secrecy phrase. (The mask's
+    SECRECY bit is wider: a negator alone opens it, "This cannot be undone".)"""
+    table = secrecy_words(lex)
+    if not table.openers.isdisjoint(words):
+        return True
+    if "up" in words and not BRING.isdisjoint(words):
+        return True
+    return any(phrase <= words for phrase in table.phrases)
+
+
 def frames_may_open(mask: int, text: str) -> bool:
     return any(frame_gates(mask, text))
 
