@@ -63,12 +63,12 @@ def rules_alone(
 
 
 def cli_findings(
-    folder: Path, description: str, name: str = "tool_x"
+    folder: Path, description: str, name: str = "tool_x", schema: dict[str, Any] | None = None
 ) -> tuple[int, list[dict[str, Any]]]:
     """Exit code and JSON findings of `toolwitness scan` run as a process on a one-tool catalog
     written into `folder`: the user-facing path, end to end."""
     catalog = {"tools": [{"name": name, "description": description,
-                          "inputSchema": {"type": "object"}}]}  # fmt: skip
+                          "inputSchema": schema or {"type": "object"}}]}  # fmt: skip
     path = folder / "catalog.json"
     path.write_text(json.dumps(catalog, ensure_ascii=False), "utf-8")
     run = subprocess.run(
