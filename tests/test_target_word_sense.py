@@ -29,6 +29,7 @@ def _target(text: str, where: str = "param") -> bool:
         "Compact output (about 40% fewer tokens).",
         "Output is compact and uses about 30% fewer tokens than JSON.",
         "Each chunk holds up to 256 tokens.",
+        "Lists the models with context length and price per million tokens.",
         "Large pages raise token usage.",
         "Cluster context to use, from the kubeconfig context list.",
         "Settings for [Bearer Token](https://docs.widgets.dev/auth) requests.",

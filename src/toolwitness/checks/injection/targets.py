@@ -538,7 +538,9 @@ _ATTRIBUTE = frozenset(
      "expiration", "expiry", "lifetime", "policy"}
 )  # fmt: skip
 _QUANTITY = frozenset({"fewer", "more", "less", "many", "few", "max", "maximum", "min", "minimum",
-                       "input", "output", "prompt", "completion", "llm", "number"})  # fmt: skip
+                       "input", "output", "prompt", "completion", "llm", "number",
+                       # counted in words ("price per million tokens")
+                       "hundred", "thousand", "million", "billion", "trillion"})  # fmt: skip
 _IDENTIFIER = frozenset({"form", "page", "pagination", "continuation", "next", "delta", "sync",
                          "cursor", "sequence", "skip"})  # fmt: skip
 # "missing credentials are reported as errors", "an expired token": the secret's absence or
