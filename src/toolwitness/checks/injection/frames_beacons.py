@@ -15,6 +15,7 @@ from toolwitness.checks.injection.frames import Tags, find, skipped
 from toolwitness.checks.injection.frames_common import (
     _EMAIL,
     _URL,
+    URL_PLACEHOLDER,
     _asked,
     _clause_of,
     _signal,
@@ -31,7 +32,6 @@ _IMAGE = re.compile(
     r"<img\b[^>]{0,300}?\bsrc\s{0,4}=\s{0,4}[\"']?((?:https?:)?//[^\"'\s>]{1,1000})",
     re.IGNORECASE,
 )
-_PLACEHOLDER = re.compile(r"\{[^}]{1,80}\}|\$\{|<[A-Za-z_]{1,40}>|%s|\[[A-Za-z_ ]{1,40}\]")
 
 
 def _beacon(analysis: Analysis, sentence: Sentence, words: Sequence[str], tags: Tags,
@@ -157,7 +157,7 @@ def _image_beacons(analysis: Analysis) -> Iterator[Signal]:
             continue  # "remote images (for example `![](https://…?d=SECRET)`)": shown, not asked
         if whole_cell_sample(analysis, m.start()):
             continue  # quoted as a whole cell of a table of records: a sample, never rendered
-        if _PLACEHOLDER.search(url) or ("?" in url and "=" in url):
+        if URL_PLACEHOLDER.search(url) or ("?" in url and "=" in url):
             yield _signal(
                 URL, Severity.HIGH, m.start(), m.end(),
                 "renders an image whose URL carries data out (a beacon)",

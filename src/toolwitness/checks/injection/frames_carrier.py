@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
 
-from toolwitness.checks.injection.frames_common import _signal
+from toolwitness.checks.injection.frames_common import QUESTION_MARKS, _signal
 from toolwitness.checks.injection.model import EXFIL_PARAM, FieldContext, Signal
 from toolwitness.checks.text.language import Analysis, split_identifier
 from toolwitness.checks.text.lexicon import Lexicon
@@ -47,7 +47,7 @@ _DOCUMENTED = frozenset({
     "$ref", "contentMediaType", "contentEncoding", "deprecated",
 })  # fmt: skip
 _MAX_PROPERTIES = 256  # a schema's top-level properties read (bounded: hostile schemas)
-_QUESTION_MARKS = "?？؟;"  # a question in Latin, CJK, Arabic script and Greek (U+037E)
+_QUESTION_MARKS = QUESTION_MARKS + ";"  # and Greek's, written as a semicolon
 _JOINERS = ";:；："  # a sentence so ended goes on in the next
 _POSITION_CLASSES = frozenset({"page", "next"})  # multilingual-seeds.yaml
 # Where the reading looks: the description (after its first sentence, which says what the tool
@@ -71,9 +71,9 @@ def carriers(schema: object, lex: Lexicon) -> frozenset[str]:
     """The lowercased names of the top-level properties that are optional, free text (type
     string or none) and undocumented, whose name holds no reference part."""
     props = _properties(schema)
-    if props is None or not isinstance(schema, Mapping):
+    if props is None:
         return frozenset()
-    required = schema.get("required")
+    required = schema.get("required") if isinstance(schema, Mapping) else None
     needed = {r for r in required if isinstance(r, str)} if isinstance(required, list) else set()
     references = lex.params["reference_parts"]
     out: set[str] = set()
@@ -186,8 +186,8 @@ def _named(body: str, ctx: FieldContext) -> dict[str, int]:
 
 
 def carrier_named(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
-    """A sentence after the first of a tool's description naming, in backticks, one of the
-    tool's parameters, an undocumented optional free-text one, and no other parameter."""
+    """A statement of one of the tool's texts (`_units`) naming one of its parameters, a
+    carrier (`carriers`), and no other parameter or value (`_named`)."""
     if not ctx.carriers or ctx.kind not in _READ_KINDS:
         return
     text = analysis.text

@@ -22,6 +22,12 @@ _EMAIL = re.compile(r"[A-Za-z0-9._%+\-]{1,64}@[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9
 _IDENT = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_.][A-Za-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]+")
 
 
+# a question's mark in Latin, full-width (CJK) and Arabic script
+QUESTION_MARKS = "?\uff1f\u061f"
+# a placeholder a URL or template leaves to be filled: {name}, ${, <name>, %s, [name]
+URL_PLACEHOLDER = re.compile(r"\{[^}]{1,80}\}|\$\{|<[A-Za-z_]{1,40}>|%s|\[[A-Za-z_ ]{1,40}\]")
+
+
 def _signal(family: str, sev: Severity, start: int, end: int, message: str) -> Signal:
     return Signal(family=family, severity=sev, start=start, end=end, message=message)
 

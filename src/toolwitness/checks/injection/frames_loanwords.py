@@ -26,7 +26,13 @@ import unicodedata
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 
-from toolwitness.checks.injection.frames_common import _EMAIL, _URL, _signal, shown_or_asked
+from toolwitness.checks.injection.frames_common import (
+    _EMAIL,
+    _URL,
+    QUESTION_MARKS,
+    _signal,
+    shown_or_asked,
+)
 from toolwitness.checks.injection.model import AUTHORITY, FieldContext, Signal
 from toolwitness.checks.text.english import in_another_language, reads_as_english
 from toolwitness.checks.text.language import Analysis, split_identifier
@@ -62,8 +68,7 @@ _HAN = lazy_compile(r"[\u4e00-\u9fff]+")
 # Latin letters (with Latin-1, Extended-A and B, and Extended Additional) and their marks: read
 # without anyascii's tables, which a catalog naming "Zürich" need not load
 _LATIN = lazy_compile(r"[A-Za-z0-9\u00c0-\u024f\u0300-\u036f\u1e00-\u1eff]+")
-_QUESTION_MARKS = "?\uff1f\u061f"  # Latin, full-width (CJK) and Arabic question marks
-_ASCII_WORD = lazy_compile(r"[A-Za-z0-9]+")  # the same words of an ASCII text, without `regex`
+_ASCII_WORD = lazy_compile(r"[A-Za-z0-9]+")  # the same words of an ASCII text, in one pass
 _LATIN_TEXT = lazy_compile(r"[\x00-\u024f\u1e00-\u1eff\u2000-\u206f]*")  # and punctuation
 _PLURAL = lazy_compile(r"ent(?:es|i|s)$")  # "asistentes", "assistenti", "assistents"
 _MAX_SENTENCE = 2000  # characters of one sentence romanised: longer ones are read up to this
@@ -246,7 +251,7 @@ def _first_sentence(
         if at is None or not _another_language(s.group()):
             continue  # (an English sentence beside text in another language is English's to read)
         start = found[at][0]
-        if shown_or_asked(analysis, start, s.end(), _QUESTION_MARKS):
+        if shown_or_asked(analysis, start, s.end(), QUESTION_MARKS):
             continue
         return s.start(), s.end()
     return None
@@ -355,7 +360,7 @@ def secret_into_field(
         if _negated(classes_of([w.lower() for _, w in found])):
             continue  # "инструмент никогда не просит ПИН": a privacy rule
         start = found[at][0]
-        if shown_or_asked(analysis, start, s.end(), _QUESTION_MARKS):
+        if shown_or_asked(analysis, start, s.end(), QUESTION_MARKS):
             continue
         return s.start(), s.end()
     return None
@@ -397,7 +402,7 @@ def secret_to_destination(
         if _negated(classes_of([w.lower() for _, w in found])):
             continue
         start = found[at][0]
-        if shown_or_asked(analysis, start, s.end(), _QUESTION_MARKS):
+        if shown_or_asked(analysis, start, s.end(), QUESTION_MARKS):
             continue
         return s.start(), s.end()
     return None

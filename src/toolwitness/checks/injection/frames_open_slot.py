@@ -18,7 +18,7 @@ from collections.abc import Iterator
 
 from toolwitness.checks.crosstool.parties import owned_literal
 from toolwitness.checks.injection.frames import skipped
-from toolwitness.checks.injection.frames_common import _URL, _signal
+from toolwitness.checks.injection.frames_common import _URL, URL_PLACEHOLDER, _signal
 from toolwitness.checks.injection.model import URL, FieldContext, Signal
 from toolwitness.checks.text.language import Analysis
 from toolwitness.checks.text.lexicon import Lexicon
@@ -26,9 +26,6 @@ from toolwitness.findings import Severity
 from toolwitness.lazyre import lazy_compile
 
 _OPEN_END = lazy_compile(r"[?&][A-Za-z0-9_.\-]{1,40}=$")  # "…?m=": the last value left empty
-# a slot in the query: {name}, ${name}, <name>, %s
-_SLOT = lazy_compile(r"=(?:\{[^}]{1,80}\}|\$\{[^}]{1,80}\}|<[^>]{1,80}>|%s)")
-_MARKDOWN_OPEN = lazy_compile(r"!?\[[^\]\n]{0,200}\]\(\s{0,4}$")
 _TRAILING = ".,;:!?。、，؛"  # sentence punctuation after a URL is not part of it
 
 
@@ -37,18 +34,11 @@ def may_leave_slot(text: str) -> bool:
     return "://" in text and "?" in text and "=" in text
 
 
-def _anchor(text: str, at: int) -> int:
-    """Where the URL's statement reads it: the start of a Markdown image or link around it (its
-    "!" ends no sentence: "…such as ![](https://…)")."""
-    m = _MARKDOWN_OPEN.search(text, max(0, at - 300), at)
-    return m.start() if m is not None else at
-
-
 def _open(url: str) -> bool:
     query = url.partition("?")[2]
     if not query:
         return False
-    return _OPEN_END.search(url) is not None or _SLOT.search("?" + query) is not None
+    return _OPEN_END.search(url) is not None or URL_PLACEHOLDER.search(query) is not None
 
 
 def open_slot(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
@@ -58,7 +48,7 @@ def open_slot(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[S
         url = m.group().rstrip(_TRAILING)
         if not _open(url) or owned_literal(url, ctx.owners):
             continue
-        at = _anchor(text, m.start())
+        at = m.start()
         sentence = analysis.sentence_at(at)
         if sentence is None or (sentence.example_from is not None and sentence.example_from <= at):
             continue  # "…leaks through image URLs such as ![](https://…?d=…)": shown
