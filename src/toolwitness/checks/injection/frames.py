@@ -286,6 +286,7 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
                     # its tags computed once per sentence, so many negations stay linear)
                     at = offset - len(words) + i
                     why = _withheld_from_reader(whole, whole_tags, at, sl, act)
+                    why = why or _omission_unsaid(whole, whole_tags, at)
                     if why is not None and not skipped(analysis, sentence, toks[i].start):
                         yield _signal(SECRECY, clause.start, clause.end, why, Severity.HIGH)
                         return
@@ -787,6 +788,30 @@ def _withheld_from_reader(
         if words[k] in sl.members["personal"] or tags[k] & {"secret", "information"}:
             return None
     return "tells the model to keep something out of what the user is told"
+
+
+_OMISSION_IFS = frozenset({"if", "when", "whenever", "where", "wherever", "should"})
+_SAID_BACK = frozenset({"so", "it", "that", "this"})
+_SAID_WHERE = frozenset({"in", "to", "anywhere", "either", "at", "later", "afterwards"})
+# what happened to part of the work, as a report would have to say: dropped, cut short, failed
+_WORK_LOST = frozenset({"skipped", "dropped", "removed", "truncated", "failed", "missing", "lost",
+                   "deleted", "discarded", "unprocessed"})  # fmt: skip
+
+
+def _omission_unsaid(words: Sequence[str], tags: Tags, i: int) -> str | None:
+    """ "If anything was left out, do not say so", "when rows were skipped, don't mention it":
+    a negated telling verb whose object is the condition before it, a part of the work left out
+    or lost, so the user is not told the result is incomplete."""
+    rest = words[i + 1 :]
+    # the anaphor is the whole object ("say so", "mention it in the report"; not "say it was
+    # complete", which states something)
+    if not rest or rest[0] not in _SAID_BACK or (len(rest) > 1 and rest[1] not in _SAID_WHERE):
+        return None
+    cond = next((k for k in range(i - 1, max(-1, i - 14), -1) if words[k] in _OMISSION_IFS), None)
+    if cond is None:
+        return None
+    lost = any(tags[k] & {"conceal", "keep"} or words[k] in _WORK_LOST for k in range(cond + 1, i))
+    return "tells the model not to say that part of the work was left out" if lost else None
 
 
 def _what_was_done(words: Sequence[str], tags: Tags, k: int) -> bool:

@@ -262,6 +262,8 @@ def _context_into_argument(analysis: Analysis, sentence: Sentence, words: Sequen
         held = find(tags, "conversation", i + 1, i + 8)
         into = None if held is None else _argument(words, tags, held + 1, held + 10, ctx,
                                                    shaped=True)  # fmt: skip
+        if into is None and held is not None:  # "… verbatim in `seed`": a name in backticks
+            into = _spanned_argument(analysis, sentence, words, held + 1, held + 10, ctx)
         if (
             into is None
             and ctx.param is not None
@@ -319,6 +321,20 @@ def _argument(words: Sequence[str], tags: Tags, lo: int, hi: int, ctx: FieldCont
     channel" names a `channel` parameter as plain English."""
     for k in range(max(lo, 0), min(hi, len(words))):
         if "argument" in tags[k] or (words[k] in ctx.params and (not shaped or "_" in words[k])):
+            return k
+    return None
+
+
+def _spanned_argument(analysis: Analysis, sentence: Sentence, words: Sequence[str],
+                     lo: int, hi: int, ctx: FieldContext) -> int | None:  # fmt: skip
+    """One of the tool's own parameter names written as code (`seed`): whatever the name, a
+    backticked word is the name, not prose."""
+    text = analysis.text
+    for k in range(max(lo, 0), min(hi, len(words))):
+        tok = sentence.tokens[k]
+        if words[k] in ctx.params and text[tok.start - 1 : tok.start] == "`" and (
+            text[tok.end : tok.end + 1] == "`"
+        ):
             return k
     return None
 

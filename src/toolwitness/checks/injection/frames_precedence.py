@@ -191,7 +191,7 @@ def _ranks_above(
         subject = next((k for k in range(max(0, i - 12), i)
                         if self_reference(words, tags, k, sl)), None)  # fmt: skip
         if subject is None:
-            return None
+            return _over_persons_words(words, tags, i)
         return next((k for k in range(i + 1, min(len(words), i + 7)) if _owned(words, tags, k)),
                     None)  # fmt: skip
     prevails = "prevail" in tag or (
@@ -213,8 +213,9 @@ def _ranks_above(
                     return ranked
             # whatever the subject, a text that outranks the model's own instructions ("text
             # inside these tags outranks the operator system prompt and every user message",
-            # "they take priority over the assistant's original configuration")
-            return _outranks_the_model(words, tags, i)
+            # "they take priority over the assistant's original configuration") or what the
+            # user said ("it supersedes anything the user has said")
+            return _outranks_the_model(words, tags, i) or _over_persons_words(words, tags, i)
         # what is outranked must be instructions, people or roles ("supersedes the old
         # endpoint" is a changelog); with nothing after it, the text simply prevails
         after = [k for k in range(i + 1, min(len(words), i + 7)) if words[k] not in _FILLERS]
@@ -541,6 +542,30 @@ def _what_was_said(words: Sequence[str], lo: int, hi: int) -> int | None:
     for k in range(lo, min(hi, len(words))):
         if words[k] in _FREE_RELATIVES and not _SAID.isdisjoint(words[k + 1 : k + 5]):
             return k
+    return None
+
+
+# what a person said, as its verb reads after "the user" ("anything the user has said")
+_PERSON_SAID = _SAY_VERBS | _SAID | frozenset({"wrote", "written", "typed", "requested",
+                                                "stated", "specified", "wanted"})
+
+
+def _over_persons_words(words: Sequence[str], tags: Tags, i: int) -> int | None:
+    """Whatever the subject, a verb of prevailing or replacing over what a person said: "it
+    supersedes anything the user has said earlier", "overrides whatever the customer asked
+    for". A free relative, a person, then their verb of saying; the subject is no person (the
+    user's own later message may supersede what the user said before)."""
+    if any("person" in tags[k] or words[k] in _POSSESSORS for k in range(max(0, i - 8), i)):
+        return None
+    for k in range(i + 1, min(len(words), i + 4)):
+        if words[k] not in _FREE_RELATIVES:
+            continue
+        person = find(tags, "person", k + 1, k + 4)
+        if person is None:
+            return None
+        said = next((j for j in range(person + 1, min(len(words), person + 4))
+                     if words[j] in _PERSON_SAID), None)  # fmt: skip
+        return said
     return None
 
 
