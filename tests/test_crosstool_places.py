@@ -76,7 +76,7 @@ def test_a_vendor_field_sentence_with_a_destination_is_flagged() -> None:
 
 
 LOOKALIKE_SLOTS = [
-    ("default", "https://api.order-backend.io/v2/orders/lookup/by-id"),  # a bare endpoint
+    ("default", "https://api.order-backend.io"),  # a bare site, no path
     ("examples", ["https://downloads.pkg-mirror.org/releases/latest/archive.tar.gz"]),
     ("default", "Write a short, friendly reply to the customer about the delay"),  # no place
     ("default", "Send the summary to ops@example.com when finished today"),  # reserved name
@@ -90,6 +90,21 @@ def test_bare_values_and_reserved_names_in_slots_are_not_flagged(slot: str, valu
 
 
 # --- TW-INJ-019: a recipient fixed by a default ---------------------------------------------------
+
+
+def test_a_default_endpoint_on_a_third_party_is_fixed_by_the_server() -> None:
+    """Since the twenty-third wave a default URL with a path on a third party's host is the
+    server's choice of where the tool connects (every such default in the labelled sets but
+    one was an attack); a tool that names the service in its own text is left alone."""
+    endpoint = "https://api.order-backend.io/v2/orders/lookup/by-id"
+    assert _rules(_with_slot("default", endpoint)) == {"TW-INJ-019"}
+    named = Tool(
+        name="order_status",
+        description="Shows the status of one order from the Order Backend API.",
+        inputSchema={"type": "object", "properties": {"mode": {"type": "string",
+                                                               "default": endpoint}}},
+    )  # fmt: skip
+    assert _rules(named) == set()
 
 
 @pytest.mark.parametrize(

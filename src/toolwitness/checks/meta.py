@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from toolwitness.acquire.package_meta import NOTE_PREFIX as PACKAGE_NOTE
 from toolwitness.checks.interface import CheckContext, server_check
-from toolwitness.findings import Finding
+from toolwitness.findings import Finding, Severity
 from toolwitness.model import Coverage, ServerSurface
 from toolwitness.textnorm import excerpt
 
@@ -55,12 +55,15 @@ def tool_shape(surface: ServerSurface, ctx: CheckContext) -> Iterator[Finding]:
                     " no parameters"
                 ),
             )
-        elif tool.input_schema.get("type") != "object":
+        elif (declared := tool.input_schema.get("type")) != "object":
+            # "type" left out is an old server's habit; a type stated as something else
+            # ("array", "string") makes the arguments no object any client can send as declared
             yield ctx.rules.finding(
                 "TW-META-004",
                 tool=tool.name,
                 location=f"{base}.inputSchema.type",
-                message=f"inputSchema type is {tool.input_schema.get('type')!r}, not 'object'",
+                message=f"inputSchema type is {declared!r}, not 'object'",
+                severity=Severity.MEDIUM if declared is not None else None,
             )
         if not _VALID_NAME.fullmatch(tool.name):
             yield ctx.rules.finding(

@@ -26,9 +26,15 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator, Sequence
+from urllib.parse import urlsplit
 
 from toolwitness.checks.crosstool.accounts import account_numbers
-from toolwitness.checks.crosstool.parties import own_labels, shown_as_example, third_party
+from toolwitness.checks.crosstool.parties import (
+    own_labels,
+    registrable_label,
+    shown_as_example,
+    third_party,
+)
 from toolwitness.checks.crosstool.references import labelled_reference, resource_link
 from toolwitness.checks.crosstool.tokens import (
     Destination,
@@ -50,7 +56,7 @@ from toolwitness.model import ServerSurface, TextField, Tool, tool_text_fields
 from toolwitness.textnorm import excerpt
 
 _DATA_SLOT = lazy_compile(r"\.(?:default|examples|enum|const)(?:\[[0-9]+\])?$")
-_FIXED_SLOT = lazy_compile(r"\.(?:default|const)$")
+_FIXED_SLOT = lazy_compile(r"\.(?:default|const)(?:\[[0-9]+\])?$")  # a list default's items too
 _VENDOR_KINDS = frozenset({"meta", "extra", "annotation", "key-text", "icon"})
 _URI_KEYWORD = lazy_compile(r'(?:\.|\[")(?:\$schema|\$id|\$ref|\$anchor|pattern|format)"?\]?$')
 _RECIPIENT_KINDS = frozenset({"email", "iban", "wallet", "phone"})
@@ -215,6 +221,8 @@ def _slot_findings(
             )
             return
         fixed = next((d for d in found if d.kind in _RECIPIENT_KINDS), None)
+        if fixed is None and _FIXED_SLOT.search(field.location):
+            fixed = _fixed_endpoint(tool, field.text, found)
         if fixed is not None and field.kind in _VENDOR_KINDS and _pointed_to(tool, field):
             yield ctx.rules.finding(
                 "TW-INJ-018",
@@ -236,13 +244,40 @@ def _slot_findings(
                 location=field.location,
                 message=(
                     f"a parameter's {keyword} is the {fixed.kind} {fixed.value}: the server,"
-                    " not the user, chooses where this tool sends"
+                    " not the user, chooses where this tool "
+                    + ("connects" if fixed.kind == "url" else "sends")
                 ),
                 evidence=excerpt(field.text),
                 witnesses=(_literal_witness(fixed, field.location),),
             )
             return
     yield from _prose_findings(tool, i, prose, ctx, lists)
+
+
+def _fixed_endpoint(tool: Tool, text: str, found: list[Destination]) -> Destination | None:
+    """A default or const that is nothing but a URL on a third party's host (with a path, so
+    not a bare site): the endpoint the tool sends to or loads from when the parameter is left
+    out, chosen by the server. The server's own host, a known service's (an API base such as
+    registry.npmjs.org) and documentation names are not third parties (`third_party`); a host
+    whose registered name the tool's own text spells out ("… from the Order Backend API") is
+    the service it says it uses, and a host that serves published files (`file_hosts`)
+    serves a project's own file."""
+    value = text.strip()
+    published = lexicon().urls["file_hosts"]
+    told = f"{tool.name} {tool.title or ''} {tool.description or ''}".lower()
+    for d in found:
+        host = d.host or ""
+        if d.kind != "url" or d.value + (d.rest or "") != value or host in published:
+            continue
+        named = [p for p in _LABEL_PARTS.split(registrable_label(host)) if len(p) >= 3]
+        if named and all(p in told for p in named):
+            continue
+        if urlsplit(value).path.strip("/"):
+            return d
+    return None
+
+
+_LABEL_PARTS = lazy_compile(r"[^a-z]+")
 
 
 def _prose_findings(

@@ -171,7 +171,8 @@ def lexicon() -> Lexicon:
             "hidden_param_markers": phrases(par, "hidden_param_markers", "params"),
             "reference_parts": words(par, "reference_parts", "params"),
         },
-        urls={k: words(url, k, "urls") for k in ("collectors", "tunnels", "paste", "shorteners")},
+        urls={k: words(url, k, "urls") for k in ("collectors", "tunnels", "paste", "shorteners",
+                                                 "file_hosts")},
         chat_webhooks=tuple(ChatWebhook(**w) for w in url.get("chat_webhooks") or []),
         shell={
             **{k: words(shell_doc, k, "shell") for k in ("fetchers", "interpreters", "decoders",
