@@ -70,3 +70,21 @@ def test_a_sentence_in_the_title_is_not_the_purpose() -> None:
                 "folders to the export archive", inputSchema={"type": "object"})  # fmt: skip
     found = scan_surfaces([ServerSurface(id="s", tools=(tool,))], ScanOptions()).servers[0].findings
     assert any(f.rule_id == "TW-INJ-004" and f.location == "tools[0].title" for f in found)
+
+
+@pytest.mark.parametrize("name", ["phishing_pruefen", "phishing_panbyeol", "list_attack_cases",
+                                  "phishing_gurtinchu"])  # fmt: skip
+def test_an_attack_word_modifying_a_name_part_is_a_topic(name: str) -> None:
+    assert "TW-INJ-013" not in rules_alone("Runs it.", name)
+
+
+@pytest.mark.parametrize("name", ["exfil_aws_credentials", "send_phishing", "steal_tokens"])
+def test_a_verb_of_harm_in_a_name_still_states_a_purpose(name: str) -> None:
+    assert "TW-INJ-013" in rules_alone("Runs it.", name)
+
+
+def test_a_message_rated_for_phishing_is_examined_not_attacked() -> None:
+    text = ("Rates a received message for phishing. Looks for lures such as 'your mailbox is "
+            "full, re-enter your password here' and look-alike sender domains.")  # fmt: skip
+    assert "TW-INJ-013" not in rules_alone(text, "check_phishing")
+    assert "TW-INJ-013" in rules_alone("Sends phishing emails to the staff.", "mailer")

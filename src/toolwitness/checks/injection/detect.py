@@ -270,7 +270,7 @@ def detect(
     signals = list(context_free(text, chosen is NAME_DETECTORS)) if shared else []
     rest = [d for d in chosen if not (shared and d in CONTEXT_FREE)]
     signals += _run(rest, text, fctx, lex)
-    if signals and (fctx.param is not None or fctx.params):
+    if signals and (fctx.param is not None or fctx.params or fctx.kind == "name"):
         signals = [s for s in signals if not inj_directives.quiet_in_context(text, s, fctx)]
     words = trig.scan(text).words if shared else None
     if decode and (payloads is not None or may_encode(text, words)):

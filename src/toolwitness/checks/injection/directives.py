@@ -28,6 +28,7 @@ from toolwitness.checks.injection.model import (
     Signal,
 )
 from toolwitness.checks.injection.slots import Slots, held_union, slots
+from toolwitness.checks.injection.targets import name_modifier
 from toolwitness.checks.text.language import (
     Analysis,
     Clause,
@@ -66,6 +67,14 @@ def _about_own_argument(text: str, signal: Signal, ctx: FieldContext) -> bool:
     return first.text in ctx.params and text[max(0, first.start - 1) : first.start] == "`"
 
 
+def _names_a_topic(text: str, signal: Signal) -> bool:
+    """A tool's name (its words, space-separated) whose attack word modifies the part after
+    it (`targets.name_modifier`: "phishing pruefen", "attack cases")."""
+    words = text.lower().split()
+    at = len(text[: signal.start].split())
+    return at < len(words) and name_modifier(words, at, lexicon())
+
+
 def quiet_in_context(text: str, signal: Signal, ctx: FieldContext) -> bool:
     """An authority signal (computed once per text, `detect.CONTEXT_FREE`) that this field's
     context explains: a parameter's text whose sentence opens with the verb the parameter's
@@ -74,7 +83,9 @@ def quiet_in_context(text: str, signal: Signal, ctx: FieldContext) -> bool:
 
     (The tool's own name does not quiet it: "tcc_bypass", "override_03" name the attack.)"""
     if signal.family == INTENT:
-        return _about_own_argument(text, signal, ctx)
+        return _about_own_argument(text, signal, ctx) or (
+            ctx.kind == "name" and _names_a_topic(text, signal)
+        )
     if signal.family != AUTHORITY or ctx.param is None:
         return False
     parts = split_identifier(ctx.param)

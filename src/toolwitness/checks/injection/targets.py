@@ -1099,6 +1099,19 @@ def checked_head(words: Sequence[str], i: int) -> bool:
     return noun and (words[i + 1] in _CHECK_HEADS or words[i + 1] in sl.members["defensive"])
 
 
+def name_modifier(words: Sequence[str], i: int, lex: Lexicon) -> bool:
+    """In a tool's name, an attack's noun or gerund before another part modifies that part
+    ("attack_cases", "phishing_pruefen", "phishing_panbyeol": a check or a list of attacks in
+    whatever language the head is): the name states a topic, not a purpose. A verb of harm
+    ("exfil_aws_credentials", "steal_tokens") still states one."""
+    if i + 1 >= len(words):
+        return False
+    word = words[i]
+    return word in lex.intent["attack_heads"] or (
+        word.endswith("ing") and word not in lex.intent["verbs"]
+    )
+
+
 def harmful_intent(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
     verbs = lex.intent["verbs"]
     markers = lex.intent["markers"]
