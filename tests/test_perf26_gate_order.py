@@ -16,8 +16,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from json_strings import corpus_strings, json_strings
 
+from json_strings import corpus_strings, json_strings
 from toolwitness.checks.injection import quiet
 from toolwitness.checks.injection import targets as inj_targets
 from toolwitness.checks.injection import triggers as trig
