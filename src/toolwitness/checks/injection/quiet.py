@@ -90,12 +90,12 @@ def text_gates_closed(text: str, tables: GateTables, shared: bool = False) -> fr
     header, never scanned again, is not (it would only take the cache's room)."""
     if "<" in text or "[" in text or "#" in text or "@" in text or "://" in text:
         return None  # authority markup, shadowing addresses, URLs
-    if may_hold_secret(text, tables.needles, tables.lex):
-        return None  # credentials
-    if may_name_abbreviated_secret(text):
-        return None  # a secret named by its abbreviation, in any language
     if may_name_outside_tool(text):
         return None  # a tool name that sends data away, in a code span
+    # (The tests are independent and the answer is None when any opens, so they run cheapest
+    # and most often open first: the word gates read one tokenising pass, which the gates
+    # read again when the text stays undecided; the secret scans below them cost more and open
+    # less often, so a text a word gate opens skips them.)
     if shared:
         # the same words and mask: `gate_mask` is `mask_of` on the lexicon's trigger table
         # with the apostrophe test on, which finds "n't" only in a word holding "'"
@@ -127,6 +127,10 @@ def text_gates_closed(text: str, tables: GateTables, shared: bool = False) -> fr
         return None
     if trig.shell_may_open_in(text, lower, runs, tables.triggers):
         return None
+    if may_hold_secret(text, tables.needles, tables.lex):
+        return None  # credentials
+    if may_name_abbreviated_secret(text):
+        return None  # a secret named by its abbreviation, in any language
     if "/" in text and inj_payloads.may_hold_ip_url(text):  # the IP-URL pattern holds a "/"
         return None
     # last: the language test costs more than the word gates above, which settle most texts
