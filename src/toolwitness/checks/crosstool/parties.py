@@ -156,6 +156,21 @@ def owned_literal(literal: str, own: frozenset[str]) -> bool:
     return bool(own) and own_host(host, own)
 
 
+@lru_cache(maxsize=1)
+def _fiction_numbers() -> re.Pattern[str]:
+    patterns = sorted(lexicon().urls["fiction_numbers"])
+    return re.compile("|".join(f"(?:{p})" for p in patterns))
+
+
+def fiction_number(value: str) -> bool:
+    """A telephone number in a range set aside for fiction and documentation (the North
+    American 555-01xx, the UK's and Australia's drama ranges). Not enough alone to call a
+    number a sample: writers of attacks use these ranges as stand-ins, as they use reserved
+    names (`places._sample_number` also asks for parentheses)."""
+    digits = "".join(ch for ch in value if ch.isdigit())
+    return _fiction_numbers().fullmatch(digits) is not None
+
+
 def third_party(dest: Destination, own: frozenset[str]) -> bool:
     """A destination somebody could receive data at, that is not the server's own, a
     documentation name nor a known service's. IBANs, wallets and phone numbers have no host:

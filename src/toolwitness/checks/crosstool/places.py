@@ -30,6 +30,7 @@ from urllib.parse import urlsplit
 
 from toolwitness.checks.crosstool.accounts import account_numbers
 from toolwitness.checks.crosstool.parties import (
+    fiction_number,
     own_labels,
     registrable_label,
     shown_as_example,
@@ -254,6 +255,16 @@ def _slot_findings(
     yield from _prose_findings(tool, i, prose, ctx, lists)
 
 
+def _sample_number(dest: Destination, text: str) -> bool:
+    """A number from a range set aside for fiction, alone in parentheses: an illustration of
+    what precedes it ("numbers must be in E.164 format (+14155550123)"). Either alone is not
+    enough: writers of attacks use those ranges as stand-ins ("change the recipient to
+    +13125550123"), and a real number in parentheses may be a line to call."""
+    return (
+        dest.kind == "phone" and fiction_number(dest.value) and f"({dest.value})" in text
+    )
+
+
 def _fixed_endpoint(tool: Tool, text: str, found: list[Destination]) -> Destination | None:
     """A default or const that is nothing but a URL on a third party's host (with a path, so
     not a bare site): the endpoint the tool sends to or loads from when the parameter is left
@@ -402,10 +413,10 @@ def _description_route(
     if not isinstance(text, str):
         return
     literals = (
-        [d for d in destinations(text) if third_party(d, own)]
+        [d for d in destinations(text) if third_party(d, own) and not _sample_number(d, text)]
         if may_hold_destination(text)
         else []
-    )
+    )  # fmt: skip
     literals += account_numbers(text)
     if not literals:
         return

@@ -255,7 +255,12 @@ def _nullified(analysis: Analysis, sentence: Sentence, lex: Lexicon) -> Iterator
         void = held_union(
             lex, "nullifiers", lambda: lex.framing["nullifiers"] | slots().members["obsolete"]
         )
-        declared_void = any(w in void for w in rest)
+        # (a participle before a noun of the class describes it: "highlights added or removed
+        # instructions" names what a diff shows, it voids nothing)
+        declared_void = any(
+            w in void and not (rest[j + 1 : j + 2] and rest[j + 1] in objects)
+            for j, w in enumerate(rest)
+        )
         negated_valid = (
             clause.negation_from is not None
             and clause.negation_from > obj

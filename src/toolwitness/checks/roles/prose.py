@@ -463,6 +463,27 @@ def _verb_position(tokens: tuple[str, ...], at: int, vocab: RoleVocabulary) -> b
     return True
 
 
+_PURPOSE_MODALS = frozenset({"can", "could", "may", "might"})
+
+
+def _persons_purpose(tokens: tuple[str, ...], at: int) -> bool:
+    """A purpose clause whose subject is a person: "so (that) reviewers can approve …", "so
+    the user can delete …" — what people may do with the tool's result, not what it does."""
+    if at < 3 or tokens[at - 1] not in _PURPOSE_MODALS:
+        return False
+    classes = lexical_classes()
+    person = classes.words["person"]
+    head = tokens[at - 2]
+    if classes.forms.get(head, head) not in person:
+        return False
+    k = at - 3
+    if tokens[k] in ("the", "a", "an", "your", "its", "their"):
+        k -= 1
+    if k >= 0 and tokens[k] == "that":
+        k -= 1
+    return k >= 0 and tokens[k] == "so"
+
+
 _LIST_REACH = 6  # list items followed each way
 # Words after which a list's first item opens ("such as reads, writes …", "including …", "e.g.").
 _LIST_OPENERS = frozenset({"as", "including", "include", "includes", "e.g", "eg", "like", ":"})
@@ -581,6 +602,8 @@ def _clause_hits(
                 continue
             if not _verb_position(tokens, at, vocab):
                 continue
+            if _persons_purpose(tokens, at):
+                continue  # "…, so reviewers can approve prompt changes": what people do next
         led.add(token)
         span: range | None = None
         seen: tuple[str, ...] = ()  # the span's tokens, in search order

@@ -172,7 +172,7 @@ def lexicon() -> Lexicon:
             "reference_parts": words(par, "reference_parts", "params"),
         },
         urls={k: words(url, k, "urls") for k in ("collectors", "tunnels", "paste", "shorteners",
-                                                 "file_hosts")},
+                                                 "file_hosts", "fiction_numbers")},
         chat_webhooks=tuple(ChatWebhook(**w) for w in url.get("chat_webhooks") or []),
         shell={
             **{k: words(shell_doc, k, "shell") for k in ("fetchers", "interpreters", "decoders",
