@@ -512,7 +512,8 @@ def _strip_openers(words: list[str], lex: Lexicon) -> int:
 _MODALS = frozenset({"must", "should", "shall", "need", "have", "are"})
 # A short purpose phrase before an imperative with no comma: "For best results include …",
 # "For better ranking add …", "In every reply mention …".
-_LEADING_PREPS = frozenset({"for", "in", "on", "during", "before", "after"})
+_LEADING_PREPS = frozenset({"for", "in", "on", "at", "during", "before", "after"})
+_QUANTIFIED = frozenset({"every", "each"})
 _NOT_BEFORE_IMPERATIVE = frozenset({"who", "that", "which", "to", "will", "can", "may", "might",
                                     "would", "could", "should", "must", "does", "do", "did", "not",
                                     "you", "they", "we", "it", "i", "he", "she", "and", "or",
@@ -520,11 +521,14 @@ _NOT_BEFORE_IMPERATIVE = frozenset({"who", "that", "which", "to", "will", "can",
 
 
 def _after_leading_phrase(words: list[str], i: int, verbs: frozenset[str]) -> bool:
-    """A base verb two to four words after a leading preposition, right after a plain word of
-    its phrase ("for best results include", "for better ranking add"): the order after a
-    purpose phrase. Not after a pronoun, a relative or an auxiliary ("for users who include",
-    "for files you add")."""
-    for k in range(i + 2, min(len(words), i + 5)):
+    """A base verb two to six words after a leading preposition, right after a plain word of
+    its phrase ("for best results include", "for better ranking add", "at the start of every
+    turn call"): the order after a purpose or time phrase written without its comma. Not
+    after a pronoun, a relative or an auxiliary ("for users who include", "for files you
+    add")."""
+    # (past four words only through a quantified time phrase: "at the start of every turn")
+    reach = i + 7 if not _QUANTIFIED.isdisjoint(words[i + 1 : i + 6]) else i + 5
+    for k in range(i + 2, min(len(words), reach)):
         if words[k] in verbs and words[k - 1] not in _NOT_BEFORE_IMPERATIVE:
             return not words[k - 1].endswith(("ly", "ing"))
     return False
@@ -552,7 +556,9 @@ def _is_directive(
     verbs = verbs or base_verbs()
     if (words[i] in lex.verbs["imperative"] or words[i] in verbs) and not subject_head(words, i):
         return True  # (not "Email addresses are masked …": the subject, then its verb)
-    if words[i] in _LEADING_PREPS and _after_leading_phrase(words, i, verbs):
+    if words[i] in _LEADING_PREPS and _after_leading_phrase(
+        words, i, verbs | lex.verbs["imperative"]
+    ):
         return True
     # any verb WordNet lists, opening the clause before its object: "close them and …",
     # "Finish the download by running …" (a noun heading a phrase is followed by "of", a noun)
