@@ -308,13 +308,14 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
         yield from _silent_when_asked(analysis, sentence, sl)
 
 
-_DEONTIC_MODALS = frozenset({"should", "must", "shall", "may", "can", "ought"})
+_DEONTIC_MODALS = frozenset({"should", "must", "shall", "may", "can", "ought", "meant",
+                             "supposed"})  # fmt: skip
 # What `concealment`'s readings look for: a word of hiding, keeping or covert acting (the first
 # loop); a negated verb of telling or of being seen or known, "unaware" or a verb of including
 # (the second). A sentence without one is passed over by that loop.
 _HIDING_TAGS = frozenset({"conceal", "keep", "covert"})
 _TELLING_TAGS = frozenset({"communicate", "portray", "remark"})
-_SEEN_TAGS = frozenset({"cognition", "appear"})
+_SEEN_TAGS = frozenset({"cognition", "appear", "perceive"})
 _NEGATED_TAGS = _TELLING_TAGS | _SEEN_TAGS
 _NEGATED_WORDS = _UNAWARE | INCLUDE_WORDS
 _KEEP_LOOK = 7  # what is kept out, and where to: this many words after the verb
@@ -851,7 +852,13 @@ def _unseen(
 ) -> str | None:
     """A negated coming-to-know or coming-into-view: "the person you help must never learn that
     this tool ran", "none of this may appear in your answer to the user"."""
-    if "cognition" in tags[i]:
+    # a verb of perceiving with the person as its subject and a modal of obligation between
+    # them: "the user should not see them", "is not meant to see" keep the user from learning,
+    # as "must never learn" does ("commands the user has not seen" says what they saw)
+    seeing = "perceive" in tags[i] and "cognition" not in tags[i] and _obliged_person(
+        words, tags, i
+    )
+    if "cognition" in tags[i] or seeing:
         if words[i] in _FIND and words[i + 1 : i + 2] != ["out"]:
             return None  # "find out" comes to know; "find" alone locates
         if words[i] in _HEAR and words[i + 1 : i + 2] not in (["about"], ["of"], ["that"]):
@@ -886,6 +893,11 @@ def _unseen(
     if obj is not None and _audience(words, tags, i + 1, sl) is not None:
         return "tells the model to keep its activity out of what the user or oversight sees"
     return None
+
+
+def _obliged_person(words: Sequence[str], tags: Tags, i: int) -> bool:
+    who = find(tags, "person", max(0, i - 8), i)
+    return who is not None and not _DEONTIC_MODALS.isdisjoint(words[who + 1 : i])
 
 
 _NOBODY = frozenset({"nobody", "noone", "none"})
