@@ -12,6 +12,7 @@ import itertools
 from functools import lru_cache
 
 from toolwitness.checks.injection.slots import slots
+from toolwitness.checks.text.wordnet import verb_lemmas
 from toolwitness.checks.text.words import reader_words
 from toolwitness.lazyre import lazy_compile
 
@@ -46,7 +47,18 @@ def is_english_prose(text: str) -> bool:
     if len(words) < _MIN_WORDS:
         return False
     function = slots().members["function_words"]
-    return sum(map(function.__contains__, words)) * 4 >= len(words)
+    count = sum(map(function.__contains__, words))
+    if count * 4 >= len(words):
+        return True
+    # terse English ("Create a new support ticket in the help desk and return its id. Scope:
+    # help desk region 4, shard 18.") runs on nouns and verbs: with some function words, most of
+    # the rest being WordNet's English verbs is evidence too (another language's words seldom
+    # are; a Spanish or Dutch sentence has its own function words, none of these)
+    if count * 10 < len(words):
+        return False
+    verbs = verb_lemmas()
+    english = count + sum(1 for w in words if w not in function and w in verbs)
+    return english * 2 >= len(words)
 
 
 _OTHER_SCRIPT_WORDS = 3  # words of a sentence in another script (a label is shorter: "仅预览")
