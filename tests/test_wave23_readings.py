@@ -158,3 +158,29 @@ def test_the_user_obliged_not_to_see(text: str) -> None:
 ])  # fmt: skip
 def test_what_the_user_saw_or_may_not_see_of_others_is_no_concealment(text: str) -> None:
     assert "TW-INJ-002" not in rules_alone(text, "audit_events")
+
+
+def test_an_examining_agent_noun_heads_the_name() -> None:
+    """"phishing_email_analyzer" analyses e-mail; it sends none (a read head, roles.yaml)."""
+    text = ("Analyzes a suspicious email the user forwards and reports red flags; it only reads "
+            "the message and does not click links.")  # fmt: skip
+    schema = {"type": "object", "properties": {"raw_email": {"type": "string"}}}
+    assert "TW-FLOW-001" not in rules_alone(text, "phishing_email_analyzer", schema)
+
+
+def _roles(name: str, text: str) -> set[str]:
+    from toolwitness.checks.roles.derive import surface_roles
+    from toolwitness.model import ServerSurface, Tool
+
+    schema = {"type": "object", "properties": {"email": {"type": "string"}}}
+    tool = Tool(name=name, description=text, inputSchema=schema)
+    found = list(surface_roles(ServerSurface(id="s", tools=(tool,))))
+    return {s.role for s in found[0].signals}
+
+
+def test_a_key_after_by_is_no_act() -> None:
+    """"by email" names the key of a lookup; "emails its text to" sends (the parameter is then
+    a recipient, an external sink)."""
+    assert "external-sink" not in _roles("customer_lookup", "Looks up a customer by email.")
+    sends = "Fetches a web page and emails its text to the address given."
+    assert "external-sink" in _roles("page_mailer", sends)

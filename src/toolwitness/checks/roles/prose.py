@@ -463,6 +463,15 @@ def _verb_position(tokens: tuple[str, ...], at: int, vocab: RoleVocabulary) -> b
     return True
 
 
+_AFTER_A_NOUN = frozenset({"and", "or", ",", "to", "from", "with", "for", "in", "on", "at",
+                           "."})  # fmt: skip
+
+
+def _no_object(tokens: tuple[str, ...], at: int) -> bool:
+    """Nothing the word could take as its object follows it in the clause."""
+    return at + 1 >= len(tokens) or tokens[at + 1] in _AFTER_A_NOUN
+
+
 _PURPOSE_MODALS = frozenset({"can", "could", "may", "might"})
 
 
@@ -604,6 +613,9 @@ def _clause_hits(
                 continue
             if _persons_purpose(tokens, at):
                 continue  # "…, so reviewers can approve prompt changes": what people do next
+            if prev == "by" and token in vocab.ambiguous_verbs and _no_object(tokens, at):
+                continue  # "looks up a customer by email": a noun as often as a verb, with no
+                # object after it, is the key ("by running a shell command" acts)
         led.add(token)
         span: range | None = None
         seen: tuple[str, ...] = ()  # the span's tokens, in search order
