@@ -184,3 +184,16 @@ def test_a_key_after_by_is_no_act() -> None:
     assert "external-sink" not in _roles("customer_lookup", "Looks up a customer by email.")
     sends = "Fetches a web page and emails its text to the address given."
     assert "external-sink" in _roles("page_mailer", sends)
+
+
+@pytest.mark.parametrize(("name", "writes"), [
+    ("resolve_ticket", True), ("resolve_incident", True),
+    ("resolve_dns", False), ("resolve_config", False), ("resolve-library-id", False),
+])  # fmt: skip
+def test_resolve_changes_state_only_for_a_case(name: str, writes: bool) -> None:
+    from toolwitness.checks.roles.derive import surface_roles
+    from toolwitness.model import ServerSurface, Tool
+
+    tool = Tool(name=name, description="Resolves it.", inputSchema={"type": "object"})
+    found = list(surface_roles(ServerSurface(id="s", tools=(tool,))))
+    assert ("state-write" in {s.role for s in found[0].signals}) is writes
