@@ -197,3 +197,18 @@ def test_resolve_changes_state_only_for_a_case(name: str, writes: bool) -> None:
     tool = Tool(name=name, description="Resolves it.", inputSchema={"type": "object"})
     found = list(surface_roles(ServerSurface(id="s", tools=(tool,))))
     assert ("state-write" in {s.role for s in found[0].signals}) is writes
+
+
+@pytest.mark.parametrize(("name", "code"), [
+    ("service_code", False), ("postal_code", False), ("booking_code", False),
+    ("verification_code", False), ("python_code", True), ("code", True), ("user_script", True),
+])  # fmt: skip
+def test_a_code_that_names_something_is_no_program(name: str, code: bool) -> None:
+    from toolwitness.checks.roles.derive import surface_roles
+    from toolwitness.model import ServerSurface, Tool
+
+    schema = {"type": "object", "properties": {name: {"type": "string"}}}
+    tool = Tool(name="get_item", description="Runs the lookup and returns the result.",
+                inputSchema=schema)  # fmt: skip
+    found = list(surface_roles(ServerSurface(id="s", tools=(tool,))))
+    assert ("code-exec" in {s.role for s in found[0].signals}) is code

@@ -18,6 +18,7 @@ from toolwitness.checks.injection.frames_shadow import DESTINATION_NOUNS
 from toolwitness.checks.injection.model import INTENT, SENSITIVE, SHADOWING, FieldContext, Signal
 from toolwitness.checks.injection.slots import attack_topic, held_union, slots
 from toolwitness.checks.injection.triggers import ASSIGN_WORDS, EARLIER_WORDS
+from toolwitness.checks.roles.vocab import vocabulary
 from toolwitness.checks.text.language import (
     Analysis,
     Sentence,
@@ -28,6 +29,7 @@ from toolwitness.checks.text.language import (
     split_identifier,
 )
 from toolwitness.checks.text.lexicon import Lexicon, TargetCategory
+from toolwitness.checks.text.wordnet import lexical_classes, verb_lemmas
 from toolwitness.findings import Severity
 
 _EMAIL = re.compile(r"[A-Za-z0-9._%+\-]{1,64}@[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63}){1,8}")
@@ -1100,16 +1102,25 @@ def checked_head(words: Sequence[str], i: int) -> bool:
 
 
 def name_modifier(words: Sequence[str], i: int, lex: Lexicon) -> bool:
-    """In a tool's name, an attack's noun or gerund before another part modifies that part
-    ("attack_cases", "phishing_pruefen", "phishing_panbyeol": a check or a list of attacks in
-    whatever language the head is): the name states a topic, not a purpose. A verb of harm
-    ("exfil_aws_credentials", "steal_tokens") still states one."""
+    """In a tool's name, an attack's noun or gerund that modifies the next part states a topic,
+    not a purpose, when the name opens with a verb of reading or presenting ("list_attack_cases")
+    or the part it modifies is no English word we can read ("phishing_pruefen",
+    "phishing_panbyeol": a checker in another language). An English head keeps the attack as
+    the purpose ("phishing_kit_builder"), and a verb of harm always does ("exfil_aws_credentials",
+    "steal_tokens")."""
     if i + 1 >= len(words):
         return False
     word = words[i]
-    return word in lex.intent["attack_heads"] or (
+    if not (word in lex.intent["attack_heads"] or (
         word.endswith("ing") and word not in lex.intent["verbs"]
-    )
+    )):
+        return False
+    if i > 0 and words[0] in vocabulary().inert_verbs:
+        return True
+    head = words[i + 1]
+    verbs = verb_lemmas()
+    english = head in verbs or head.removesuffix("s") in verbs or head in lexical_classes().forms
+    return not english
 
 
 def harmful_intent(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[Signal]:
