@@ -89,7 +89,8 @@ def _old_whole_text(text: str, words: frozenset[str] | None) -> list[tuple[int, 
     return out
 
 
-_OLD_SEGMENT_BREAK = re.compile(r"\n+|(?<=[\w)\]])[:：]\s+")
+# (the definition since the twenty-third wave: a colon after a space too, as French sets it)
+_OLD_SEGMENT_BREAK = re.compile(r"\n+|(?<=[\w)\]])[:：]\s+|(?<=[\w)\]][ \u00a0\u202f]):\s+")
 _OLD_GLUED = re.compile(r"(?:^|\s)[,;][^\W\d_]")
 _OLD_GLUED_ASCII = re.compile(r"(?:^|\s)[,;][A-Za-z]")
 

@@ -37,8 +37,38 @@ def decode_payloads(text: str, words: frozenset[str] | None = None) -> Iterator[
 _LOCAL_MARKS = ("@", "$(", "~/", "/etc/", ".env")  # `_shellish`'s marks of a local upload
 
 
+def _rm_flags(words: list[str]) -> list[str]:
+    """rm's recursive and forced flags in any spelling read as "-rf": "-fr", "-Rf", "-rfv",
+    "-r -f", "--recursive --force" (the dangerous-command table spells them once)."""
+    if "rm" not in words:
+        return words
+    out: list[str] = []
+    k = 0
+    while k < len(words):
+        w = words[k]
+        if out and out[-1] == "rm":
+            flags: set[str] = set()
+            j = k
+            while j < len(words) and words[j].startswith("-") and len(words[j]) > 1:
+                flag = words[j]
+                if flag.startswith("--"):
+                    flags |= {"r"} if flag in ("--recursive",) else set()
+                    flags |= {"f"} if flag in ("--force",) else set()
+                else:
+                    flags |= set(flag[1:].lower())
+                j += 1
+            if j > k and {"r", "f"} <= flags:
+                out.append("-rf")
+                k = j
+                continue
+        out.append(w)
+        k += 1
+    return out
+
+
 def _shellish(words: list[str], lex: Lexicon) -> str | None:
     """Why this token run is a dangerous command, or None."""
+    words = _rm_flags(words)
     fetch = lex.shell["fetchers"]
     interp = lex.shell["interpreters"]
     index = phrase_index(lex.shell["dangerous"])

@@ -33,7 +33,10 @@ ROT13 = str.maketrans(
 # A segment boundary: a line break, or a label's colon (": " after a word or a bracket).
 # (`\n+|(?<=[\w)\]])[:：]\s+`, each branch written to open with its literal: the search then
 # skips to the newlines and colons in C instead of trying every position)
-_SEGMENT_BREAK = lazy_compile(r"\n\n*|:(?<=[\w)\]]:)\s+|：(?<=[\w)\]]：)\s+")
+# (French sets a space, often a no-break one, before the colon: "à lire à l'envers : …")
+_SEGMENT_BREAK = lazy_compile(
+    r"\n\n*|:(?<=[\w)\]]:)\s+|:(?<=[\w)\]][ \u00a0\u202f]:)\s+|：(?<=[\w)\]]：)\s+"
+)
 _WEB_ADDRESS = lazy_compile(r"\b(?:https?|ftp)://[\w\-]+(?:\.[\w\-]+)+")
 # (`\b(?:uggcf?|sgc)://`, each branch opening with its letter: the search skips to them in C)
 _ROT13_WEB = lazy_compile(r"u(?<!\wu)ggcf?://|s(?<!\ws)gc://")
@@ -79,6 +82,8 @@ def _word_marks(word: str, first: bool) -> int:
         return 1
     if word[-1] in _THAI_LEADING:
         return 1
+    if word.endswith("/~") and len(word) > 2:
+        return 1  # a home path read backwards ("stnemucoD/~"): no word ends so as written
     core = word.strip(_STRIP)
     if len(core) >= 4 and core[-1].isupper() and core[-4:-1].isalpha() and core[-4:-1].islower():
         return 1
