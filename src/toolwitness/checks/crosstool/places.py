@@ -111,16 +111,23 @@ _REFERENCE_KINDS = frozenset({"url", "host", "email"})
 def _schema_text_route(
     tool: Tool, i: int, own: frozenset[str], ctx: CheckContext
 ) -> Iterator[Finding]:
-    """021 in a parameter's or the output's description or a `$comment`: a third party's
-    e-mail address, IBAN, phone number or wallet written into prose about a value, outside an
-    example — where the text sends the model or its data, in any language."""
+    """021 in a parameter's or the output's description, a `$comment` or a title (the tool's,
+    its annotations', a property's): a third party's e-mail address, IBAN, phone number,
+    wallet, link or host written into prose about a value, outside an example — where the text
+    sends the model or its data, in any language. (A parameter named for a link or a host may
+    name hosts in its own text: those are values the user sets.)"""
     for field in tool_text_fields(tool, i):
-        if field.kind != "schema-text" or _DATA_SLOT.search(field.location):
+        if field.kind not in ("schema-text", "title") or _DATA_SLOT.search(field.location):
             continue
-        if not may_hold_destination(field.text):
+        if _URI_KEYWORD.search(field.location) or not may_hold_destination(field.text):
             continue
+        # a link or host counts too, unless the field documents a parameter that takes one:
+        # the hosts in its text are values the user may set ("Prefer cdn.example.net")
+        links = not _about_a_link(field.location)
         found = [d for d in destinations(field.text)
-                 if d.kind in _ADDRESS_KINDS and third_party(d, own)]  # fmt: skip
+                 if (d.kind in _ADDRESS_KINDS or (links and d.kind in _LINK_KINDS
+                                                  and not _named_site(d, field.text)))
+                 and third_party(d, own)]  # fmt: skip
         analysis = analyse(field.text) if found else None
         for literal in found:
             if analysis is not None and shown_as_example(analysis, field.text.find(literal.value)):
@@ -138,6 +145,31 @@ def _schema_text_route(
                 witnesses=(_literal_witness(literal, field.location),),
             )
             return
+
+
+_LINK_KINDS = frozenset({"url", "host"})
+# the last property of a schema path, before the keyword holding the text
+_LAST_PROPERTY = lazy_compile(r"\.properties(?:\.([A-Za-z_][A-Za-z0-9_\-]*)|\[\"([^\"]{0,200})\"\])"
+                              r"(?:\.items)?\.(?:description|title|\$comment)$")
+_LINK_WORDS = frozenset({"url", "uri", "urls", "uris", "link", "links", "href", "endpoint",
+                         "host", "hostname", "domain", "website", "site", "webhook", "callback",
+                         "origin", "server", "proxy", "redirect"})  # fmt: skip
+
+
+def _named_site(dest: Destination, text: str) -> bool:
+    """The host is the site of what the text names ("JMESPath expression … https://jmespath.org",
+    an app.json schema's json-schema.org): every part of its registered name appears in the
+    text with the literal taken out."""
+    rest = text.replace(dest.value + (dest.rest or ""), " ").lower()
+    named = [p for p in _LABEL_PARTS.split(registrable_label(dest.host or "")) if len(p) >= 3]
+    return bool(named) and all(p in rest for p in named)
+
+
+def _about_a_link(location: str) -> bool:
+    """The text describes a parameter named for a link or a host (`avatar_url`, `webhook`)."""
+    m = _LAST_PROPERTY.search(location)
+    name = (m.group(1) or m.group(2)) if m else None
+    return bool(name) and not _LINK_WORDS.isdisjoint(identifier_words(name or ""))
 
 
 def _is_sentence(text: str, literals: list[Destination]) -> bool:
