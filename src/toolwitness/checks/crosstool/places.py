@@ -156,6 +156,13 @@ _LINK_WORDS = frozenset({"url", "uri", "urls", "uris", "link", "links", "href", 
                          "origin", "server", "proxy", "redirect"})  # fmt: skip
 
 
+def _vendors_own(dest: Destination, location: str) -> bool:
+    """An address on the host the vendor field's own key names (`_meta["ridgeline/owner"]`:
+    data-platform@ridgeline.io): the vendor's, as its namespace says."""
+    label = registrable_label(dest.host or "")
+    return len(label) >= 3 and label in location.lower()
+
+
 def _named_site(dest: Destination, text: str) -> bool:
     """The host is the site of what the text names ("JMESPath expression … https://jmespath.org",
     an app.json schema's json-schema.org): every part of its registered name appears in the
@@ -256,6 +263,24 @@ def _slot_findings(
         fixed = next((d for d in found if d.kind in _RECIPIENT_KINDS), None)
         if fixed is None and _FIXED_SLOT.search(field.location):
             fixed = _fixed_endpoint(tool, field.text, found)
+        if (fixed is not None and field.kind in _VENDOR_KINDS and fixed.kind in _RECIPIENT_KINDS
+                and not _vendors_own(fixed, field.location)):  # fmt: skip
+            # a third party's address, IBAN, phone or wallet as vendor metadata, alone or under
+            # a label ("copia del resumen: pacientes@…"): a recipient the server wrote where
+            # only the model reads it (every such field in the labelled sets but one was an
+            # attack; none on the real servers)
+            yield ctx.rules.finding(
+                "TW-INJ-018",
+                tool=tool.name,
+                location=field.location,
+                message=(
+                    f"a vendor field holds the {fixed.kind} {fixed.value}, a third party's: a"
+                    " recipient written where the model reads it and few reviewers do"
+                ),
+                evidence=excerpt(field.text),
+                witnesses=(_literal_witness(fixed, field.location),),
+            )
+            return
         if fixed is not None and field.kind in _VENDOR_KINDS and _pointed_to(tool, field):
             yield ctx.rules.finding(
                 "TW-INJ-018",
