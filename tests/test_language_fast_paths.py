@@ -49,7 +49,7 @@ def _cuts(
     for i, ch in enumerate(text):
         while tok is not None and tok.end <= i:
             prev_word, tok = tok.text, next(tok_iter, None)
-        if ch in lang._SENTENCE_PUNCT:
+        if lang._SENTENCE_MARK.fullmatch(ch):  # other scripts' terminals too ("؟", "।")
             nxt = text[i + 1] if i + 1 < len(text) else " "
             if ch == "." and (not nxt.isspace() or prev_word.rsplit(".", 1)[-1] in lang._ABBREV):
                 continue

@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 from json_strings import WITHHELD, json_strings
 from toolwitness.checks.injection.slots import slots
 from toolwitness.checks.text import english, multilingual
+from toolwitness.checks.text.wordnet import verb_lemmas
 from toolwitness.checks.text.words import reader_words
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,11 +48,21 @@ def _old_words_of(text: str) -> list[str]:
 
 
 def _old_is_english_prose(text: str) -> bool:
+    """The definition (since the twenty-third wave, terse English counts: a tenth of the words
+    English function words, and two in five function words or WordNet verbs)."""
     words = [w.lower() for w in _OLD_PROSE_WORD.findall(text[:2000])]
     if len(words) < english._MIN_WORDS:
         return False
     function = slots().members["function_words"]
-    return sum(w in function for w in words) * 4 >= len(words)
+    count = sum(w in function for w in words)
+    if count * 4 >= len(words):
+        return True
+    if count * 10 < len(words):
+        return False
+    verbs = verb_lemmas()
+    verbish = sum(1 for w in words if w not in function and (
+        w in verbs or (w.endswith("s") and (w[:-1] in verbs or w[:-2] in verbs))))
+    return (count + verbish) * 5 >= len(words) * 2
 
 
 def _old_other_script(text: str) -> bool:

@@ -12,6 +12,9 @@ is read, so it holds in any language.
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from functools import lru_cache
+
 from toolwitness.checks.injection.slots import slots
 from toolwitness.lazyre import lazy_compile
 
@@ -41,9 +44,24 @@ def resource_link(text: str, offset: int) -> bool:
     return _RESOURCE_LINK.match(text, offset) is not None
 
 
+@lru_cache(maxsize=256)
+def _fences(text: str) -> tuple[int, ...]:
+    """Offsets of the text's code fences ("```"), once per text: a literal after an odd
+    number of them sits inside a fenced block."""
+    out: list[int] = []
+    at = text.find("```")
+    while at >= 0:
+        out.append(at)
+        at = text.find("```", at + 3)
+    return tuple(out)
+
+
 def labelled_reference(text: str, offset: int) -> bool:
     """The literal at `offset` follows a short label and a colon that open its sentence, and
     ends that sentence."""
+    fences = _fences(text)  # (remembered per text: a scan of it per literal was quadratic)
+    if fences and bisect_left(fences, offset) % 2 == 1:
+        return False  # a key of a fenced configuration block ("url: …" under "reporting:")
     start = max(0, offset - _LOOK_BACK)
     lead = text[start:offset]
     found = _LABEL.search(lead)

@@ -520,16 +520,23 @@ _NOT_BEFORE_IMPERATIVE = frozenset({"who", "that", "which", "to", "will", "can",
                                     "the", "a", "an"})  # fmt: skip
 
 
-def _after_leading_phrase(words: list[str], i: int, verbs: frozenset[str]) -> bool:
+def _after_leading_phrase(
+    words: list[str], i: int, verbs: frozenset[str], base: frozenset[str] | None = None
+) -> bool:
     """A base verb two to six words after a leading preposition, right after a plain word of
     its phrase ("for best results include", "for better ranking add", "at the start of every
     turn call"): the order after a purpose or time phrase written without its comma. Not
     after a pronoun, a relative or an auxiliary ("for users who include", "for files you
-    add")."""
+    add"). `base`: the verbs that count even at the phrase's end (WordNet's classes); the
+    other `verbs` (the lexicon's verbs of orders) need a word after them."""
+    base = verbs if base is None else base
     # (past four words only through a quantified time phrase: "at the start of every turn")
     reach = i + 7 if not _QUANTIFIED.isdisjoint(words[i + 1 : i + 6]) else i + 5
     for k in range(i + 2, min(len(words), reach)):
         if words[k] in verbs and words[k - 1] not in _NOT_BEFORE_IMPERATIVE:
+            # (a verb of orders that ends the phrase is its noun: "Before any other answer,")
+            if words[k] not in base and k + 1 == len(words):
+                return False
             return not words[k - 1].endswith(("ly", "ing"))
     return False
 
@@ -557,7 +564,7 @@ def _is_directive(
     if (words[i] in lex.verbs["imperative"] or words[i] in verbs) and not subject_head(words, i):
         return True  # (not "Email addresses are masked …": the subject, then its verb)
     if words[i] in _LEADING_PREPS and _after_leading_phrase(
-        words, i, verbs | lex.verbs["imperative"]
+        words, i, verbs | lex.verbs["imperative"], verbs
     ):
         return True
     # any verb WordNet lists, opening the clause before its object: "close them and …",
