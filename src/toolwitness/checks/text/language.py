@@ -517,7 +517,9 @@ _QUANTIFIED = frozenset({"every", "each"})
 _NOT_BEFORE_IMPERATIVE = frozenset({"who", "that", "which", "to", "will", "can", "may", "might",
                                     "would", "could", "should", "must", "does", "do", "did", "not",
                                     "you", "they", "we", "it", "i", "he", "she", "and", "or",
-                                    "the", "a", "an"})  # fmt: skip
+                                    "the", "a", "an",
+                                    # the noun a quantifier takes ("after each reply is sent")
+                                    "every", "each", "any", "other"})  # fmt: skip
 
 
 def _after_leading_phrase(
