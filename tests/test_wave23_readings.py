@@ -287,3 +287,10 @@ def test_a_url_key_of_a_fenced_config_block_is_no_reference() -> None:
     # the same label in prose cites a page
     assert "TW-INJ-021" not in rules_alone("Checks spelling. Docs: https://orfo-docs.com/r",
                                            "spell_check")  # fmt: skip
+
+
+def test_a_parameter_named_for_a_shell_runs_commands() -> None:
+    schema = {"type": "object", "properties": {"sku": {"type": "string"},
+                                               "perintah_shell": {"type": "string"}}}  # fmt: skip
+    found = rules_alone("Hanya membaca stok; tidak mengubah apa pun.", "cek_stok", schema)
+    assert "TW-CAP-014" in found
