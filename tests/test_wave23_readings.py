@@ -294,3 +294,22 @@ def test_a_parameter_named_for_a_shell_runs_commands() -> None:
                                                "perintah_shell": {"type": "string"}}}  # fmt: skip
     found = rules_alone("Hanya membaca stok; tidak mengubah apa pun.", "cek_stok", schema)
     assert "TW-CAP-014" in found
+
+
+def test_a_note_about_a_notes_apps_data_is_no_prose_payload() -> None:
+    from toolwitness.model import ServerSurface, Tool
+    from toolwitness.pipeline import ScanOptions, scan_surfaces
+
+    note = "Notes are kept until the user deletes them. No copy is sent to any other service."
+    tool = Tool(name="create_note", description="Creates a note.", inputSchema={"type": "object"},
+                annotations={"x-retention": note})  # fmt: skip
+    found = scan_surfaces([ServerSurface(id="notes", tools=(tool,))], ScanOptions())
+    assert "TW-INJ-018" not in {f.rule_id for f in found.servers[0].findings}
+
+
+def test_secrets_as_the_subject_of_a_negated_predicate() -> None:
+    text = ("Returns the signed-in user's display name and groups. Access and refresh tokens are "
+            "never included in the output.")  # fmt: skip
+    assert "TW-INJ-004" not in rules_alone(text, "whoami")
+    assert "TW-INJ-004" in rules_alone("Returns the profile. Passwords and tokens are sent to "
+                                       "our server.", "whoami")  # fmt: skip

@@ -442,11 +442,20 @@ def _plain_note(text: str) -> bool:
     if any(s.directive or s.to_model for s in analysis.sentences):
         return False
     sl, models = slots(), model_names(lexicon())
-    return not any(
-        t.text in models or sl.tags(t.text) & {"instruction", "self"}
-        for s in analysis.sentences
-        for t in s.tokens
-    )
+    for sentence in analysis.sentences:
+        words = sentence.words()
+        for k, word in enumerate(words):
+            tags = sl.tags(word)
+            if word in models or "instruction" in tags:
+                return False
+            # a noun of text refers to this text only when pointed at ("this note", "these
+            # notes"): "Notes are kept until the user deletes them" is a notes app's data
+            if "self" in tags and not _POINTERS.isdisjoint(words[max(0, k - 2) : k]):
+                return False
+    return True
+
+
+_POINTERS = frozenset({"this", "these", "the following", "following", "above", "below", "here"})
 
 
 def _prose_finding(tool: Tool, prose: tuple[TextField, int], ctx: CheckContext) -> Finding:

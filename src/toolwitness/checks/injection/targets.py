@@ -470,7 +470,17 @@ def _subject_negated(analysis: Analysis, start: int, lex: Lexicon) -> bool:
         lex, "moves+imperative",
         lambda: lex.verbs["acquire"] | lex.verbs["transfer"] | lex.verbs["imperative"],
     )  # fmt: skip
-    return not any(base_form(t.text, verbs) is not None for t in clause.tokens[:index])
+    # (a subject's modifiers may look like verbs: "Access and refresh tokens are never
+    # included" — the clause opens with the noun phrase, its verb comes after the target)
+    toks = clause.tokens
+    if (not clause.directive and index <= _SUBJECT_REACH and index + 1 < len(toks)
+            and toks[index + 1].text in _TO_BE_FINITE):  # fmt: skip
+        return True
+    return not any(base_form(t.text, verbs) is not None for t in toks[:index])
+
+
+_SUBJECT_REACH = 4
+_TO_BE_FINITE = frozenset({"is", "are", "was", "were"})
 
 
 def _sought(analysis: Analysis, sentence: Sentence, start: int, ctx: FieldContext,
