@@ -24,10 +24,16 @@ from toolwitness.checks.injection.frames import (
     self_reference,
     skipped,
 )
-from toolwitness.checks.injection.frames_rank import ranked_against
+from toolwitness.checks.injection.frames_rank import _HOLDS, ranked_against
 from toolwitness.checks.injection.model import AUTHORITY, FieldContext, Signal
 from toolwitness.checks.injection.slots import Slots, slots, tag_union, word_tags
-from toolwitness.checks.injection.triggers import COUNT_WORDS
+from toolwitness.checks.injection.triggers import (
+    COUNT_WORDS,
+    DISPUTE_WORDS,
+    ORDINALS_BELOW,
+    UNDER_WORDS,
+    VOID_WORDS,
+)
 from toolwitness.checks.text.language import Analysis, Clause, Sentence
 from toolwitness.checks.text.lexicon import Lexicon, lexicon, model_possessives
 from toolwitness.findings import Severity
@@ -109,6 +115,60 @@ def precedence(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[
                 Severity.HIGH,
             )
             return
+
+
+# The slots whose words one of the readings below starts from (or needs as its word of rank),
+# and the words they test by themselves: read by `may_take_precedence`.
+_RANK_SLOTS = ("prioritize", "obey", "deem", "prevail", "submit", "subordinate", "governing",
+               "precedence", "conflict", "comparator")  # fmt: skip
+_RANK_WORDS = (frozenset({"ahead", "otherwise"}) | _REPLACE | ORDINALS_BELOW | VOID_WORDS
+               | UNDER_WORDS | DISPUTE_WORDS)  # fmt: skip
+_HELD_RANK_WORDS: list[tuple[Slots, frozenset[str]]] = []
+
+
+def _rank_words(sl: Slots) -> frozenset[str]:
+    held = _HELD_RANK_WORDS[0] if _HELD_RANK_WORDS else None
+    if held is None or held[0] is not sl:
+        held = (sl, sl.of(*_RANK_SLOTS) | _RANK_WORDS)
+        _HELD_RANK_WORDS[:] = [held]
+    return held[1]
+
+
+def may_take_precedence(text: str, lower: str, words: frozenset[str]) -> bool:
+    """A necessary condition for `precedence` to yield, on a text's folded form and word set
+    (`triggers.TextScan`, whose words hold every sentence's words). Each reading needs:
+    - `_role_label`: a role word followed directly by ":" (a token is its own fold's slice);
+    - `_ranking_chain`: a ranking sign; `_enumerated_ranking`: an item "1." or "(1)" of "this";
+    - `_counts_as`: a word of `COUNT_WORDS` and "as";
+    - `ranked_against`'s settling reading: a verb of holding (`_HOLDS`) in a conflict, which
+      without a word of rank is one "different";
+    - every other reading (the word readings of the clause loop, `_placed_ahead`,
+      `_conflict_to_this`, `_despite_others`, `ranked_against`'s other ranks and
+      `_over_the_chat`) a word of one of `_RANK_SLOTS` (a possessive fills its word's slots)
+      or of `_RANK_WORDS`.
+    (`triggers.frame_gates`' precedence gate is wider: COUNT_WORDS alone set its RANK half,
+    and a role word anywhere with a colon anywhere its ROLE half.)"""
+    sl = slots()
+    ranked = _rank_words(sl)
+    if not ranked.isdisjoint(words):
+        return True
+    if "'" in lower and any(
+        (w[:-2] if w.endswith("'s") else w[:-1]) in ranked
+        for w in words
+        if w.endswith(("'s", "s'"))
+    ):
+        return True
+    if "as" in words and not COUNT_WORDS.isdisjoint(words):
+        return True
+    if "different" in words and not _HOLDS.isdisjoint(words):
+        return True
+    if ":" in lower and any(role + ":" in lower for role in sl.members["role"] & words):
+        return True
+    if any(sign in text for sign in _RANK_SIGNS):
+        return True
+    return ("1." in text or "1)" in text) and any(
+        m.group(1) == "1" and m.group(2).lower() in ("this", "these") for m in _ITEM.finditer(text)
+    )
 
 
 # What the five word readings of `precedence` need at their word i (each returns None

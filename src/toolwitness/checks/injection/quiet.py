@@ -31,6 +31,7 @@ from toolwitness.checks.injection.frames_elsewhere import may_read_elsewhere
 from toolwitness.checks.injection.frames_grant import may_grant
 from toolwitness.checks.injection.frames_ordered import may_order_authority
 from toolwitness.checks.injection.frames_policy import may_set_off
+from toolwitness.checks.injection.frames_precedence import may_take_precedence
 from toolwitness.checks.injection.frames_scripted import may_script_answer
 from toolwitness.checks.injection.frames_shadow import may_rewire
 from toolwitness.checks.injection.outside_tools import may_name_outside_tool
@@ -106,8 +107,11 @@ def text_gates_closed(text: str, tables: GateTables, shared: bool = False) -> fr
         mask = trig.mask_of(words, tables.triggers, "'" in lower)  # tokens are folded like `lower`
     if mask & _TEXT_BITS or mask & _SEQUENCE_BITS == _SEQUENCE_BITS:
         return None
-    if trig.frames_may_open(mask, text):
+    precedence, conceal, acts = trig.frame_gates(mask, text)
+    if conceal or acts:
         return None  # the frames' own gates
+    if precedence and may_take_precedence(text, lower, words):
+        return None  # (precedence's gate, narrowed by its words as `_text_gates` narrows it)
     secrecy, authority = mask & trig.SECRECY, trig.authority_may_open(mask)
     if secrecy or authority:
         # The secrecy and authority gates, narrowed by their words as `_text_gates` narrows
