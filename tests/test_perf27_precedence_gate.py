@@ -142,7 +142,9 @@ def _necessary(text: str) -> bool:
 def _narrowed(text: str, lex: Lexicon) -> bool:
     """The frame gate opens precedence and the new condition closes it."""
     words = trig.scan_words(text)[1]
-    return trig.frame_gates(trig.gate_mask(words, lex), text)[0] and not _may(text)
+    with _open_gate():
+        opened = trig.frame_gates(trig.gate_mask(words, lex), text)[0]
+    return opened and not _may(text)
 
 
 @contextmanager
@@ -150,8 +152,11 @@ def _open_gate() -> Iterator[None]:
     """`may_take_precedence` forced open: the frame gate alone, as before this pass."""
     patch = pytest.MonkeyPatch()
     try:
-        patch.setattr(fp, "may_take_precedence", lambda text, lower, words: True)
-        patch.setattr(quiet, "may_take_precedence", lambda text, lower, words: True)
+        real = trig._later()
+        gates = (real.may_bypass, real.may_script_answer, real.may_order_authority,
+                 real.may_grant, real.may_set_off)  # fmt: skip
+        opened = trig.LaterGates(lambda text, lower, words: True, *gates)
+        patch.setattr(trig, "_later", lambda: opened)
         yield
     finally:
         patch.undo()
