@@ -122,7 +122,7 @@ def _text_gates(text: str, scan: trig.TextScan, lex: Lexicon) -> frozenset[Detec
         opened.append(inj_payloads.suspicious_urls)
     if may_hold_secret(text, token_needles(), lex):  # `find_secrets`' necessary condition
         opened.append(inj_payloads.credentials)
-    precedence, conceal, acts = trig.frame_gates(mask, text)
+    precedence, conceal, acts = trig.frame_gates(mask, text, scan.lower, scan.words)
     if precedence:
         opened.append(inj_precedence.precedence)
     if conceal:

@@ -24,13 +24,20 @@ from toolwitness.checks.injection.frames import (
     self_reference,
     skipped,
 )
-from toolwitness.checks.injection.frames_rank import ranked_against
+from toolwitness.checks.injection.frames_rank import _BE, _HOLDS, _PLACED, ranked_against
 from toolwitness.checks.injection.model import AUTHORITY, FieldContext, Signal
 from toolwitness.checks.injection.slots import Slots, slots, tag_union, word_tags
-from toolwitness.checks.injection.triggers import COUNT_WORDS
+from toolwitness.checks.injection.triggers import (
+    COUNT_WORDS,
+    DISPUTE_WORDS,
+    ORDINALS_BELOW,
+    UNDER_WORDS,
+    VOID_WORDS,
+)
 from toolwitness.checks.text.language import Analysis, Clause, Sentence
 from toolwitness.checks.text.lexicon import Lexicon, lexicon, model_possessives
 from toolwitness.findings import Severity
+from toolwitness.plainclass import plainclass
 
 _SUBORDINATORS = frozenset(
     {"when", "if", "because", "while", "for", "to", "since", "unless", "where", "whenever"}
@@ -109,6 +116,92 @@ def precedence(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator[
                 Severity.HIGH,
             )
             return
+
+
+# What `may_take_precedence` asks of a text's words: a word of rank that some reading below can
+# start from or rank with on its own (a word of these slots, or of `_RANK_WORDS`) ...
+_RANK_SLOTS = ("prevail", "submit", "subordinate", "governing", "precedence", "conflict",
+               "comparator")  # fmt: skip
+_RANK_WORDS = frozenset({"ahead", "otherwise"}) | _REPLACE
+# ... or a word that reads as one only beside another (the slot's words or the set, then a
+# word of the second set), each pair as its reading needs it.
+_PAIRED_SLOTS = (
+    ("deem", frozenset({"as", "part"})),  # `_ranks_above`: "treat this as", "part of"
+    ("obey", frozenset({"different"}) | DISPUTE_WORDS),  # `ranked_against`'s `_settles`
+)
+_PAIRED_WORDS = (
+    (COUNT_WORDS, frozenset({"as"})),  # `_counts_as`
+    (_HOLDS, frozenset({"different"}) | DISPUTE_WORDS),  # `_settles` (conflict words: a slot)
+    (ORDINALS_BELOW, frozenset({"to"})),  # `ranked_against`'s `_below`: "comes second to"
+    (VOID_WORDS, _BE),  # "is void"
+    (UNDER_WORDS, _PLACED),  # "ranks beneath"
+)
+
+
+@plainclass(frozen=True)
+class RankWords:
+    """The words `may_take_precedence` reads, from one slots object."""
+
+    sl: Slots
+    alone: frozenset[str]  # `_RANK_SLOTS`' words and `_RANK_WORDS`
+    paired: tuple[tuple[frozenset[str], frozenset[str]], ...]  # a word of one, then of the other
+    roles: frozenset[str]
+
+
+_HELD_RANK_WORDS: list[RankWords] = []
+
+
+def rank_words(sl: Slots) -> RankWords:
+    held = _HELD_RANK_WORDS[0] if _HELD_RANK_WORDS else None
+    if held is None or held.sl is not sl:
+        pairs = [(sl.members[name], then) for name, then in _PAIRED_SLOTS]
+        held = RankWords(
+            sl=sl,
+            alone=sl.of(*_RANK_SLOTS) | _RANK_WORDS,
+            paired=(*pairs, *_PAIRED_WORDS),
+            roles=sl.members["role"],
+        )
+        _HELD_RANK_WORDS[:] = [held]
+    return held
+
+
+def may_take_precedence(text: str, lower: str, words: frozenset[str]) -> bool:
+    """A necessary condition for `precedence` to yield, on a text's folded form and word set
+    (`triggers.TextScan`, whose words hold every sentence's words). Its readings need:
+    - `_role_label`: a role word followed directly by ":" (a token is its own fold's slice);
+    - `_ranking_chain`: a ranking sign; `_enumerated_ranking`: an item "1." or "(1)" of "this";
+    - the clause loop's word readings (`_ranks_above`, `_counts_as`, `_governed_by_this`,
+      `_yields`, `_declared_governing`): a word of `_OPENING_TAGS` or `_OPENING_WORDS`, which
+      is one of `_RANK_SLOTS` or `_RANK_WORDS`, or needs one (prioritize and obey: a comparator
+      or a conflict; a verb of granting or of precedence: a precedence word), or is a verb of
+      deeming with "as" or "part", or a word of `COUNT_WORDS` with "as";
+    - `_placed_ahead`, `_conflict_to_this` and `_despite_others`: "ahead", a comparator, a
+      conflict word or "otherwise";
+    - `ranked_against`: a rank word of `_above` (prevail, precedence, governing, a
+      comparator), of `_below` (submit, subordinate, a lesser word before a precedence word,
+      an ordinal before "to", a void word after a copula, a word under after a verb of
+      placing), or of `_settles` (obey, a verb of holding) in a conflict (a conflict word,
+      a dispute noun or "different"); `_over_the_chat` a word of `_above`.
+    A possessive fills its word's slots ("precedence's"). (`triggers.frame_gates`' precedence
+    gate is wider: COUNT_WORDS alone set its RANK half, and a role word anywhere with a colon
+    anywhere its ROLE half.)"""
+    table = rank_words(slots())
+    held = words
+    if "'" in lower:  # `Slots.tags` reads "x's" and "xs'" as "x"
+        held = words | {w[:-2] if w.endswith("'s") else w[:-1] for w in words
+                        if w.endswith(("'s", "s'"))}  # fmt: skip
+    if not table.alone.isdisjoint(held):
+        return True
+    for first, then in table.paired:
+        if not first.isdisjoint(held) and not then.isdisjoint(words):
+            return True
+    if ":" in lower and any(role + ":" in lower for role in table.roles & words):
+        return True
+    if any(sign in text for sign in _RANK_SIGNS):
+        return True
+    return ("1." in text or "1)" in text) and any(
+        m.group(1) == "1" and m.group(2).lower() in ("this", "these") for m in _ITEM.finditer(text)
+    )
 
 
 # What the five word readings of `precedence` need at their word i (each returns None

@@ -25,13 +25,8 @@ from toolwitness.checks.injection.detect import (
     shared_text_gates,
     short_cache,
 )
-from toolwitness.checks.injection.frames_consent import may_bypass
 from toolwitness.checks.injection.frames_custody import may_name_abbreviated_secret
 from toolwitness.checks.injection.frames_elsewhere import may_read_elsewhere
-from toolwitness.checks.injection.frames_grant import may_grant
-from toolwitness.checks.injection.frames_ordered import may_order_authority
-from toolwitness.checks.injection.frames_policy import may_set_off
-from toolwitness.checks.injection.frames_scripted import may_script_answer
 from toolwitness.checks.injection.frames_shadow import may_rewire
 from toolwitness.checks.injection.outside_tools import may_name_outside_tool
 from toolwitness.checks.injection.params import may_ask
@@ -106,20 +101,15 @@ def text_gates_closed(text: str, tables: GateTables, shared: bool = False) -> fr
         mask = trig.mask_of(words, tables.triggers, "'" in lower)  # tokens are folded like `lower`
     if mask & _TEXT_BITS or mask & _SEQUENCE_BITS == _SEQUENCE_BITS:
         return None
-    if trig.frames_may_open(mask, text):
-        return None  # the frames' own gates
-    secrecy, authority = mask & trig.SECRECY, trig.authority_may_open(mask)
-    if secrecy or authority:
-        # The secrecy and authority gates, narrowed by their words as `_text_gates` narrows
-        # them. Their bits also stood in here for the gates of five frames (consent, scripted
-        # answers, ordered authority, grants, policy keys), asked for themselves when they do
-        # not decide.
-        if secrecy and trig.secrecy_may_fire(words, tables.lex):
-            return None
-        if authority and trig.authority_may_fire(words, tables.lex):
-            return None  # (the authority gate's markup half is tested above)
-        if _frames_behind_the_bits(text, words):
-            return None
+    if trig.frames_may_open(mask, text, lower, words):
+        return None  # the frames' own gates (those of five frames that read words of their own
+        # included: they were asked only under the secrecy or authority bits, which their
+        # words need not set)
+    # The secrecy and authority gates, narrowed by their words as `_text_gates` narrows them.
+    if mask & trig.SECRECY and trig.secrecy_may_fire(words, tables.lex):
+        return None
+    if trig.authority_may_open(mask) and trig.authority_may_fire(words, tables.lex):
+        return None  # (the authority gate's markup half is tested above)
     if may_rewire(text, words):
         return None  # the shadowing frame's gate (a tool-shaped name and a use marker)
     runs = inj_targets.word_runs(text, lower, words)
@@ -140,15 +130,10 @@ def text_gates_closed(text: str, tables: GateTables, shared: bool = False) -> fr
 
 
 def _frames_behind_the_bits(text: str, words: frozenset[str]) -> bool:
-    """The gates of `_text_gates` that the secrecy and authority bits cover in the test above
-    (their words set one of those bits), each asked as `_text_gates` asks it."""
-    return (
-        may_bypass(words)
-        or may_script_answer(words)
-        or may_order_authority(text)
-        or may_grant(words, text)
-        or may_set_off(text, words)
-    )
+    """The gates of five frames (consent, scripted answers, ordered authority, grants, policy
+    keys) that the quiet test asked only under the secrecy or authority bits up to the
+    twenty-sixth pass; `trig.frames_may_open` now asks them of every text."""
+    return trig.word_frames_may_open(text, words)
 
 
 def closed_words(text: str, identifier: bool) -> frozenset[str] | None:

@@ -10,6 +10,7 @@ tokenising pass alone (`scan`), so a text whose gates are all closed is never fu
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 from toolwitness.checks.injection.slots import slots
@@ -219,9 +220,14 @@ SQL_STATEMENT = lazy_compile(
 )
 
 
-def frame_gates(mask: int, text: str) -> tuple[bool, bool, bool]:
+def frame_gates(
+    mask: int, text: str, lower: str | None = None, words: frozenset[str] | None = None
+) -> tuple[bool, bool, bool]:
     """Whether the precedence, concealment and action frames may fire: a necessary condition
-    of each (every frame needs a word of both halves of one pair, or the marks it reads)."""
+    of each (every frame needs a word of both halves of one pair, or the marks it reads).
+    Precedence and concealment are then narrowed by the words their readings need
+    (`frames_precedence.may_take_precedence`, `concealment_may_fire`), on the text's folded
+    form and word set (`lower`, `words`: its `TextScan`'s, computed here when not given)."""
     precedence = (mask & RANK and mask & RANK_ARG) or (mask & ROLE and ":" in text)
     conceal = (
         mask & HIDE
@@ -247,7 +253,91 @@ def frame_gates(mask: int, text: str) -> tuple[bool, bool, bool]:
     image = "![" in text or ("<" in text and "<img" in text.lower()) or (
         "{" in text and "://" in text  # a URL template (`_template_beacons`)
     )
+    if precedence or conceal:
+        if lower is None or words is None:
+            lower, words = scan_words(text)
+        precedence = precedence and _later().may_take_precedence(text, lower, words)
+        conceal = conceal and concealment_may_fire(mask, lower, words)
     return bool(precedence), bool(conceal), acts or image
+
+
+@plainclass(frozen=True)
+class LaterGates:
+    """Gates defined beside their readings, in modules that import this one (so imported at
+    first use): precedence's words, and the five frames whose gates read words of their own."""
+
+    may_take_precedence: Callable[[str, str, frozenset[str]], bool]
+    may_bypass: Callable[[frozenset[str]], bool]
+    may_script_answer: Callable[[frozenset[str]], bool]
+    may_order_authority: Callable[[str], bool]
+    may_grant: Callable[[frozenset[str], str], bool]
+    may_set_off: Callable[[str, frozenset[str]], bool]
+
+
+_LATER: list[LaterGates] = []
+
+
+def _later() -> LaterGates:
+    if not _LATER:
+        from toolwitness.checks.injection.frames_consent import may_bypass
+        from toolwitness.checks.injection.frames_grant import may_grant
+        from toolwitness.checks.injection.frames_ordered import may_order_authority
+        from toolwitness.checks.injection.frames_policy import may_set_off
+        from toolwitness.checks.injection.frames_precedence import may_take_precedence
+        from toolwitness.checks.injection.frames_scripted import may_script_answer
+
+        gates = (may_bypass, may_script_answer, may_order_authority, may_grant, may_set_off)
+        _LATER[:] = [LaterGates(may_take_precedence, *gates)]
+    return _LATER[0]
+
+
+def word_frames_may_open(text: str, words: frozenset[str]) -> bool:
+    """The gates of five frames (consent, scripted answers, ordered authority, grants, policy
+    keys), each asked as `detect._text_gates` asks it."""
+    later = _later()
+    return (
+        later.may_bypass(words)
+        or later.may_script_answer(words)
+        or later.may_order_authority(text)
+        or later.may_grant(words, text)
+        or later.may_set_off(text, words)
+    )
+
+
+_HIDING_WORDS: list[tuple[object, frozenset[str]]] = []
+
+
+def _hiding_words() -> frozenset[str]:
+    sl = slots()
+    if not _HIDING_WORDS or _HIDING_WORDS[0][0] is not sl:
+        _HIDING_WORDS[:] = [(sl, sl.of("conceal", "keep", "covert"))]
+    return _HIDING_WORDS[0][1]
+
+
+def concealment_may_fire(mask: int, lower: str, words: frozenset[str]) -> bool:
+    """A necessary condition for `frames.concealment` to yield, on a text's gate mask, folded
+    form and word set (`TextScan`). Its readings need:
+    - the first clause loop: a word of the conceal, keep or covert slot (`_HIDING_TAGS`; a
+      possessive fills its word's slots);
+    - the negated loop: a negated word (a negator or a word ending in "n't", which set the
+      SECRECY bit), or a verb of telling before "nothing" or "none" (negators); its unaware
+      reading a keep word;
+    - `_without_notice`: "without" (a negator); `_misreported`: a verb of portraying before
+      "as"; `_scripted_denial`: a verb of asking (`ASK_WORDS`); `_conceded_statement`: a
+      denial (`frames._DENIALS`, negators, or a word ending in "n't"); `_silent_when_asked`:
+      a negated word.
+    (`frame_gates`' concealment gate is wider: a verb of portraying with "only", a verb of
+    sending or a keep word opens it, for `_misreported`, which also needs "as".)"""
+    if mask & SECRECY or "as" in words or not ASK_WORDS.isdisjoint(words):
+        return True
+    hiding = _hiding_words()
+    if not hiding.isdisjoint(words):
+        return True
+    return "'" in lower and any(
+        (w[:-2] if w.endswith("'s") else w[:-1]) in hiding
+        for w in words
+        if w.endswith(("'s", "s'"))
+    )
 
 
 def authority_may_open(mask: int) -> bool:
@@ -346,8 +436,14 @@ def secrecy_may_fire(words: frozenset[str], lex: Lexicon) -> bool:
     return any(phrase <= words for phrase in table.phrases)
 
 
-def frames_may_open(mask: int, text: str) -> bool:
-    return any(frame_gates(mask, text))
+def frames_may_open(
+    mask: int, text: str, lower: str | None = None, words: frozenset[str] | None = None
+) -> bool:
+    """Whether some frame's gate is open: one of `frame_gates`, or one of the five frames whose
+    gates read words of their own (`word_frames_may_open`)."""
+    if lower is None or words is None:
+        lower, words = scan_words(text)
+    return any(frame_gates(mask, text, lower, words)) or word_frames_may_open(text, words)
 
 
 def wordset(analysis: Analysis) -> frozenset[str]:
