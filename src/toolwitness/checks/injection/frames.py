@@ -22,7 +22,7 @@ from collections.abc import Iterator, Sequence
 
 from toolwitness.checks.injection.model import SECRECY, FieldContext, Signal
 from toolwitness.checks.injection.slots import Slots, slots, tag_union, word_tags
-from toolwitness.checks.injection.triggers import ASK_WORDS, INCLUDE_WORDS, ONLY_WORDS
+from toolwitness.checks.injection.triggers import ASK_WORDS, DROP_WORDS, INCLUDE_WORDS, ONLY_WORDS
 from toolwitness.checks.roles.text import name_tokens
 from toolwitness.checks.text.language import Analysis, Clause, Sentence, Token
 from toolwitness.checks.text.lexicon import Lexicon
@@ -204,6 +204,9 @@ def concealment(analysis: Analysis, ctx: FieldContext, lex: Lexicon) -> Iterator
         whole = sentence.words()
         whole_tags = word_tags(sentence, sl)
         present = tag_union(sentence, sl)
+        if not _DROPS.isdisjoint(whole):
+            whole_tags = _dropped_from_record(whole, whole_tags, sl)
+            present = present.union(*whole_tags)
         hiding = not present.isdisjoint(_HIDING_TAGS)  # a word the first loop reads
         negatable = not present.isdisjoint(_NEGATED_TAGS) or not _NEGATED_WORDS.isdisjoint(whole)
         for clause in sentence.clauses if hiding or negatable else ():
@@ -324,6 +327,22 @@ _ACT_BEFORE = 8  # the tool's act as the subject kept out: this many words befor
 
 _CONTRAST = (("instead", "of"), ("rather", "than"), ("as", "opposed", "to"))
 _ASSIGN = frozenset({"set", "sets", "pass", "passes", "use", "uses"})
+
+
+# WordNet's omit.v.01 ("omit, drop, leave out") gives "drop", which the conceal class leaves
+# out for its other senses ("drop a table", "drop the connection"); before "from" and a record
+# the user or oversight reads ("drop it from the report") it is that sense.
+_DROPS = DROP_WORDS
+
+
+def _dropped_from_record(words: Sequence[str], tags: Tags, sl: Slots) -> Tags:
+    out = list(tags)
+    for k, w in enumerate(words):
+        if w in _DROPS and "from" in words[k + 1 : k + 6]:
+            at = words.index("from", k + 1)
+            if _audience(words, tags, at, sl) is not None:
+                out[k] = tags[k] | {"conceal"}
+    return out
 
 
 def covert_set_aside(words: Sequence[str], i: int) -> bool:

@@ -238,6 +238,7 @@ def frame_gates(
         or (mask & PORTRAY and mask & KEEP)  # "describe it as 'restored' and leave it there"
         or (mask & ASKED and mask & SECRECY)
         or (mask & KEEP_ARG and mask & SECRECY)  # "shall not enumerate them … to the user"
+        or (mask & KEEP_ARG and ("drop" in text or "Drop" in text))  # "drop it from the report"
     )
     acts = (
         bool(mask & LURE)
@@ -314,6 +315,10 @@ def _hiding_words() -> frozenset[str]:
     return _HIDING_WORDS[0][1]
 
 
+# "drop" read as omitting before "from" and a record (`frames._dropped_from_record`)
+DROP_WORDS = frozenset({"drop", "drops", "dropping", "dropped"})
+
+
 def concealment_may_fire(mask: int, lower: str, words: frozenset[str]) -> bool:
     """A necessary condition for `frames.concealment` to yield, on a text's gate mask, folded
     form and word set (`TextScan`). Its readings need:
@@ -330,6 +335,8 @@ def concealment_may_fire(mask: int, lower: str, words: frozenset[str]) -> bool:
     sending or a keep word opens it, for `_misreported`, which also needs "as".)"""
     if mask & SECRECY or "as" in words or not ASK_WORDS.isdisjoint(words):
         return True
+    if "from" in words and not DROP_WORDS.isdisjoint(words):
+        return True  # "drop it from the report"
     hiding = _hiding_words()
     if not hiding.isdisjoint(words):
         return True
