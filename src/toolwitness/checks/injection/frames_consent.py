@@ -143,6 +143,8 @@ def _set_aside(words: Sequence[str], tags: Tags) -> int | None:
         )
         # ("no need to confirm", "no need to ask": the verb after "to" is the act waived)
         waived = words[k + 2 : k + 4] in (["to", "confirm"], ["to", "ask"], ["to", "check"])
+        if waived and words[k + 4 : k + 5] == ["for"] and CONSENT.isdisjoint(words[k + 5 : k + 8]):
+            waived = False  # "does not need to ask for them" (the data): no consent waived
         if needless and (waived or not CONSENT.isdisjoint(words[k + 1 : k + 6])):
             return k
         if w == "even" and words[k + 1 : k + 2] in (["if"], ["when"], ["though"]):
