@@ -158,9 +158,18 @@ _LINK_WORDS = frozenset({"url", "uri", "urls", "uris", "link", "links", "href", 
 
 def _vendors_own(dest: Destination, location: str) -> bool:
     """An address on the host the vendor field's own key names (`_meta["ridgeline/owner"]`:
-    data-platform@ridgeline.io): the vendor's, as its namespace says."""
+    data-platform@ridgeline.io), or under a key that names the publisher's contact
+    (`"io.pay/support-contact"`): the vendor's, for people, as the key says."""
     label = registrable_label(dest.host or "")
-    return len(label) >= 3 and label in location.lower()
+    if len(label) >= 3 and label in location.lower():
+        return True
+    key = location.rsplit("[", 1)[-1] if location.endswith("]") else location.rsplit(".", 1)[-1]
+    return not _CONTACT_KEYS.isdisjoint(identifier_words(key.strip('"[]')))
+
+
+# the last key of a vendor field that says it names the publisher's contact for people
+_CONTACT_KEYS = frozenset({"support", "contact", "owner", "maintainer", "maintainers", "author",
+                           "publisher", "vendor", "security", "abuse", "helpdesk"})  # fmt: skip
 
 
 def _named_site(dest: Destination, text: str) -> bool:
