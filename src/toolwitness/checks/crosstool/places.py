@@ -235,6 +235,22 @@ def _literal_witness(literal: Destination, location: str) -> Witness:
     return Witness(kind="text", symbol=literal.value, path=(location,), detail=literal.kind)
 
 
+def _literal_finding(
+    ctx: CheckContext, tool: Tool, field: TextField, rule_id: str, literal: Destination,
+    message: str,
+) -> Finding:
+    """A finding on a field that holds a destination literal: the field's text as evidence,
+    the literal as the witness."""
+    return ctx.rules.finding(
+        rule_id,
+        tool=tool.name,
+        location=field.location,
+        message=message,
+        evidence=excerpt(field.text),
+        witnesses=(_literal_witness(literal, field.location),),
+    )
+
+
 def _slot_findings(
     tool: Tool, i: int, own: frozenset[str], ctx: CheckContext, dump: str, holds: bool
 ) -> Iterator[Finding]:
@@ -257,16 +273,10 @@ def _slot_findings(
             continue
         if _is_sentence(field.text, found):
             literal = found[0]
-            yield ctx.rules.finding(
-                "TW-INJ-018",
-                tool=tool.name,
-                location=field.location,
-                message=(
-                    f"a data slot holds a sentence with the {literal.kind} {literal.value}:"
-                    " values are data, not a place for prose about where something is sent"
-                ),
-                evidence=excerpt(field.text),
-                witnesses=(_literal_witness(literal, field.location),),
+            yield _literal_finding(
+                ctx, tool, field, "TW-INJ-018", literal,
+                (f"a data slot holds a sentence with the {literal.kind} {literal.value}:"
+                " values are data, not a place for prose about where something is sent"),
             )
             return
         fixed = next((d for d in found if d.kind in _RECIPIENT_KINDS), None)
@@ -278,44 +288,26 @@ def _slot_findings(
             # a label ("copia del resumen: pacientes@…"): a recipient the server wrote where
             # only the model reads it (every such field in the labelled sets but one was an
             # attack; none on the real servers)
-            yield ctx.rules.finding(
-                "TW-INJ-018",
-                tool=tool.name,
-                location=field.location,
-                message=(
-                    f"a vendor field holds the {fixed.kind} {fixed.value}, a third party's: a"
-                    " recipient written where the model reads it and few reviewers do"
-                ),
-                evidence=excerpt(field.text),
-                witnesses=(_literal_witness(fixed, field.location),),
+            yield _literal_finding(
+                ctx, tool, field, "TW-INJ-018", fixed,
+                (f"a vendor field holds the {fixed.kind} {fixed.value}, a third party's: a"
+                " recipient written where the model reads it and few reviewers do"),
             )
             return
         if fixed is not None and field.kind in _VENDOR_KINDS and _pointed_to(tool, field):
-            yield ctx.rules.finding(
-                "TW-INJ-018",
-                tool=tool.name,
-                location=field.location,
-                message=(
-                    f"a vendor field holds the {fixed.kind} {fixed.value} and the tool's text"
-                    " points the model to it: a payload split between prose and a value"
-                ),
-                evidence=excerpt(field.text),
-                witnesses=(_literal_witness(fixed, field.location),),
+            yield _literal_finding(
+                ctx, tool, field, "TW-INJ-018", fixed,
+                (f"a vendor field holds the {fixed.kind} {fixed.value} and the tool's text"
+                " points the model to it: a payload split between prose and a value"),
             )
             return
         if fixed is not None and _FIXED_SLOT.search(field.location):
             keyword = field.location.rpartition(".")[2]
-            yield ctx.rules.finding(
-                "TW-INJ-019",
-                tool=tool.name,
-                location=field.location,
-                message=(
-                    f"a parameter's {keyword} is the {fixed.kind} {fixed.value}: the server,"
-                    " not the user, chooses where this tool "
-                    + ("connects" if fixed.kind == "url" else "sends")
-                ),
-                evidence=excerpt(field.text),
-                witnesses=(_literal_witness(fixed, field.location),),
+            yield _literal_finding(
+                ctx, tool, field, "TW-INJ-019", fixed,
+                (f"a parameter's {keyword} is the {fixed.kind} {fixed.value}: the server,"
+                " not the user, chooses where this tool "
+                + ("connects" if fixed.kind == "url" else "sends")),
             )
             return
     yield from _prose_findings(tool, i, prose, ctx, lists)
