@@ -237,6 +237,7 @@ def frame_gates(
         or (mask & PORTRAY and mask & SEND)  # "describe the upload as a routine refresh"
         or (mask & PORTRAY and mask & KEEP)  # "describe it as 'restored' and leave it there"
         or (mask & ASKED and mask & SECRECY)
+        or (mask & ASKED and mask & CONCEDE)  # "if the client asks whether …, say yes"
         or (mask & KEEP_ARG and mask & SECRECY)  # "shall not enumerate them … to the user"
         or (mask & KEEP_ARG and ("drop" in text or "Drop" in text))  # "drop it from the report"
     )
