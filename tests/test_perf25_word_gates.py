@@ -23,7 +23,6 @@ for each reading and random sentences of the gates' own words.
 
 from __future__ import annotations
 
-import copy
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -34,6 +33,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from frame_support import field_context
+from gate_support import own_lexicon, same_detection
 from json_strings import corpus_strings, json_strings
 from toolwitness.checks.injection import detect, directives, quiet
 from toolwitness.checks.injection import triggers as trig
@@ -162,17 +162,11 @@ def _detected(text: str, ctx: FieldContext, lex: Lexicon) -> list[Signal]:
 
 
 def _same_detection(text: str, lex: Lexicon) -> None:
-    for ctx in CONTEXTS:
-        gated = _detected(text, ctx, lex)
-        with _open_gates():
-            full = _detected(text, ctx, lex)
-        assert gated == full, (text, ctx)
+    same_detection(text, lex, CONTEXTS, _open_gates)
 
 
 def _own_lexicon() -> Lexicon:
-    lex = copy.copy(lexicon())
-    assert lex is not lexicon()
-    return lex
+    return own_lexicon()
 
 
 def test_the_copied_words_are_the_detectors_own() -> None:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from gate_support import generated_headers
 from json_strings import corpus_strings, json_strings
 from toolwitness.checks.injection import quiet
 from toolwitness.checks.injection import targets as inj_targets
@@ -26,7 +27,6 @@ from toolwitness.checks.injection.frames_elsewhere import may_read_elsewhere
 from toolwitness.checks.injection.frames_shadow import may_rewire
 from toolwitness.checks.injection.outside_tools import may_name_outside_tool
 from toolwitness.checks.injection.payloads import may_hold_ip_url
-from toolwitness.checks.text.language import split_identifier
 from toolwitness.checks.text.secrets_scan import may_hold_secret
 from toolwitness.textnorm import nfc
 
@@ -89,14 +89,7 @@ ONLY_SECRETS = [
 
 
 def _headers(kind: str) -> list[str]:
-    """Joined headers of the generated catalog's tools, as `QuietTools.header` joins them."""
-    out = []
-    for tool in catalog(400, kind)["tools"]:
-        texts = [t for t in (tool.get("title"), tool.get("description")) if isinstance(t, str)]
-        props = tool.get("inputSchema", {}).get("properties", {})
-        texts += [p["description"] for p in props.values() if isinstance(p.get("description"), str)]
-        out.append("\n".join([" ".join(split_identifier(tool["name"])), *texts]))
-    return out
+    return generated_headers(kind)
 
 
 @pytest.fixture(scope="module")

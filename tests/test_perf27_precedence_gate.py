@@ -19,31 +19,22 @@ each disjunct of the condition, and random sentences of its own words.
 
 from __future__ import annotations
 
-import copy
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from frame_support import field_context
-from json_strings import corpus_strings, json_strings
-from toolwitness.checks.injection import detect, frames_rank, quiet
+from gate_support import gate_texts, own_lexicon, quiet_agrees, same_detection
 from toolwitness.checks.injection import frames_precedence as fp
+from toolwitness.checks.injection import frames_rank
 from toolwitness.checks.injection import triggers as trig
-from toolwitness.checks.injection.model import FieldContext, Signal
 from toolwitness.checks.injection.slots import slots
-from toolwitness.checks.text.language import _analyse, split_identifier
+from toolwitness.checks.text.language import _analyse
 from toolwitness.checks.text.lexicon import Lexicon, lexicon
 from toolwitness.textnorm import nfc
-
-ROOT = Path(__file__).resolve().parent.parent
-
-sys.path.insert(0, str(ROOT / "benchmarks"))
-from catalogs import catalog  # noqa: E402
 
 CONTEXTS = [
     field_context(),
@@ -102,23 +93,8 @@ CLOSED = [
 ]
 
 
-def _headers(kind: str) -> list[str]:
-    """The generated tools' joined headers, as `QuietTools.header` joins them."""
-    out = []
-    for tool in catalog(400, kind)["tools"]:
-        texts = [t for t in (tool.get("title"), tool.get("description")) if isinstance(t, str)]
-        props = tool.get("inputSchema", {}).get("properties", {})
-        texts += [p["description"] for p in props.values() if isinstance(p.get("description"), str)]
-        out.append("\n".join([" ".join(split_identifier(tool["name"])), *texts]))
-    return out
-
-
 def _texts() -> set[str]:
-    texts = set(corpus_strings(ROOT))  # (but the withheld blind sets': `WITHHELD`)
-    for kind in ("benign", "poisoned"):
-        texts.update(json_strings(catalog(400, kind)))
-        texts.update(_headers(kind))
-    return texts | set(READINGS) | set(CLOSED)
+    return gate_texts([*READINGS, *CLOSED])
 
 
 def _fired(text: str, lex: Lexicon) -> bool:
@@ -162,23 +138,12 @@ def _open_gate() -> Iterator[None]:
         patch.undo()
 
 
-def _detected(text: str, ctx: FieldContext, lex: Lexicon) -> list[Signal]:
-    # a lexicon object other than the shared one: `detect` computes its gates afresh (no cache)
-    return detect.detect(text, ctx, lex)
-
-
 def _same_detection(text: str, lex: Lexicon) -> None:
-    for ctx in CONTEXTS:
-        gated = _detected(text, ctx, lex)
-        with _open_gate():
-            full = _detected(text, ctx, lex)
-        assert gated == full, (text, ctx)
+    same_detection(text, lex, CONTEXTS, _open_gate)
 
 
 def _own_lexicon() -> Lexicon:
-    lex = copy.copy(lexicon())
-    assert lex is not lexicon()
-    return lex
+    return own_lexicon()
 
 
 def test_the_copied_words_are_the_readings_own() -> None:
@@ -234,28 +199,7 @@ def test_detection_is_the_same_where_the_gate_narrows() -> None:
 
 
 def _quiet_agrees(raw: str) -> int:
-    """The quiet shortcut decides as it did with the condition forced open wherever that
-    decided; where only the condition decides, it decides as the gates and the context-free
-    detectors do (`gated_words`). How many texts only the condition decided."""
-    if detect.WORDLIKE.fullmatch(raw) or not raw:
-        return 0
-    tables = quiet.gate_tables()
-    fast = quiet.closed_words(raw, False)
-    with _open_gate():
-        before = quiet.closed_words(raw, False)
-        joined_before = quiet.text_gates_closed(raw, tables)
-    assert quiet.text_gates_closed(raw, tables, shared=True) == quiet.text_gates_closed(
-        raw, tables
-    ), raw
-    if joined_before is not None:
-        assert quiet.text_gates_closed(raw, tables) == joined_before, raw
-    if before is not None:
-        assert fast == before, raw
-        return 0
-    if fast is not None:
-        assert fast == quiet.gated_words(raw, detect.DETECTORS), raw
-        return 1
-    return 0
+    return quiet_agrees(raw, _open_gate)
 
 
 def test_the_quiet_shortcut_agrees_with_the_gates() -> None:
