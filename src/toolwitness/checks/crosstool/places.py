@@ -176,9 +176,14 @@ def _named_site(dest: Destination, text: str) -> bool:
     """The host is the site of what the text names ("JMESPath expression … https://jmespath.org",
     an app.json schema's json-schema.org): every part of its registered name appears in the
     text with the literal taken out."""
-    rest = text.replace(dest.value + (dest.rest or ""), " ").lower()
-    named = [p for p in _LABEL_PARTS.split(registrable_label(dest.host or "")) if len(p) >= 3]
-    return bool(named) and all(p in rest for p in named)
+    return _spells_out(dest.host or "", text.replace(dest.value + (dest.rest or ""), " ").lower())
+
+
+def _spells_out(host: str, told: str) -> bool:
+    """Every part of the host's registered name (three letters or more) is in `told`, a
+    lower-cased text: the text names the service or project the host is."""
+    named = [p for p in _LABEL_PARTS.split(registrable_label(host)) if len(p) >= 3]
+    return bool(named) and all(p in told for p in named)
 
 
 def _about_a_link(location: str) -> bool:
@@ -338,8 +343,7 @@ def _fixed_endpoint(tool: Tool, text: str, found: list[Destination]) -> Destinat
         host = d.host or ""
         if d.kind != "url" or d.value + (d.rest or "") != value or host in published:
             continue
-        named = [p for p in _LABEL_PARTS.split(registrable_label(host)) if len(p) >= 3]
-        if named and all(p in told for p in named):
+        if _spells_out(host, told):
             continue
         if urlsplit(value).path.strip("/"):
             return d
